@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// movesText returns the legal moves as sorted notation, as `malefiz moves` prints them.
+func movesText(t *testing.T, position string, roll int, r Rules) []string {
+	t.Helper()
+	p, err := ParsePosition(position)
+	if err != nil {
+		t.Fatalf("ParsePosition(%q): %v", position, err)
+	}
+	var out []string
+	for _, m := range p.Moves(roll, r) {
+		out = append(out, m.String())
+	}
+	slices.Sort(out)
+	if n := len(slices.Compact(slices.Clone(out))); n != len(out) {
+		t.Errorf("moves of %q roll %d hold duplicates: %v", position, roll, out)
+	}
+	return out
+}
+
+// TestCheckValues checks every move list published in rules.md.
+func TestCheckValues(t *testing.T) {
+	const (
+		fourPlayers = "players=rgyb turn=g r=c1 g=f1,g1 y=h1 b= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13"
+		nearGoal    = "players=ry turn=r r=h13 y=j13 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,d5"
+	)
+	tests := []struct {
+		name     string
+		position string
+		roll     int
+		want     string
+	}{
+		{"start roll 4", "start", 4, "home-a2 home-e2 home-f1"},
+		{"start roll 6", "start", 6, "home-h1"},
+		{"green jumps and enters", fourPlayers, 2, "f1-d1 f1-e2 f1-h1 g1-e1 g1-i1 home-h1"},
+		{"goal reachable exactly", nearGoal, 2, "h13-f13 h13-i14 h13-j13 home-b1 home-d1"},
+		{"goal never overshot", nearGoal, 3, "h13-e13 h13-k13 home-a1 home-e1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(movesText(t, tt.position, tt.roll, Rules{}), " ")
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckValueBarricadePlacements(t *testing.T) {
+	got := movesText(t, "players=ry turn=y r=h13 y=j13 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", 1, Rules{})
+	if len(got) != 84 {
+		t.Fatalf("got %d moves, want 84", len(got))
+	}
+	places := 0
+	for _, m := range got {
+		switch {
+		case m == "home-k1", m == "j13-k13":
+		case strings.HasPrefix(m, "j13-i13/"):
+			places++
+			switch place := strings.TrimPrefix(m, "j13-i13/"); place {
+			case "a1", "h13", "i14", "i13":
+				t.Errorf("illegal placement %s", m)
+			}
+		default:
+			t.Errorf("unexpected move %s", m)
+		}
+	}
+	if places != 82 {
+		t.Errorf("got %d placements, want 82", places)
+	}
+	if !slices.Contains(got, "j13-i13/j13") {
+		t.Errorf("the square just left (j13) must be a legal placement")
+	}
+}

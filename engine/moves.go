@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Move is one move in the notation of rules.md: a pawn from From (NoSquare for
+// its house) to To, and, when To held a barricade, the square Place where the
+// captured barricade goes (NoSquare otherwise, or while it is still to be chosen).
+type Move struct {
+	From, To, Place Square
+}
+
+// String formats the move as FROM-TO or FROM-TO/PLACE, such as "home-c1" or
+// "c1-e3/h11".
+func (m Move) String() string {
+	s := m.From.String() + "-" + m.To.String()
+	if m.Place != NoSquare {
+		s += "/" + m.Place.String()
+	}
+	return s
+}
+
+// ParseMove reads move notation: FROM-TO or FROM-TO/PLACE, FROM a square or "home".
+func ParseMove(text string) (Move, error) {
+	m := Move{From: NoSquare, To: NoSquare, Place: NoSquare}
+	body, place, hasPlace := strings.Cut(text, "/")
+	from, to, ok := strings.Cut(body, "-")
+	if !ok {
+		return m, fmt.Errorf("%w: %q is not FROM-TO", ErrInvalidMove, text)
+	}
+	var err error
+	if from != "home" {
+		if m.From, err = ParseSquare(from); err != nil {
+			return m, fmt.Errorf("%w: %q: %w", ErrInvalidMove, text, err)
+		}
+	}
+	if m.To, err = ParseSquare(to); err != nil {
+		return m, fmt.Errorf("%w: %q: %w", ErrInvalidMove, text, err)
+	}
+	if hasPlace {
+		if m.Place, err = ParseSquare(place); err != nil {
+			return m, fmt.Errorf("%w: %q: %w", ErrInvalidMove, text, err)
+		}
+	}
+	return m, nil
+}
+
+// Rules holds the house rules of a game; the zero value is the standard game.
+type Rules struct {
+	// SixAgain: after moving on a 6, the same player rolls again.
+	SixAgain bool `json:"six_again,omitempty"`
+	// SafeRow2: barricades may not be placed on row 2.
+	SafeRow2 bool `json:"safe_row_2,omitempty"`
+}
+
+// squareSet is a set of squares as a bitmask.
+type squareSet [2]uint64
+
+func (s *squareSet) add(q Square)      { s[q>>6] |= 1 << (q & 63) }
+func (s *squareSet) del(q Square)      { s[q>>6] &^= 1 << (q & 63) }
+func (s *squareSet) has(q Square) bool { return s[q>>6]&(1<<(q&63)) != 0 }
+func (s *squareSet) empty() bool       { return s[0]|s[1] == 0 }
+func (s *squareSet) each(f func(q Square)) {
+	for w := range s {
+		for bits := s[w]; bits != 0; bits &= bits - 1 {
+			f(Square(w*64 + trailingZeros(bits)))
+		}
+	}
+}
+
+// Moves returns the legal moves of the colour to move for a roll of 1 to 6.
+// It returns nothing when the turn must pass, when the roll is out of range,
+// or when the game is over.
+func (p *Position) Moves(roll int, r Rules) []Move {
+	return p.AppendMoves(nil, roll, r)
+}
+
+// AppendMoves appends the legal moves for roll to dst and returns it, like
+// Moves but without allocating when dst has room.
+func (p *Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
+	if roll < 1 || roll > 6 || p.Over() || !p.turn.Valid() {
+		return dst
+	}
+	own := PawnOf(p.turn)
+	for s := Square(0); s < NumSquares; s++ {
+		if p.cells[s] == own {
+			var dest squareSet
+			visited := squareSet{}
+			visited.add(s)
+			p.walk(s, roll, &visited, &dest, own)
+			dst = p.appendDestinations(dst, s, &dest, r)
+		}
+	}
+	if p.home[p.turn] > 0 {
+		entry := entries[p.turn]
+		var dest squareSet
+		if roll == 1 {
+			if p.cells[entry] != own {
+				dest.add(entry)
+			}
+		} else {
+			visited := squareSet{}
+			visited.add(entry)
+			p.walk(entry, roll-1, &visited, &dest, own)
+		}
+		dst = p.appendDestinations(dst, NoSquare, &dest, r)
+	}
+	return dst
+}
+
+// walk adds to dest every square reachable from at in exactly steps steps
+// along paths that visit no square twice and pass over no barricade.
+func (p *Position) walk(at Square, steps int, visited, dest *squareSet, own Piece) {
+	for _, n := range neighbors[at] {
+		if visited.has(n) {
+			continue
+		}
+		t := p.cells[n]
+		if steps == 1 {
+			if t != own {
+				dest.add(n)
+			}
+			continue
+		}
+		if t == Barricade {
+			continue
+		}
+		visited.add(n)
+		p.walk(n, steps-1, visited, dest, own)
+		visited.del(n)
+	}
+}
+
+func (p *Position) appendDestinations(dst []Move, from Square, dest *squareSet, r Rules) []Move {
+	dest.each(func(to Square) {
+		if p.cells[to] != Barricade {
+			dst = append(dst, Move{From: from, To: to, Place: NoSquare})
+			return
+		}
+		for q := Square(0); q < NumSquares; q++ {
+			if p.placeable(q, from, to, r) {
+				dst = append(dst, Move{From: from, To: to, Place: q})
+			}
+		}
+	})
+	return dst
+}
+
+// placeable reports whether a barricade captured by the move from-to may be
+// put on q: a free square (the one just left counts as free) off row 1, off
+// the goal, and off row 2 under the safe-row-2 rule.
+func (p *Position) placeable(q, from, to Square, r Rules) bool {
+	if q == to || q == Goal || squareRow[q] == 1 || (r.SafeRow2 && squareRow[q] == 2) {
+		return false
+	}
+	return q == from || p.cells[q] == Empty
+}
+
+// PlacementSquares returns every square where the barricade captured by the
+// move from-to could be placed.
+func (p *Position) PlacementSquares(from, to Square, r Rules) []Square {
+	var out []Square
+	for q := Square(0); q < NumSquares; q++ {
+		if p.placeable(q, from, to, r) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Path returns one path the pawn of move m may walk for roll, from its first
+// square (the entry square when it comes from home) to m.To inclusive, or nil
+// when m is not reachable. Renderers draw it to show the last move.
+func (p *Position) Path(m Move, roll int) []Square {
+	own := PawnOf(p.turn)
+	var start Square
+	steps := roll
+	if m.From == NoSquare {
+		start, steps = entries[p.turn], roll-1
+	} else {
+		start = m.From
+	}
+	path := []Square{start}
+	if steps == 0 {
+		if start == m.To {
+			return path
+		}
+		return nil
+	}
+	visited := squareSet{}
+	visited.add(start)
+	var find func(at Square, left int) bool
+	find = func(at Square, left int) bool {
+		for _, n := range neighbors[at] {
+			if visited.has(n) {
+				continue
+			}
+			if left == 1 {
+				if n == m.To && p.cells[n] != own {
+					path = append(path, n)
+					return true
+				}
+				continue
+			}
+			if p.cells[n] == Barricade {
+				continue
+			}
+			visited.add(n)
+			path = append(path, n)
+			if find(n, left-1) {
+				return true
+			}
+			path = path[:len(path)-1]
+			visited.del(n)
+		}
+		return false
+	}
+	if !find(start, steps) {
+		return nil
+	}
+	return path
+}
