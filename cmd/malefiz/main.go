@@ -1,0 +1,69 @@
+// Command malefiz runs the Malefiz Discord bot and offers tools around its
+// rules engine: legal moves, perft, board pictures, self-play and backups.
+//
+// Usage:
+//
+//	malefiz [run] [-config FILE]        run the bot (the default)
+//	malefiz moves -roll N POSITION      print the legal moves, one per line
+//	malefiz perft -depth N [-divide] POSITION
+//
+// A bad position or flag prints a one-line error on stderr and exits with status 2.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: it parses its own arguments and returns the exit status.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands by name.
+var commands = map[string]command{
+	"moves": {"print the legal moves of a position for a roll", movesCommand},
+	"perft": {"count move sequences from a position (rules.md's perft)", perftCommand},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	name := "run"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "malefiz: unknown command %q (try 'malefiz help')\n", name)
+		return 2
+	}
+	return cmd.run(args, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: malefiz [command] [flags]")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+	}
+}
+
+// fail prints a one-line error and returns the usage status 2.
+func fail(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "malefiz: "+format+"\n", args...)
+	return 2
+}
