@@ -78,3 +78,16 @@ func TestCheckValueBarricadePlacements(t *testing.T) {
 		t.Errorf("the square just left (j13) must be a legal placement")
 	}
 }
+
+func TestCompareMovesMatchesNotationOrder(t *testing.T) {
+	p, _ := ParsePosition("players=ry turn=y r=h13 y=j13,c13,c1 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13")
+	for roll := 1; roll <= 6; roll++ {
+		moves := p.Moves(roll, Rules{})
+		byText := slices.Clone(moves)
+		slices.SortFunc(byText, func(a, b Move) int { return strings.Compare(a.String(), b.String()) })
+		slices.SortFunc(moves, CompareMoves)
+		if !slices.Equal(moves, byText) {
+			t.Errorf("roll %d: CompareMoves order differs from the notation's", roll)
+		}
+	}
+}

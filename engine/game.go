@@ -6,6 +6,27 @@ import (
 	"strings"
 )
 
+// CompareMoves orders moves as their notation sorts, without building strings:
+// '-' and '/' sort before every letter and digit, so comparing FROM, then TO,
+// then PLACE by name gives the order of the whole text.
+func CompareMoves(a, b Move) int {
+	if c := strings.Compare(a.From.String(), b.From.String()); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.To.String(), b.To.String()); c != 0 {
+		return c
+	}
+	switch {
+	case a.Place == b.Place:
+		return 0
+	case a.Place == NoSquare:
+		return -1
+	case b.Place == NoSquare:
+		return 1
+	}
+	return strings.Compare(a.Place.String(), b.Place.String())
+}
+
 // Phase is what a game waits for next.
 type Phase int8
 
@@ -185,7 +206,7 @@ func (g *Game) Roll(d Dice) (int, error) {
 		g.turn++
 		return roll, nil
 	}
-	slices.SortFunc(moves, func(a, b Move) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(moves, CompareMoves)
 	g.roll, g.moves, g.phase = roll, moves, PhaseMove
 	return roll, nil
 }

@@ -73,13 +73,13 @@ func (s *squareSet) each(f func(q Square)) {
 // Moves returns the legal moves of the colour to move for a roll of 1 to 6.
 // It returns nothing when the turn must pass, when the roll is out of range,
 // or when the game is over.
-func (p *Position) Moves(roll int, r Rules) []Move {
+func (p Position) Moves(roll int, r Rules) []Move {
 	return p.AppendMoves(nil, roll, r)
 }
 
 // AppendMoves appends the legal moves for roll to dst and returns it, like
 // Moves but without allocating when dst has room.
-func (p *Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
+func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 	if roll < 1 || roll > 6 || p.Over() || !p.turn.Valid() {
 		return dst
 	}
@@ -160,7 +160,7 @@ func (p *Position) placeable(q, from, to Square, r Rules) bool {
 
 // PlacementSquares returns every square where the barricade captured by the
 // move from-to could be placed.
-func (p *Position) PlacementSquares(from, to Square, r Rules) []Square {
+func (p Position) PlacementSquares(from, to Square, r Rules) []Square {
 	var out []Square
 	for q := Square(0); q < NumSquares; q++ {
 		if p.placeable(q, from, to, r) {
@@ -173,7 +173,7 @@ func (p *Position) PlacementSquares(from, to Square, r Rules) []Square {
 // Path returns one path the pawn of move m may walk for roll, from its first
 // square (the entry square when it comes from home) to m.To inclusive, or nil
 // when m is not reachable. Renderers draw it to show the last move.
-func (p *Position) Path(m Move, roll int) []Square {
+func (p Position) Path(m Move, roll int) []Square {
 	own := PawnOf(p.turn)
 	var start Square
 	steps := roll

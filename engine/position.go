@@ -81,13 +81,13 @@ func NewPosition(players []Color, first Color) (Position, error) {
 }
 
 // Turn returns the colour to move.
-func (p *Position) Turn() Color { return p.turn }
+func (p Position) Turn() Color { return p.turn }
 
 // InPlay reports whether colour c takes part.
-func (p *Position) InPlay(c Color) bool { return c.Valid() && p.inPlay[c] }
+func (p Position) InPlay(c Color) bool { return c.Valid() && p.inPlay[c] }
 
 // Players returns the colours in play in seat order.
-func (p *Position) Players() []Color {
+func (p Position) Players() []Color {
 	var out []Color
 	for c := Red; c <= Blue; c++ {
 		if p.inPlay[c] {
@@ -98,13 +98,13 @@ func (p *Position) Players() []Color {
 }
 
 // At returns the piece on square s.
-func (p *Position) At(s Square) Piece { return p.cells[s] }
+func (p Position) At(s Square) Piece { return p.cells[s] }
 
 // Home returns how many pawns of colour c wait in its house.
-func (p *Position) Home(c Color) int { return int(p.home[c]) }
+func (p Position) Home(c Color) int { return int(p.home[c]) }
 
 // Pawns returns the squares of colour c's pawns on the board, in square order.
-func (p *Position) Pawns(c Color) []Square {
+func (p Position) Pawns(c Color) []Square {
 	var out []Square
 	want := PawnOf(c)
 	for s := Square(0); s < NumSquares; s++ {
@@ -116,7 +116,7 @@ func (p *Position) Pawns(c Color) []Square {
 }
 
 // Barricades returns the squares holding a barricade, in square order.
-func (p *Position) Barricades() []Square {
+func (p Position) Barricades() []Square {
 	var out []Square
 	for s := Square(0); s < NumSquares; s++ {
 		if p.cells[s] == Barricade {
@@ -127,10 +127,10 @@ func (p *Position) Barricades() []Square {
 }
 
 // Winner returns the colour of the pawn on the goal, or NoColor.
-func (p *Position) Winner() Color { return p.cells[Goal].Color() }
+func (p Position) Winner() Color { return p.cells[Goal].Color() }
 
 // Over reports whether a pawn stands on the goal.
-func (p *Position) Over() bool { return p.cells[Goal].IsPawn() }
+func (p Position) Over() bool { return p.cells[Goal].IsPawn() }
 
 // next returns the colour in play after c in seat order.
 func (p *Position) next(c Color) Color {
