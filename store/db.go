@@ -1,0 +1,350 @@
+// Package store keeps every game in one SQLite file: games and their seats,
+// the append-only event log of each game, per-guild settings, and the
+// statistics of finished games (results, ratings, leaderboards).
+//
+// Every exported method is one transaction. Writes that change a game are
+// optimistic: they name the version they were computed from and fail with
+// ErrConflict, changing nothing, when someone else acted first.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Sentinel errors, compared with errors.Is.
+var (
+	// ErrNotFound: there is no such game (or player, for statistics).
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: the game changed since it was read (a stale version),
+	// or it is no longer in a state the write assumed. Nothing was changed.
+	ErrConflict = errors.New("conflict: the game changed meanwhile")
+	// ErrChannelBusy: the channel already has an open (lobby or running) game.
+	ErrChannelBusy = errors.New("the channel already has an open game")
+	// ErrNewerSchema: the database was written by a newer version of the
+	// program (it has migrations this one does not know); it is not opened.
+	ErrNewerSchema = errors.New("database schema is newer than this program")
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// busyTimeout is how long a connection waits for a lock held by another
+// process (another connection of this process never holds the write lock
+// while one waits: writes share one connection).
+const busyTimeout = 5 * time.Second
+
+// readers is the size of the pool of read connections.
+const readers = 4
+
+// DB is a SQLite database holding games and statistics. It is safe for
+// concurrent use.
+//
+// Writes go through a single connection, so goroutines of this process queue
+// for it (honouring their context) instead of spinning in SQLite's busy
+// handler; each write transaction begins IMMEDIATE so that a second process
+// (a backup, say) cannot deadlock it. Reads use a pool of their own and, in
+// WAL mode, never wait for the writer.
+type DB struct {
+	// Now returns the current time; tests replace it. Open sets time.Now.
+	Now func() time.Time
+
+	path string
+	w    *sql.DB // one connection, BEGIN IMMEDIATE
+	r    *sql.DB // read-only transactions
+}
+
+// Open opens the database at path, creating the file if it does not exist,
+// and brings its schema up to date. The database runs in WAL mode with
+// foreign keys on, synchronous=FULL (a commit that returned survives a power
+// loss) and a busy timeout. A database that has migrations this program does
+// not know is refused with ErrNewerSchema. A file that is not a SQLite
+// database, or that cannot be written, is refused with an error saying so.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("store: open: empty path")
+	}
+	if err := checkWritable(path); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db := &DB{Now: time.Now, path: path}
+
+	var err error
+	if db.w, err = sql.Open("sqlite", dsn(path, "_txlock=immediate")); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db.w.SetMaxOpenConns(1)
+	db.w.SetMaxIdleConns(1)
+	db.w.SetConnMaxLifetime(0)
+	db.w.SetConnMaxIdleTime(0)
+	if err := db.w.PingContext(ctx); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
+	}
+
+	if db.r, err = sql.Open("sqlite", dsn(path, "_pragma=query_only(1)")); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db.r.SetMaxOpenConns(readers)
+	db.r.SetMaxIdleConns(readers)
+	if err := db.r.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
+	}
+	return db, nil
+}
+
+// dsn is the driver's name for path with the pragmas every pooled connection
+// needs, plus extra query parameters.
+func dsn(path string, extra ...string) string {
+	// A "file:" URI, so that '?' and '#' in the path are escaped rather than
+	// taken for the query.
+	r := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
+	q := []string{
+		fmt.Sprintf("_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()),
+		"_pragma=journal_mode(WAL)",
+		"_pragma=foreign_keys(1)",
+		"_pragma=synchronous(FULL)",
+	}
+	return "file:" + r.Replace(path) + "?" + strings.Join(append(q, extra...), "&")
+}
+
+// checkWritable refuses an existing file that this process cannot open for
+// writing. SQLite would open it read-only and fail only at the first write.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // created by SQLite; it reports a missing directory itself
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("database file is not writable: %w", err)
+	case err != nil:
+		return err
+	}
+	return f.Close()
+}
+
+// explain makes the driver's errors on opening say what they mean.
+func explain(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("not a SQLite database: %w", err)
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("database is read-only: %w", err)
+	case sqlite3.SQLITE_CANTOPEN:
+		return fmt.Errorf("cannot open the database file (missing directory or no permission?): %w", err)
+	}
+	return err
+}
+
+// Close closes the database. Calls in progress may fail.
+func (db *DB) Close() error {
+	var errs []error
+	if db.r != nil {
+		errs = append(errs, db.r.Close())
+	}
+	if db.w != nil {
+		// Let SQLite refresh the statistics its planner uses, as it advises
+		// before closing a connection that wrote.
+		_, err := db.w.Exec(`PRAGMA optimize`)
+		errs = append(errs, err, db.w.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// migrate applies the embedded migrations that the database lacks, in name
+// order, each in its own transaction together with its record in the
+// migrations table. It refuses a database that has migrations it does not
+// know.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
+		name       TEXT    PRIMARY KEY,
+		applied_at INTEGER NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	for i, name := range names {
+		names[i] = filepath.Base(name)
+	}
+	slices.Sort(names)
+
+	for _, name := range names {
+		if err := db.migrateFile(ctx, name, names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateFile applies one migration unless it is recorded as applied.
+func (db *DB) migrateFile(ctx context.Context, name string, known []string) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	// Checked inside the write transaction, so that two processes opening
+	// the same file at once cannot both apply a migration.
+	applied, err := appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, a := range applied {
+		if !slices.Contains(known, a) {
+			return fmt.Errorf("%w: it has migration %q, which this program does not know; upgrade malefiz", ErrNewerSchema, a)
+		}
+	}
+	if slices.Contains(applied, name) {
+		return nil
+	}
+
+	text, err := fs.ReadFile(migrationFS, "migrations/"+name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(text)); err != nil {
+		return fmt.Errorf("migration %s: %w", name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`,
+		name, db.Now().UnixMilli()); err != nil {
+		return fmt.Errorf("migration %s: %w", name, err)
+	}
+	// user_version mirrors the count, for tools that look there.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(applied)+1)); err != nil {
+		return fmt.Errorf("migration %s: %w", name, err)
+	}
+	return tx.Commit()
+}
+
+func appliedMigrations(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM migrations ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// Backup writes a consistent copy of the live database to path with VACUUM
+// INTO, while games go on. The copy is written beside path, synced, and
+// renamed over it, so path holds either the old file or a complete copy.
+func (db *DB) Backup(ctx context.Context, path string) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("store: backup to %s: %w", path, err)
+		}
+	}()
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // after a successful rename there is nothing there
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	// VACUUM INTO wants a file that does not exist or is empty; it is empty.
+	// It reads within one read transaction, so the writer is not held up.
+	// The readers are query_only, which forbids VACUUM INTO: a connection of
+	// its own.
+	conn, err := sql.Open("sqlite", dsn(db.path))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
+		return err
+	}
+	// SQLite does not sync the file VACUUM INTO writes.
+	if err := syncFile(name); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return err
+	}
+	return syncFile(filepath.Dir(path))
+}
+
+func syncFile(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// beginRead starts a read-only transaction (deferred: it takes no lock a
+// writer waits for).
+func (db *DB) beginRead(ctx context.Context) (*sql.Tx, error) {
+	return db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+}
+
+// beginWrite starts a write transaction on the one write connection.
+func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	return db.w.BeginTx(ctx, nil)
+}
+
+// now is db.Now to the millisecond, in UTC: what a time column stores.
+func (db *DB) now() time.Time {
+	return time.UnixMilli(db.Now().UnixMilli()).UTC()
+}
+
+// millis is t as a nullable time column: NULL for the zero time.
+func millis(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// fromMillis reads a nullable time column.
+func fromMillis(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(n.Int64).UTC()
+}
+
+// isUniqueViolation reports whether err is a UNIQUE constraint failure.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}

@@ -1,0 +1,544 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+// The statuses of a game. Lobby and running games are open: a channel has at
+// most one open game.
+const (
+	StatusLobby     Status = "lobby"
+	StatusRunning   Status = "running"
+	StatusFinished  Status = "finished"
+	StatusCancelled Status = "cancelled"
+)
+
+// Open reports whether the game is in its lobby or running.
+func (s Status) Open() bool { return s == StatusLobby || s == StatusRunning }
+
+// Event kinds the bot records. The store accepts any non-empty kind.
+const (
+	EventJoin    = "join"    // a player or computer took a seat
+	EventLeave   = "leave"   // a player left the lobby
+	EventStart   = "start"   // the game started; Data says who begins
+	EventRoll    = "roll"    // Data: the number rolled, e.g. "4"
+	EventMove    = "move"    // Data: the move in notation, e.g. "c1-e3/h11"
+	EventPlace   = "place"   // a captured barricade placed; Data: the square
+	EventPass    = "pass"    // no legal move
+	EventTimeout = "timeout" // the turn timed out and was played for the player
+	EventRemind  = "remind"  // the reminder was sent
+	EventReplace = "replace" // a player was replaced by a computer
+	EventResign  = "resign"  // a player left the running game
+	EventWin     = "win"     // the game was won
+	EventCancel  = "cancel"  // the game was cancelled
+)
+
+// Options are the rules and settings chosen when the game was created. They
+// are stored as JSON, so fields can be added without a migration.
+type Options struct {
+	// Seats is the number of seats offered in the lobby (2 to 4).
+	Seats int `json:"seats,omitempty"`
+	// TurnTimeout is how long a player has for a turn; 0 means the guild's
+	// default.
+	TurnTimeout time.Duration `json:"turn_timeout,omitempty"`
+	// SixAgain: a six gives another roll.
+	SixAgain bool `json:"six_again,omitempty"`
+	// SafeRow2: no barricade may be placed on row 2.
+	SafeRow2 bool `json:"safe_row_2,omitempty"`
+}
+
+// Game is one game of a channel, from its lobby to its end.
+type Game struct {
+	ID        int64  // set by CreateGame
+	GuildID   string // Discord guild (server) ID; fixed at creation
+	ChannelID string // Discord channel or thread ID; fixed at creation
+	HostID    string // Discord user ID of the host
+	Status    Status
+	Options   Options
+	// State is the engine's serialization of the game; opaque to the store.
+	State []byte
+	// Version counts the writes to the game: 1 after CreateGame, bumped by
+	// every successful UpdateGame or FinishGame.
+	Version int64
+	// LastSeq is the sequence number of the game's newest event (0 for
+	// none); maintained by the store.
+	LastSeq        int64
+	LobbyMessageID string // Discord message of the lobby
+	TurnMessageID  string // Discord message of the current turn
+	Locale         string // language of messages the whole channel sees
+
+	// Timers; the zero time means none.
+	Deadline     time.Time // the current turn's deadline
+	RemindAt     time.Time // when the player to move gets the reminder
+	ReminderSent bool      // the reminder of the current turn went out
+	// WakeAt is the earliest pending timer of the game (turn deadline,
+	// reminder, lobby expiry), set by the caller: DueGames returns the game
+	// once it has passed. Cleared by the store when the game ends.
+	WakeAt time.Time
+
+	Seats []Seat // in joining order
+
+	CreatedAt  time.Time // set by CreateGame
+	UpdatedAt  time.Time // set by every write
+	FinishedAt time.Time // set when the game finishes or is cancelled
+}
+
+// Seat is one place at a game's table.
+type Seat struct {
+	Color    string // "red", "green", "yellow" or "blue"
+	UserID   string // Discord user ID; "" for a seat a computer took from the start
+	Name     string // display name when the player joined
+	Computer string // "" for a human, else the computer's level, e.g. "easy"; a human replaced by the computer keeps UserID
+	Timeouts int    // consecutive turns that timed out
+	Left     bool   // resigned or left
+}
+
+// Event is one entry of a game's append-only log.
+type Event struct {
+	Seq    int64     // 1, 2, 3, … per game; set by the store
+	At     time.Time // when it happened; the store's clock when zero
+	Kind   string    // one of the Event* constants
+	UserID string    // who acted, if a person did
+	Color  string    // the colour concerned, if any
+	Data   string    // what: e.g. a roll "4" or a move "c1-e3/h11"
+}
+
+// CreateGame stores a new game, in its lobby or running, with its seats and
+// first events, and sets g.ID, g.Version (1), g.LastSeq, g.CreatedAt and
+// g.UpdatedAt. It fails with ErrChannelBusy when the channel already has an
+// open game.
+func (db *DB) CreateGame(ctx context.Context, g *Game, events ...Event) error {
+	if g.GuildID == "" || g.ChannelID == "" {
+		return errors.New("store: create game: guild and channel IDs are required")
+	}
+	if !g.Status.Open() {
+		return fmt.Errorf("store: create game: status %q, want lobby or running", g.Status)
+	}
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	now := db.now()
+
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	defer tx.Rollback()
+
+	var open int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM games
+		WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
+		g.GuildID, g.ChannelID).Scan(&open)
+	if err == nil {
+		return fmt.Errorf("store: create game: game %d: %w", open, ErrChannelBusy)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, host_id, status, options,
+			state, version, last_seq, lobby_message_id, turn_message_id, locale, deadline, remind_at,
+			reminder_sent, wake_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		RETURNING id`,
+		g.GuildID, g.ChannelID, g.HostID, string(g.Status), string(opts),
+		g.State, len(events), g.LobbyMessageID, g.TurnMessageID, g.Locale,
+		millis(g.Deadline), millis(g.RemindAt), g.ReminderSent, millis(g.WakeAt),
+		now.UnixMilli(), now.UnixMilli(),
+	).Scan(&id)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("store: create game: %w", ErrChannelBusy)
+	} else if err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	if err := insertSeats(ctx, tx, id, g.Seats); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	if err := insertEvents(ctx, tx, id, 1, now, events); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+
+	g.ID, g.Version, g.LastSeq = id, 1, int64(len(events))
+	g.CreatedAt, g.UpdatedAt, g.FinishedAt = now, now, time.Time{}
+	return nil
+}
+
+// UpdateGame writes g (everything but its guild and channel) and its seats,
+// and appends events to the game's log, in one transaction, if the stored
+// game is still at g.Version; then it bumps g.Version and sets g.LastSeq and
+// g.UpdatedAt. When another write came first it returns ErrConflict and
+// changes nothing, g included. ErrNotFound when there is no such game.
+//
+// Setting Status to cancelled ends an open game without a result, sets
+// FinishedAt and clears WakeAt. A game is finished with FinishGame, not here;
+// an ended game stays ended, though it can still be written (its messages
+// edited, say).
+func (db *DB) UpdateGame(ctx context.Context, g *Game, events ...Event) error {
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: update game %d: %w", g.ID, err)
+	}
+	defer tx.Rollback()
+
+	u, err := updateGame(ctx, tx, g, false, db.now(), events)
+	if err != nil {
+		return fmt.Errorf("store: update game %d: %w", g.ID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: update game %d: %w", g.ID, err)
+	}
+	u.apply(g)
+	return nil
+}
+
+// updated is what a successful write changes in the caller's Game, applied
+// only once the transaction committed.
+type updated struct {
+	status     Status
+	version    int64
+	lastSeq    int64
+	updatedAt  time.Time
+	finishedAt time.Time
+	wakeAt     time.Time
+}
+
+func (u updated) apply(g *Game) {
+	g.Status, g.Version, g.LastSeq = u.status, u.version, u.lastSeq
+	g.UpdatedAt, g.FinishedAt, g.WakeAt = u.updatedAt, u.finishedAt, u.wakeAt
+}
+
+// updateGame writes g if the stored game is at g.Version and appends events.
+// With finish, it writes g as finished, and the stored game must be open.
+// Else the stored game must have g's status already, or be open while g is
+// open or cancelled: an ended game does not come back, and only FinishGame
+// finishes one.
+func updateGame(ctx context.Context, tx *sql.Tx, g *Game, finish bool, now time.Time, events []Event) (updated, error) {
+	status := g.Status
+	cond := `(status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled')))`
+	if finish {
+		status = StatusFinished
+		cond = `status IN ('lobby', 'running') AND ?1 = 'finished'`
+	}
+	switch status {
+	case StatusLobby, StatusRunning, StatusFinished, StatusCancelled:
+	default:
+		return updated{}, fmt.Errorf("invalid status %q", status)
+	}
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return updated{}, err
+	}
+	u := updated{status: status, updatedAt: now, finishedAt: g.FinishedAt, wakeAt: g.WakeAt}
+	if !status.Open() {
+		u.wakeAt = time.Time{}
+		if u.finishedAt.IsZero() {
+			u.finishedAt = now
+		}
+	}
+
+	err = tx.QueryRowContext(ctx, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
+			lobby_message_id = ?5, turn_message_id = ?6, locale = ?7, deadline = ?8, remind_at = ?9,
+			reminder_sent = ?10, wake_at = ?11, updated_at = ?12, finished_at = ?13,
+			version = version + 1, last_seq = last_seq + ?14
+		WHERE id = ?15 AND version = ?16 AND `+cond+`
+		RETURNING version, last_seq`,
+		string(status), g.HostID, string(opts), g.State,
+		g.LobbyMessageID, g.TurnMessageID, g.Locale, millis(g.Deadline), millis(g.RemindAt),
+		g.ReminderSent, millis(u.wakeAt), now.UnixMilli(), millis(u.finishedAt),
+		len(events), g.ID, g.Version,
+	).Scan(&u.version, &u.lastSeq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return updated{}, whyNot(ctx, tx, g.ID, g.Version, status)
+	} else if isUniqueViolation(err) {
+		return updated{}, ErrChannelBusy // reopened in a channel that has another game
+	} else if err != nil {
+		return updated{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE game_id = ?`, g.ID); err != nil {
+		return updated{}, err
+	}
+	if err := insertSeats(ctx, tx, g.ID, g.Seats); err != nil {
+		return updated{}, err
+	}
+	if err := insertEvents(ctx, tx, g.ID, u.lastSeq-int64(len(events))+1, now, events); err != nil {
+		return updated{}, err
+	}
+	return u, nil
+}
+
+// whyNot says why an update of game id at version to status found no row:
+// no such game, a stale version, or a change of status not allowed.
+func whyNot(ctx context.Context, tx *sql.Tx, id, version int64, status Status) error {
+	var stored int64
+	var was Status
+	err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&stored, &was)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	if stored != version {
+		return fmt.Errorf("version %d, stored %d: %w", version, stored, ErrConflict)
+	}
+	if status == StatusFinished && was.Open() {
+		return errors.New("a game is finished with FinishGame")
+	}
+	return fmt.Errorf("a %s game cannot become %s", was, status)
+}
+
+// insertSeats writes the seats of a game that has none stored.
+func insertSeats(ctx context.Context, tx *sql.Tx, gameID int64, seats []Seat) error {
+	if len(seats) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left) VALUES `)
+	args := make([]any, 0, 8*len(seats))
+	for i, s := range seats {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left)
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	return nil
+}
+
+// insertEvents appends events numbered from seq on.
+func insertEvents(ctx context.Context, tx *sql.Tx, gameID, seq int64, now time.Time, events []Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO events (game_id, seq, at, kind, user_id, color, data) VALUES `)
+	args := make([]any, 0, 7*len(events))
+	for i, e := range events {
+		if e.Kind == "" {
+			return fmt.Errorf("event %d: empty kind", i)
+		}
+		at := e.At
+		if at.IsZero() {
+			at = now
+		}
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, gameID, seq+int64(i), at.UnixMilli(), e.Kind, e.UserID, e.Color, e.Data)
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		return fmt.Errorf("events: %w", err)
+	}
+	return nil
+}
+
+// Game returns the game with the given ID, or ErrNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	defer tx.Rollback()
+
+	g, err := findGame(ctx, tx, `WHERE id = ?`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	return g, tx.Commit()
+}
+
+// OpenGame returns the open (lobby or running) game of a channel, or
+// ErrNotFound.
+func (db *DB) OpenGame(ctx context.Context, guildID, channelID string) (*Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: open game of channel %s: %w", channelID, err)
+	}
+	defer tx.Rollback()
+
+	g, err := findGame(ctx, tx, `WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
+		guildID, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("store: open game of channel %s: %w", channelID, err)
+	}
+	return g, tx.Commit()
+}
+
+// DueGames returns up to limit games whose WakeAt is at or before now,
+// earliest first. It is a range scan of an index, however many games are
+// stored.
+func (db *DB) DueGames(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: due games: %w", err)
+	}
+	defer tx.Rollback()
+
+	games, err := findGames(ctx, tx, `WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at, id LIMIT ?`,
+		now.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: due games: %w", err)
+	}
+	return games, tx.Commit()
+}
+
+// NextWake returns the earliest WakeAt of all games, and false when no game
+// has a timer pending: how long the scheduler may sleep.
+func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
+	}
+	defer tx.Rollback()
+
+	var at sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT wake_at FROM games WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, tx.Commit()
+	} else if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
+	}
+	return fromMillis(at), true, tx.Commit()
+}
+
+// Events returns the event log of a game in order, or ErrNotFound.
+func (db *DB) Events(ctx context.Context, gameID int64) ([]Event, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
+	}
+	defer tx.Rollback()
+
+	events, err := findEvents(ctx, tx, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
+	}
+	return events, tx.Commit()
+}
+
+func findEvents(ctx context.Context, tx *sql.Tx, gameID int64) ([]Event, error) {
+	var exists bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
+		return nil, err
+	}
+	if !exists {
+		return nil, ErrNotFound
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT seq, at, kind, user_id, color, data
+		FROM events WHERE game_id = ? ORDER BY seq`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var events []Event
+	for rows.Next() {
+		var e Event
+		var at int64
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.UserID, &e.Color, &e.Data); err != nil {
+			return nil, err
+		}
+		e.At = time.UnixMilli(at).UTC()
+		events = append(events, e)
+	}
+	return events, rows.Err()
+}
+
+const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, version, last_seq,
+	lobby_message_id, turn_message_id, locale, deadline, remind_at, reminder_sent, wake_at,
+	created_at, updated_at, finished_at`
+
+// findGame returns the one game matching where, with its seats.
+func findGame(ctx context.Context, tx *sql.Tx, where string, args ...any) (*Game, error) {
+	games, err := findGames(ctx, tx, where, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, ErrNotFound
+	}
+	return games[0], nil
+}
+
+// findGames returns the games matching where (which may order and limit),
+// with their seats.
+func findGames(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]*Game, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var games []*Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	for _, g := range games {
+		if g.Seats, err = findSeats(ctx, tx, g.ID); err != nil {
+			return nil, err
+		}
+	}
+	return games, nil
+}
+
+func scanGame(rows *sql.Rows) (*Game, error) {
+	var (
+		g                                      Game
+		status, opts                           string
+		deadline, remindAt, wakeAt, finishedAt sql.NullInt64
+		createdAt, updatedAt                   int64
+	)
+	if err := rows.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.HostID, &status, &opts, &g.State,
+		&g.Version, &g.LastSeq, &g.LobbyMessageID, &g.TurnMessageID, &g.Locale,
+		&deadline, &remindAt, &g.ReminderSent, &wakeAt, &createdAt, &updatedAt, &finishedAt); err != nil {
+		return nil, err
+	}
+	g.Status = Status(status)
+	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
+		return nil, fmt.Errorf("game %d: options: %w", g.ID, err)
+	}
+	g.Deadline, g.RemindAt, g.WakeAt = fromMillis(deadline), fromMillis(remindAt), fromMillis(wakeAt)
+	g.FinishedAt = fromMillis(finishedAt)
+	g.CreatedAt, g.UpdatedAt = time.UnixMilli(createdAt).UTC(), time.UnixMilli(updatedAt).UTC()
+	return &g, nil
+}
+
+func findSeats(ctx context.Context, tx *sql.Tx, gameID int64) ([]Seat, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT color, user_id, name, computer, timeouts, has_left
+		FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var seats []Seat
+	for rows.Next() {
+		var s Seat
+		if err := rows.Scan(&s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left); err != nil {
+			return nil, err
+		}
+		seats = append(seats, s)
+	}
+	return seats, rows.Err()
+}

@@ -1,0 +1,74 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DefaultTurnTimeout is a guild's turn timeout until it sets one.
+const DefaultTurnTimeout = 24 * time.Hour
+
+// GuildSettings are a guild's defaults for its games.
+type GuildSettings struct {
+	// TurnTimeout is how long a player has for a turn unless the game says
+	// otherwise.
+	TurnTimeout time.Duration
+	// Reminders: a player gets one reminder halfway through the turn.
+	Reminders bool
+}
+
+// DefaultGuildSettings are the settings of a guild that has set none:
+// DefaultTurnTimeout, reminders on.
+func DefaultGuildSettings() GuildSettings {
+	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true}
+}
+
+// GuildSettings returns a guild's settings, or DefaultGuildSettings when it
+// has set none.
+func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return GuildSettings{}, fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	defer tx.Rollback()
+
+	s := DefaultGuildSettings()
+	var timeout int64
+	err = tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders FROM guild_settings WHERE guild_id = ?`,
+		guildID).Scan(&timeout, &s.Reminders)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return s, tx.Commit()
+	case err != nil:
+		return GuildSettings{}, fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	s.TurnTimeout = time.Duration(timeout) * time.Millisecond
+	return s, tx.Commit()
+}
+
+// SetGuildSettings stores a guild's settings. The turn timeout must be at
+// least a second (it is stored to the millisecond).
+func (db *DB) SetGuildSettings(ctx context.Context, guildID string, s GuildSettings) error {
+	if s.TurnTimeout < time.Second {
+		return fmt.Errorf("store: settings of guild %s: turn timeout %v, want at least 1s", guildID, s.TurnTimeout)
+	}
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	defer tx.Rollback()
+
+	if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, turn_timeout, reminders)
+		VALUES (?, ?, ?)
+		ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, reminders = excluded.reminders`,
+		guildID, s.TurnTimeout.Milliseconds(), s.Reminders); err != nil {
+		return fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	return nil
+}
