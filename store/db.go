@@ -147,6 +147,9 @@ func explain(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
+	if se.Code() == sqlite3.SQLITE_READONLY_DIRECTORY {
+		return fmt.Errorf("directory is not writable (SQLite keeps -wal and -shm files beside the database): %w", err)
+	}
 	switch se.Code() & 0xff {
 	case sqlite3.SQLITE_NOTADB:
 		return fmt.Errorf("not a SQLite database: %w", err)
