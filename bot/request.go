@@ -1,0 +1,136 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// request is one interaction being handled.
+type request struct {
+	i         *discordgo.Interaction
+	userID    string
+	name      string // display name
+	lang      string // the user's language, for private replies
+	guildLang string // the server's language, for messages everyone sees
+	perms     int64  // the member's permissions in the channel
+	responded bool   // the interaction has been answered
+}
+
+func newRequest(i *discordgo.Interaction) *request {
+	r := &request{i: i, lang: language(string(i.Locale))}
+	if i.GuildLocale != nil {
+		r.guildLang = language(string(*i.GuildLocale))
+	} else {
+		r.guildLang = r.lang
+	}
+	switch {
+	case i.Member != nil && i.Member.User != nil:
+		r.userID = i.Member.User.ID
+		r.name = displayName(i.Member.Nick, i.Member.User)
+		r.perms = i.Member.Permissions
+	case i.User != nil:
+		r.userID = i.User.ID
+		r.name = displayName("", i.User)
+	default:
+		return nil
+	}
+	return r
+}
+
+func displayName(nick string, u *discordgo.User) string {
+	switch {
+	case nick != "":
+		return nick
+	case u.GlobalName != "":
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// userError is a refusal the user reads, privately, in their language.
+type userError struct {
+	key  msg
+	args []any
+}
+
+func (e *userError) Error() string { return tr("en", e.key, e.args...) }
+
+// refuse returns a userError for key.
+func refuse(key msg, args ...any) error { return &userError{key: key, args: args} }
+
+// fail answers a request that went wrong: refusals are told privately,
+// anything else is logged and the user gets a short apology.
+func (b *Bot) fail(r *request, err error) {
+	var ue *userError
+	var text string
+	switch {
+	case errors.As(err, &ue):
+		text = tr(r.lang, ue.key, ue.args...)
+	case errors.Is(err, store.ErrConflict):
+		text = tr(r.lang, msgTooLate)
+	case errors.Is(err, engine.ErrGameOver):
+		text = tr(r.lang, msgGameOver)
+	case isDiscordCode(err, discordgo.ErrCodeMissingPermissions), isDiscordCode(err, discordgo.ErrCodeMissingAccess):
+		b.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
+		text = tr(r.lang, msgMissingPermissions)
+	default:
+		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
+		text = tr(r.lang, msgInternalError)
+	}
+	b.replyPrivate(r, text)
+}
+
+// replyPrivate sends an ephemeral message: the response when the interaction
+// is not answered yet, else a follow-up.
+func (b *Bot) replyPrivate(r *request, text string) {
+	var err error
+	if !r.responded {
+		err = b.dc.InteractionRespond(r.i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+				AllowedMentions: &discordgo.MessageAllowedMentions{}},
+		})
+		if err == nil {
+			r.responded = true
+			return
+		}
+	}
+	_, err = b.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+		AllowedMentions: &discordgo.MessageAllowedMentions{}})
+	if err != nil {
+		b.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
+	}
+}
+
+// respond answers the interaction once.
+func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
+	if r.responded {
+		return fmt.Errorf("bot: interaction %s answered twice", r.i.ID)
+	}
+	if err := b.dc.InteractionRespond(r.i, resp); err != nil {
+		return fmt.Errorf("respond: %w", err)
+	}
+	r.responded = true
+	return nil
+}
+
+// isDiscordCode reports whether err is Discord's JSON error with code.
+func isDiscordCode(err error, code int) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Message != nil && re.Message.Code == code
+}
+
+// mention formats a user mention.
+func mention(userID string) string { return "<@" + userID + ">" }
+
+// quote keeps user-chosen text from breaking Markdown.
+func quote(s string) string {
+	r := strings.NewReplacer("*", "\\*", "_", "\\_", "~", "\\~", "`", "\\`", "|", "\\|", ">", "\\>", "@", "@\u200b")
+	return r.Replace(s)
+}

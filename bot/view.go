@@ -1,0 +1,493 @@
+package bot
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// maxMoveButtons is how many moves are offered as buttons at once; with more,
+// the player first picks a pawn.
+const maxMoveButtons = 20
+
+// maxSuggestions is how many squares are suggested for a captured barricade.
+const maxSuggestions = 5
+
+var (
+	colorEmoji = [engine.NumColors]string{"🔴", "🟢", "🟡", "🔵"}
+	colorRGB   = [engine.NumColors]int{0xD32F2F, 0x2E7D32, 0xF9A825, 0x1565C0}
+	colorName  = [engine.NumColors]msg{msgRed, msgGreen, msgYellow, msgBlue}
+)
+
+// view is a message to send or to show in place of another.
+type view struct {
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	files      []*discordgo.File
+	pings      []string
+}
+
+// viewOptions choose what a turn view shows.
+type viewOptions struct {
+	lines      []string      // what happened since the last human turn
+	pawn       engine.Square // with pawnChosen: only this pawn's moves
+	pawnChosen bool
+	row        int  // placement: the row whose squares the menu lists
+	private    bool // a private look at the board: no buttons, no ping
+}
+
+// choice is one move button: a FROM-TO, standing for all its placements.
+type choice struct {
+	from, to engine.Square
+	barricade bool
+	letter    string
+}
+
+// choices groups the legal moves by FROM-TO, in the moves' order.
+func choices(g *engine.Game) []choice {
+	var out []choice
+	pos := g.Position()
+	for _, m := range g.LegalMoves() {
+		if n := len(out); n > 0 && out[n-1].from == m.From && out[n-1].to == m.To {
+			continue
+		}
+		out = append(out, choice{from: m.From, to: m.To, barricade: pos.At(m.To) == engine.Barricade})
+	}
+	for i := range out {
+		out[i].letter = string(rune('A' + i%26))
+	}
+	return out
+}
+
+// seatLabel names a seat for messages: colour and name.
+func (b *Bot) seatLabel(t *table, s *store.Seat) string {
+	if s == nil {
+		return "?"
+	}
+	c := seatColor(s)
+	name := quote(s.Name)
+	if s.Computer != "" {
+		name = tr(t.sg.Locale, msgComputerNamed, tr(t.sg.Locale, levelName(s.Computer)))
+		if s.UserID != "" {
+			name = tr(t.sg.Locale, msgReplacedBy, quote(s.Name), name)
+		}
+	}
+	if !c.Valid() {
+		return name
+	}
+	return colorEmoji[c] + " " + name
+}
+
+// colorLabel is a colour's emoji and name in lang.
+func colorLabel(lang string, c engine.Color) string {
+	if !c.Valid() {
+		return ""
+	}
+	return colorEmoji[c] + " " + tr(lang, colorName[c])
+}
+
+func moveText(lang string, from, to engine.Square) string {
+	f := from.String()
+	if from == engine.NoSquare {
+		f = tr(lang, msgHome)
+	}
+	return f + "→" + to.String()
+}
+
+// summary is the one line that tells what happened in turn.
+func (b *Bot) summary(t *table, turn int) string {
+	lang := t.sg.Locale
+	var parts []string
+	var who string
+	for _, rec := range t.g.History() {
+		if rec.Turn != turn {
+			continue
+		}
+		who = b.seatLabel(t, t.seatByColor(rec.Color))
+		switch rec.Kind {
+		case engine.RecordRoll:
+			parts = append(parts, tr(lang, msgRolled, who, rec.Roll))
+		case engine.RecordPass:
+			parts = append(parts, tr(lang, msgNoMove))
+		case engine.RecordMove:
+			s := moveText(lang, rec.Move.From, rec.Move.To)
+			if rec.Captured != engine.NoColor {
+				s += ", " + tr(lang, msgCaptured, b.seatLabel(t, t.seatByColor(rec.Captured)))
+			}
+			if rec.Move.Place != engine.NoSquare {
+				s += ", " + tr(lang, msgBarricadeTo, rec.Move.Place.String())
+			}
+			if rec.Move.To == engine.Goal {
+				s += " — " + tr(lang, msgReachedGoal)
+			}
+			parts = append(parts, s)
+		case engine.RecordRemove:
+			parts = append(parts, tr(lang, msgLeftGame, who))
+		}
+	}
+	return tr(lang, msgTurnPrefix, turn) + " " + strings.Join(parts, " ")
+}
+
+// lastMove returns the newest move record, for the board's trail.
+func lastMove(g *engine.Game) (engine.Record, bool) {
+	h := g.History()
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Kind == engine.RecordMove {
+			return h[i], true
+		}
+	}
+	return engine.Record{}, false
+}
+
+// scene is the board of a running game with its last move.
+func scene(t *table) render.Scene {
+	s := render.NewScene(t.g.Position())
+	s.Turn = t.g.Turn()
+	if t.g.Over() {
+		s.Turn, s.Winner = engine.NoColor, t.g.Winner()
+	}
+	if rec, ok := lastMove(t.g); ok {
+		s.LastPath, s.Captured = rec.Path, rec.Captured
+	}
+	return s
+}
+
+// boardFile draws s as the message's board.png.
+func (b *Bot) boardFile(s render.Scene) (*discordgo.File, error) {
+	data, err := b.renderer.PNG(s)
+	if err != nil {
+		return nil, err
+	}
+	return &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
+}
+
+// turnView is the message of the turn in progress, for the phase it is in.
+func (b *Bot) turnView(t *table, o viewOptions) view {
+	lang := t.sg.Locale
+	seat := t.toMove()
+	color := t.g.Turn()
+	sc := scene(t)
+	desc := append([]string(nil), o.lines...)
+	var comps []discordgo.MessageComponent
+	turn := t.g.TurnNumber()
+	cid := func(a Action, arg string) string {
+		return CustomID{Action: a, Game: t.sg.ID, Turn: turn, Arg: arg}.String()
+	}
+	switch t.g.Phase() {
+	case engine.PhaseRoll:
+		desc = append(desc, tr(lang, msgPromptRoll))
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: tr(lang, msgRollButton), Style: discordgo.PrimaryButton, CustomID: cid(ActRoll, ""),
+				Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+		}})
+	case engine.PhaseMove:
+		sc.Roll = t.g.Rolled()
+		all := choices(t.g)
+		if len(all) > maxMoveButtons && !o.pawnChosen {
+			desc = append(desc, tr(lang, msgPromptPawn, t.g.Rolled()))
+			var buttons []discordgo.MessageComponent
+			seen := map[engine.Square]bool{}
+			for _, c := range all {
+				if seen[c.from] {
+					continue
+				}
+				seen[c.from] = true
+				letter := string(rune('A' + len(buttons)))
+				arg := "home"
+				if c.from != engine.NoSquare {
+					arg = c.from.String()
+					sc.Origins = append(sc.Origins, render.Label{Square: c.from, Text: letter})
+				}
+				label := letter + " · " + arg
+				if c.from == engine.NoSquare {
+					label = letter + " · " + tr(lang, msgHome)
+				}
+				buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.SecondaryButton, CustomID: cid(ActPawn, arg)})
+			}
+			comps = buttonRows(buttons)
+			break
+		}
+		desc = append(desc, tr(lang, msgPromptMove, t.g.Rolled()))
+		var buttons []discordgo.MessageComponent
+		labels := map[engine.Square][]string{}
+		var order []engine.Square
+		for _, c := range all {
+			if o.pawnChosen && c.from != o.pawn {
+				continue
+			}
+			letter := string(rune('A' + len(buttons)))
+			label := letter + " · " + moveText(lang, c.from, c.to)
+			if c.barricade {
+				label += " 🚧"
+			}
+			style := discordgo.SecondaryButton
+			if captures(t.g.Position(), c.to) {
+				style = discordgo.DangerButton
+			}
+			buttons = append(buttons, discordgo.Button{Label: label, Style: style,
+				CustomID: cid(ActMove, engine.Move{From: c.from, To: c.to, Place: engine.NoSquare}.String())})
+			if labels[c.to] == nil {
+				order = append(order, c.to)
+			}
+			labels[c.to] = append(labels[c.to], letter)
+		}
+		for _, sq := range order {
+			sc.Labels = append(sc.Labels, render.Label{Square: sq, Text: strings.Join(labels[sq], " ")})
+		}
+		comps = buttonRows(buttons)
+		if o.pawnChosen {
+			comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
+		}
+	case engine.PhasePlace:
+		sc.Roll = t.g.Rolled()
+		pending, _ := t.g.Pending()
+		desc = append(desc, tr(lang, msgPromptPlace, moveText(lang, pending.From, pending.To)))
+		squares := t.g.PlacementSquares()
+		// Show the move as if made, so the board shows where the pawn now stands.
+		pos := t.g.Position()
+		preview := pos
+		preview.Apply(engine.Move{From: pending.From, To: pending.To, Place: engine.NoSquare})
+		sc.Position = preview
+		var buttons []discordgo.MessageComponent
+		for i, sq := range suggestPlacements(pos, t.g.Turn(), squares) {
+			n := strconv.Itoa(i + 1)
+			sc.Candidates = append(sc.Candidates, render.Label{Square: sq, Text: n})
+			buttons = append(buttons, discordgo.Button{Label: n + " · " + sq.String(), Style: discordgo.PrimaryButton, CustomID: cid(ActPlace, sq.String())})
+		}
+		comps = buttonRows(buttons)
+		comps = append(comps, rowMenu(lang, squares, cid(ActPlaceRow, "")))
+		if o.row > 0 {
+			if menu, ok := squareMenu(lang, squares, o.row, cid(ActPlace, "")); ok {
+				comps = append(comps, menu)
+			}
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
+	}
+	if !t.sg.Deadline.IsZero() && !o.private {
+		desc = append(desc, tr(lang, msgDeadline, t.sg.Deadline.Unix()))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       tr(lang, msgTurnTitle, turn, b.seatLabel(t, seat)),
+		Description: strings.Join(desc, "\n"),
+		Color:       colorRGB[color],
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, t.sg.ID)},
+	}
+	v := view{embeds: []*discordgo.MessageEmbed{embed}}
+	if file, err := b.boardFile(sc); err == nil {
+		v.files = []*discordgo.File{file}
+	} else {
+		b.log.Error("render", "game", t.sg.ID, "err", err)
+		embed.Image = nil
+	}
+	if o.private {
+		return v
+	}
+	v.components = comps
+	if seat != nil && seat.UserID != "" && seat.Computer == "" {
+		v.content = mention(seat.UserID)
+		v.pings = []string{seat.UserID}
+	}
+	return v
+}
+
+// captures reports whether ending on to captures an opponent's pawn.
+func captures(p engine.Position, to engine.Square) bool {
+	piece := p.At(to)
+	return piece.IsPawn() && piece.Color() != p.Turn()
+}
+
+// buttonRows lays buttons out five to a row.
+func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(5, len(buttons))
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
+		buttons = buttons[n:]
+	}
+	return rows
+}
+
+// rowMenu is the select menu of rows that hold a legal square for the barricade.
+func rowMenu(lang string, squares []engine.Square, customID string) discordgo.MessageComponent {
+	count := map[int]int{}
+	for _, sq := range squares {
+		count[sq.Row()]++
+	}
+	var opts []discordgo.SelectMenuOption
+	for row := 14; row >= 1; row-- {
+		if count[row] > 0 {
+			opts = append(opts, discordgo.SelectMenuOption{Label: tr(lang, msgRowOption, row, count[row]), Value: strconv.Itoa(row)})
+		}
+	}
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickRow), Options: opts},
+	}}
+}
+
+// squareMenu is the select menu of one row's legal squares.
+func squareMenu(lang string, squares []engine.Square, row int, customID string) (discordgo.MessageComponent, bool) {
+	var opts []discordgo.SelectMenuOption
+	for _, sq := range squares {
+		if sq.Row() == row {
+			opts = append(opts, discordgo.SelectMenuOption{Label: sq.String(), Value: sq.String()})
+		}
+	}
+	if len(opts) == 0 {
+		return nil, false
+	}
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickSquare, row), Options: opts},
+	}}, true
+}
+
+// suggestPlacements picks up to maxSuggestions squares for a captured
+// barricade: first the squares just ahead of the opponents' leading pawns on
+// their way to the goal, then the free squares closest to the goal.
+func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.Square) []engine.Square {
+	ok := map[engine.Square]bool{}
+	for _, sq := range legal {
+		ok[sq] = true
+	}
+	var out []engine.Square
+	add := func(sq engine.Square) {
+		if ok[sq] && len(out) < maxSuggestions {
+			ok[sq] = false
+			out = append(out, sq)
+		}
+	}
+	type lead struct {
+		sq   engine.Square
+		dist int
+	}
+	var leaders []lead
+	for _, c := range pos.Players() {
+		if c == mover {
+			continue
+		}
+		for _, sq := range pos.Pawns(c) {
+			leaders = append(leaders, lead{sq, engine.DistanceToGoal(sq)})
+		}
+	}
+	for i := 1; i < len(leaders); i++ {
+		for j := i; j > 0 && leaders[j].dist < leaders[j-1].dist; j-- {
+			leaders[j], leaders[j-1] = leaders[j-1], leaders[j]
+		}
+	}
+	for _, l := range leaders[:min(2, len(leaders))] {
+		at, found := l.sq, 0
+		for step := 0; step < 8 && at != engine.Goal && found < 2; step++ {
+			for _, n := range engine.Neighbors(at) {
+				if engine.DistanceToGoal(n) == engine.DistanceToGoal(at)-1 {
+					at = n
+					break
+				}
+			}
+			if ok[at] {
+				add(at)
+				found++
+			}
+		}
+	}
+	rest := append([]engine.Square(nil), legal...)
+	for i := 1; i < len(rest); i++ {
+		for j := i; j > 0 && engine.DistanceToGoal(rest[j]) < engine.DistanceToGoal(rest[j-1]); j-- {
+			rest[j], rest[j-1] = rest[j-1], rest[j]
+		}
+	}
+	for _, sq := range rest {
+		add(sq)
+	}
+	return out
+}
+
+// lobbyEmbed shows the lobby's seats and rules.
+func (b *Bot) lobbyEmbed(t *table) *discordgo.MessageEmbed {
+	lang := t.sg.Locale
+	var lines []string
+	lines = append(lines, tr(lang, msgHostLine, mention(t.sg.HostID)), "")
+	for i := 0; i < t.sg.Options.Seats; i++ {
+		c := colors[i]
+		if i < len(t.sg.Seats) {
+			s := &t.sg.Seats[i]
+			who := mention(s.UserID)
+			if s.Computer != "" {
+				who = "🤖 " + tr(lang, msgComputerNamed, tr(lang, levelName(s.Computer)))
+			}
+			lines = append(lines, colorEmoji[c]+" "+who)
+		} else {
+			lines = append(lines, colorEmoji[c]+" "+tr(lang, msgFreeSeat))
+		}
+	}
+	rules := tr(lang, msgRulesStandard)
+	var house []string
+	if t.sg.Options.SixAgain {
+		house = append(house, tr(lang, msgRuleSixAgain))
+	}
+	if t.sg.Options.SafeRow2 {
+		house = append(house, tr(lang, msgRuleSafeRow2))
+	}
+	if len(house) > 0 {
+		rules = strings.Join(house, ", ")
+	}
+	lines = append(lines, "", tr(lang, msgRulesLine, rules))
+	if t.sg.Options.TurnTimeout > 0 {
+		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, t.sg.Options.TurnTimeout)))
+	}
+	title := tr(lang, msgLobbyTitle)
+	switch t.sg.Status {
+	case store.StatusRunning:
+		title = tr(lang, msgLobbyStarted)
+	case store.StatusCancelled, store.StatusFinished:
+		title = tr(lang, msgLobbyClosed)
+	}
+	return &discordgo.MessageEmbed{Title: title, Description: strings.Join(lines, "\n"), Color: 0xE8B923,
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, t.sg.ID)}}
+}
+
+// lobbyView is the lobby's embed and its buttons.
+func (b *Bot) lobbyView(t *table) (*discordgo.MessageEmbed, []discordgo.MessageComponent) {
+	lang := t.sg.Locale
+	cid := func(a Action) string { return CustomID{Action: a, Game: t.sg.ID}.String() }
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, msgJoinButton), Style: discordgo.PrimaryButton, CustomID: cid(ActJoin)},
+		discordgo.Button{Label: tr(lang, msgLeaveButton), Style: discordgo.SecondaryButton, CustomID: cid(ActLeave)},
+		discordgo.Button{Label: tr(lang, msgStartButton), Style: discordgo.SuccessButton, CustomID: cid(ActStart), Disabled: len(t.sg.Seats) < 2},
+		discordgo.Button{Label: tr(lang, msgCancelButton), Style: discordgo.DangerButton, CustomID: cid(ActCancel)},
+	}}}
+	if len(t.sg.Seats) < t.sg.Options.Seats {
+		var opts []discordgo.SelectMenuOption
+		for _, c := range levelChoices() {
+			level := c.Value.(string)
+			opts = append(opts, discordgo.SelectMenuOption{Label: tr(lang, levelName(level)), Value: level,
+				Description: tr(lang, levelHint(level))})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: cid(ActAddBot), Placeholder: tr(lang, msgAddComputer), Options: opts},
+		}})
+	}
+	return b.lobbyEmbed(t), comps
+}
+
+// formatDuration writes a turn timeout for people.
+func formatDuration(lang string, d time.Duration) string {
+	h := d.Hours()
+	switch {
+	case h >= 24 && h == float64(int(h/24))*24:
+		return tr(lang, msgDays, int(h/24))
+	case h >= 1 && h == float64(int(h)):
+		return tr(lang, msgHours, int(h))
+	}
+	return tr(lang, msgMinutes, int(h*60+0.5))
+}
+
