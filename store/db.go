@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -61,9 +62,11 @@ type DB struct {
 	// Now returns the current time; tests replace it. Open sets time.Now.
 	Now func() time.Time
 
-	path string
-	w    *sql.DB // one connection, BEGIN IMMEDIATE
-	r    *sql.DB // read-only transactions
+	path      string
+	w         *sql.DB // one connection, BEGIN IMMEDIATE
+	r         *sql.DB // read-only transactions
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens the database at path, creating the file if it does not exist,
@@ -161,19 +164,23 @@ func explain(err error) error {
 	return err
 }
 
-// Close closes the database. Calls in progress may fail.
+// Close closes the database; calls after the first do nothing. Calls in
+// progress may fail.
 func (db *DB) Close() error {
-	var errs []error
-	if db.r != nil {
-		errs = append(errs, db.r.Close())
-	}
-	if db.w != nil {
-		// Let SQLite refresh the statistics its planner uses, as it advises
-		// before closing a connection that wrote.
-		_, err := db.w.Exec(`PRAGMA optimize`)
-		errs = append(errs, err, db.w.Close())
-	}
-	return errors.Join(errs...)
+	db.closeOnce.Do(func() {
+		var errs []error
+		if db.r != nil {
+			errs = append(errs, db.r.Close())
+		}
+		if db.w != nil {
+			// Let SQLite refresh the statistics its planner uses, as it
+			// advises before closing a connection that wrote.
+			_, err := db.w.Exec(`PRAGMA optimize`)
+			errs = append(errs, err, db.w.Close())
+		}
+		db.closeErr = errors.Join(errs...)
+	})
+	return db.closeErr
 }
 
 // migrate applies the embedded migrations that the database lacks, in name
