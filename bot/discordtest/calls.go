@@ -1,0 +1,138 @@
+package discordtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Call is one REST request the fake received and what it answered.
+type Call struct {
+	Seq    int       // 1 for the first call, then increasing
+	Time   time.Time // when the request arrived
+	Method string
+	Path   string // below the API prefix, e.g. "/channels/1/messages"
+	Query  url.Values
+	Header http.Header
+
+	// Route is the route the request matched, one of the Route*
+	// constants, or "" when the fake does not know it (404).
+	Route string
+	// Params holds the values of the route's {wildcards}, e.g.
+	// Params["channel"].
+	Params map[string]string
+	// Body is the JSON payload: the request body, or the payload_json
+	// part of a multipart request.
+	Body json.RawMessage
+	// Files are the files of a multipart request, in order.
+	Files []File
+
+	Status   int             // status code answered
+	Response json.RawMessage // body answered, if any
+	Fault    bool            // answered by an injected fault (FailNext)
+
+	// InteractionID is the interaction a callback or webhook call
+	// belongs to, if any.
+	InteractionID string
+}
+
+// File is a file uploaded in a multipart request.
+type File struct {
+	Field       string // form field, e.g. "files[0]"
+	Name        string // file name, e.g. "board.png"
+	ContentType string
+	Data        []byte
+}
+
+// Param returns the value of a route wildcard, e.g. c.Param("channel").
+func (c Call) Param(name string) string { return c.Params[name] }
+
+// Decode unmarshals the call's JSON payload into v.
+func (c Call) Decode(v any) error {
+	if len(c.Body) == 0 {
+		return errors.New("discordtest: call has no JSON body")
+	}
+	return json.Unmarshal(c.Body, v)
+}
+
+// OK reports whether the fake answered with a 2xx status.
+func (c Call) OK() bool { return c.Status >= 200 && c.Status < 300 }
+
+// record stores c as the next call and wakes waiters.
+func (f *Fake) record(c *Call) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c.Seq = len(f.calls) + 1
+	f.calls = append(f.calls, *c)
+	f.notifyLocked()
+}
+
+// Calls returns every REST call so far, in order of arrival.
+func (f *Fake) Calls() []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Call(nil), f.calls...)
+}
+
+// Unexpected returns the calls to routes the fake does not know. A bot
+// test may assert it is empty.
+func (f *Fake) Unexpected() []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []Call
+	for _, c := range f.calls {
+		if c.Route == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// WaitFor returns the first call, past or future, for which match is true.
+// It gives up when ctx is done or the fake is closed. To wait for a call
+// after a known one, match on Seq.
+func (f *Fake) WaitFor(ctx context.Context, match func(Call) bool) (Call, error) {
+	return f.waitFrom(ctx, 0, match)
+}
+
+// waitFrom is WaitFor looking only at calls from index start on.
+func (f *Fake) waitFrom(ctx context.Context, start int, match func(Call) bool) (Call, error) {
+	var found Call
+	next := start
+	err := f.waitUntil(ctx, func() bool {
+		for ; next < len(f.calls); next++ {
+			if match(f.calls[next]) {
+				found = f.calls[next]
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
+// waitUntil calls cond, with f.mu held, after every change until it
+// returns true, ctx is done or the fake closes.
+func (f *Fake) waitUntil(ctx context.Context, cond func() bool) error {
+	for {
+		f.mu.Lock()
+		if cond() {
+			f.mu.Unlock()
+			return nil
+		}
+		if f.closed {
+			f.mu.Unlock()
+			return ErrClosed
+		}
+		changed := f.changed
+		f.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package discordtest
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// ErrClosed is returned by the waiting methods of a Fake that was closed.
+var ErrClosed = errors.New("discordtest: fake closed")
+
+// DefaultAppPermissions are the bot's permissions in a channel unless
+// SetPermissions says otherwise: what the bot's invite asks for plus what
+// @everyone usually has.
+const DefaultAppPermissions int64 = discordgo.PermissionViewChannel |
+	discordgo.PermissionSendMessages |
+	discordgo.PermissionEmbedLinks |
+	discordgo.PermissionAttachFiles |
+	discordgo.PermissionReadMessageHistory |
+	discordgo.PermissionAddReactions |
+	discordgo.PermissionUseExternalEmojis |
+	discordgo.PermissionSendMessagesInThreads
+
+// DefaultMemberPermissions are the permissions of an invoking member unless
+// the Invocation says otherwise: a plain member, no moderation rights.
+const DefaultMemberPermissions int64 = DefaultAppPermissions |
+	discordgo.PermissionCreateInstantInvite |
+	discordgo.PermissionChangeNickname |
+	discordgo.PermissionUseApplicationCommands
+
+// Guild configures a guild the bot is in. The fake announces it in READY
+// and with a GUILD_CREATE dispatch.
+type Guild struct {
+	ID       string   // snowflake; generated when empty
+	Name     string   // "Fake Guild" when empty
+	Locale   string   // preferred_locale, "en-US" when empty
+	Channels []string // text channel IDs; one is generated when empty
+}
+
+// Option configures a Fake.
+type Option func(*config)
+
+type config struct {
+	guilds           []Guild
+	heartbeat        time.Duration
+	callbackDeadline time.Duration
+	privileged       discordgo.Intent
+	appFlags         int
+}
+
+// WithGuild adds a guild the bot is in. The first guild becomes the
+// default of an Invocation (Fake.GuildID) and its first channel the
+// default channel (Fake.ChannelID). Without WithGuild the fake makes up one
+// guild with one channel.
+func WithGuild(g Guild) Option {
+	return func(c *config) { c.guilds = append(c.guilds, g) }
+}
+
+// WithHeartbeat sets the heartbeat interval sent in HELLO (default
+// 41.25 s, Discord's usual value).
+func WithHeartbeat(d time.Duration) Option {
+	return func(c *config) { c.heartbeat = d }
+}
+
+// WithCallbackDeadline sets how long after its dispatch an interaction can
+// be answered (default 3 s, as on Discord); a later callback gets 404
+// "Unknown interaction". Zero means no deadline.
+func WithCallbackDeadline(d time.Duration) Option {
+	return func(c *config) { c.callbackDeadline = d }
+}
+
+// WithPrivilegedIntents allows the given privileged intents (guild
+// members, presences, message content), as if enabled in the developer
+// portal. Without it an IDENTIFY asking for one is closed with 4014
+// "Disallowed intent(s)".
+func WithPrivilegedIntents(i discordgo.Intent) Option {
+	return func(c *config) { c.privileged |= i }
+}
+
+// WithApplicationFlags sets the application flags sent in READY.
+func WithApplicationFlags(flags int) Option {
+	return func(c *config) { c.appFlags = flags }
+}
+
+// Fake is a fake Discord: REST API and gateway on 127.0.0.1. All methods
+// are safe for concurrent use. The exported fields are set by New and must
+// not be changed.
+type Fake struct {
+	AppID     string // the application's ID, also the bot user's ID
+	GuildID   string // default guild of an Invocation
+	ChannelID string // default channel of an Invocation
+	UserID    string // default invoking user of an Invocation
+
+	cfg    config
+	token  string
+	srv    *httptest.Server
+	mux    *http.ServeMux
+	guilds []Guild
+	wg     sync.WaitGroup // gateway connections
+
+	mu           sync.Mutex
+	changed      chan struct{} // closed and replaced on every change
+	closed       bool
+	calls        []Call
+	messages     map[string]*Message
+	order        []string                // message IDs in creation order
+	interactions map[string]*interaction // by token
+	commands     map[string][]command    // by guild ID, "" for global
+	faults       []*fault
+	perms        map[string]int64  // bot permissions by channel
+	channelGuild map[string]string // guild of each known channel
+	gw           gateway
+}
+
+// New starts a fake Discord and closes it when the test ends. At the end
+// it logs the calls it did not know (see Unexpected).
+func New(tb testing.TB, opts ...Option) *Fake {
+	tb.Helper()
+	f := Start(opts...)
+	tb.Cleanup(func() {
+		f.Close()
+		for _, c := range f.Unexpected() {
+			tb.Logf("discordtest: unexpected call %s %s answered 404", c.Method, c.Path)
+		}
+	})
+	return f
+}
+
+// Start starts a fake Discord. The caller must Close it.
+func Start(opts ...Option) *Fake {
+	cfg := config{heartbeat: 41250 * time.Millisecond, callbackDeadline: 3 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	f := &Fake{
+		AppID:        newID(),
+		UserID:       newID(),
+		cfg:          cfg,
+		token:        newToken("fake."),
+		changed:      make(chan struct{}),
+		messages:     make(map[string]*Message),
+		interactions: make(map[string]*interaction),
+		commands:     make(map[string][]command),
+		perms:        make(map[string]int64),
+		channelGuild: make(map[string]string),
+		gw:           newGateway(),
+	}
+	guilds := cfg.guilds
+	if len(guilds) == 0 {
+		guilds = []Guild{{}}
+	}
+	for _, g := range guilds {
+		if g.ID == "" {
+			g.ID = newID()
+		}
+		if g.Name == "" {
+			g.Name = "Fake Guild"
+		}
+		if g.Locale == "" {
+			g.Locale = string(discordgo.EnglishUS)
+		}
+		if len(g.Channels) == 0 {
+			g.Channels = []string{newID()}
+		}
+		g.Channels = append([]string(nil), g.Channels...)
+		for _, c := range g.Channels {
+			f.channelGuild[c] = g.ID
+		}
+		f.guilds = append(f.guilds, g)
+	}
+	f.GuildID = f.guilds[0].ID
+	f.ChannelID = f.guilds[0].Channels[0]
+	f.mux = f.routes()
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	return f
+}
+
+// Token returns the bot token the fake accepts, without the "Bot " prefix.
+func (f *Fake) Token() string { return f.token }
+
+// URL returns the base URL of the fake's REST API, to configure as the
+// bot's api_url: requests go to URL()+"/api/v9/...".
+func (f *Fake) URL() string { return f.srv.URL }
+
+// GatewayURL returns the websocket URL that GET /gateway answers with.
+func (f *Fake) GatewayURL() string {
+	return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"
+}
+
+// Guilds returns the guilds the bot is in.
+func (f *Fake) Guilds() []Guild {
+	out := make([]Guild, len(f.guilds))
+	copy(out, f.guilds)
+	return out
+}
+
+// Close closes the gateway connections and the server, and makes waiting
+// methods return ErrClosed. Closing twice is harmless.
+func (f *Fake) Close() {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return
+	}
+	f.closed = true
+	conns := f.gw.connList()
+	f.notifyLocked()
+	f.mu.Unlock()
+	for _, c := range conns {
+		c.closeWith(closeGoingAway, "fake closed")
+	}
+	f.srv.Close()
+	f.wg.Wait()
+}
+
+// notifyLocked wakes everyone waiting for a change. f.mu must be held.
+func (f *Fake) notifyLocked() {
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+// guildOf returns the guild of a channel, or "" when unknown.
+func (f *Fake) guildOfLocked(channel string) string {
+	return f.channelGuild[channel]
+}
+
+// guild returns the configured guild with the given ID.
+func (f *Fake) guild(id string) (Guild, bool) {
+	for _, g := range f.guilds {
+		if g.ID == id {
+			return g, true
+		}
+	}
+	return Guild{}, false
+}
