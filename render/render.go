@@ -1,0 +1,334 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"sync"
+
+	"github.com/fogleman/gg"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// DefaultWidth is the width in pixels of images drawn by New(0).
+const DefaultWidth = 1024
+
+// Limits on the width of a board image.
+const (
+	MinWidth = 190
+	MaxWidth = 4096
+)
+
+// Renderer draws board images of one width. It is safe for concurrent use.
+// The parts that never change are drawn once per width and shared by all
+// Renderers of that width.
+type Renderer struct {
+	width int
+}
+
+// New returns a Renderer for images width pixels wide (0 means DefaultWidth;
+// other values are clamped to MinWidth..MaxWidth). The height follows from
+// the width: about 0.955 times it.
+func New(width int) *Renderer {
+	if width == 0 {
+		width = DefaultWidth
+	}
+	return &Renderer{width: min(max(width, MinWidth), MaxWidth)}
+}
+
+// Width returns the width of the images in pixels.
+func (r *Renderer) Width() int { return r.width }
+
+// Height returns the height of the images in pixels.
+func (r *Renderer) Height() int { return newGeom(r.width).h }
+
+// Label marks a square with a short text, such as the letter of the button
+// that plays a move ending there. Text may hold several letters ("A B") when
+// two moves share a destination.
+type Label struct {
+	// Square is the square labelled. In Scene.Origins, engine.NoSquare
+	// labels the house of the colour to move (a pawn entering the board).
+	Square engine.Square
+	// Text is drawn in a badge; keep it short (one to three characters).
+	Text string
+}
+
+// Scene is what one image shows: a position and optional overlays. The
+// colour fields use engine.NoColor for "none"; since engine.Red is the zero
+// Color, start from NewScene rather than a bare literal.
+type Scene struct {
+	// Position is the position drawn: pieces on squares and pawns at home.
+	Position engine.Position
+	// Turn is the colour to move, shown beside the die and by a highlighted
+	// house; NoColor shows none.
+	Turn engine.Color
+	// Roll is the die to show, 1 to 6; 0 shows none.
+	Roll int
+	// LastPath is the path of the last move, first square to last, drawn as
+	// a trail in the mover's colour; nil shows none.
+	LastPath []engine.Square
+	// Captured is the colour of a pawn captured by the last move, shown
+	// knocked out beside the end of LastPath; NoColor shows none.
+	Captured engine.Color
+	// Labels marks the legal destinations of the roll with their button
+	// letters.
+	Labels []Label
+	// Origins marks pawns with the letters of the buttons that pick them,
+	// for a player choosing a pawn first.
+	Origins []Label
+	// Candidates marks the squares offered for a captured barricade; the
+	// text may be empty ("any of these") or short ("1", "2").
+	Candidates []Label
+	// Winner is the colour that won, shown with a crown; NoColor shows none.
+	Winner engine.Color
+}
+
+// NewScene returns a scene showing p with no overlays except whose turn it
+// is, or its winner when a pawn stands on the goal.
+func NewScene(p engine.Position) Scene {
+	s := Scene{Position: p, Turn: p.Turn(), Captured: engine.NoColor, Winner: p.Winner()}
+	if p.Over() {
+		s.Turn = engine.NoColor
+	}
+	return s
+}
+
+// Image draws the scene. The caller owns the returned image.
+func (r *Renderer) Image(s Scene) *image.RGBA {
+	return layerFor(r.width).draw(&s)
+}
+
+// PNG draws the scene and encodes it as an 8-bit palette PNG.
+func (r *Renderer) PNG(s Scene) ([]byte, error) {
+	l := layerFor(r.width)
+	img := l.getCanvas()
+	l.drawOn(img, &s)
+	p := l.palettedDirty(img)
+	l.canvases.Put(img)
+	var buf bytes.Buffer
+	buf.Grow(96 << 10)
+	if err := pngEncoder.Encode(&buf, p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngPool{}}
+
+type pngPool struct{ p sync.Pool }
+
+func (p *pngPool) Get() *png.EncoderBuffer {
+	b, _ := p.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
+
+// draw paints the scene on a copy of the base layer.
+func (l *layer) draw(s *Scene) *image.RGBA {
+	img := &canvas{RGBA: l.baseCopy(nil)}
+	l.drawOn(img, s)
+	return img.RGBA
+}
+
+// baseCopy returns a copy of the base layer, in dst when it is the right size.
+func (l *layer) baseCopy(dst *image.RGBA) *image.RGBA {
+	if dst == nil || dst.Rect != l.base.Rect {
+		// bytes.Clone does not clear the memory it is about to fill.
+		return &image.RGBA{Pix: bytes.Clone(l.base.Pix), Stride: l.base.Stride, Rect: l.base.Rect}
+	}
+	copy(dst.Pix, l.base.Pix)
+	return dst
+}
+
+// getCanvas returns a canvas holding the base layer, for a drawing that is
+// not handed out: put it back in l.canvases when done. A canvas from the pool
+// is restored by copying the base layer over what was drawn on it only.
+func (l *layer) getCanvas() *canvas {
+	img, _ := l.canvases.Get().(*canvas)
+	if img == nil {
+		return &canvas{RGBA: l.baseCopy(nil)}
+	}
+	for _, r := range img.dirty {
+		n := 4 * r.Dx()
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			o := img.PixOffset(r.Min.X, y)
+			copy(img.Pix[o:o+n], l.base.Pix[o:o+n])
+		}
+	}
+	img.dirty = img.dirty[:0]
+	return img
+}
+
+// drawOn draws the scene's pieces and overlays on img, which holds the base layer.
+func (l *layer) drawOn(img *canvas, s *Scene) {
+	g, u := l.g, l.g.u
+	pos := &s.Position
+
+	// Houses, with the pawns still at home.
+	for c := engine.Red; c <= engine.Blue; c++ {
+		st := houseOut
+		if pos.InPlay(c) {
+			st = houseIn
+			if c == s.Turn && s.Winner == engine.NoColor {
+				st = houseTurn
+			}
+		}
+		hx, hy := g.house(c)
+		if st != houseIn {
+			l.house[c][st].put(img, hx, hy)
+		}
+		if st == houseOut {
+			continue
+		}
+		for i := 0; i < min(pos.Home(c), engine.PawnsPerColor); i++ {
+			x, y := g.slot(c, i)
+			l.pawn[c].put(img, x, y)
+		}
+	}
+
+	// The cards beside rows 8 to 10: turn and die on the left, winner on the right.
+	showTurn := s.Turn.Valid() && s.Winner == engine.NoColor
+	showDie := s.Roll >= 1 && s.Roll <= 6
+	if showTurn || showDie {
+		x, y, w, h := g.panel(false)
+		l.card.put(img, x+w/2, y+h/2)
+		cy := y + h/2
+		switch {
+		case showTurn && showDie:
+			l.bigPawn[s.Turn].put(img, x+1.45*u, cy)
+			l.die[s.Roll].put(img, x+w-1.55*u, cy)
+		case showTurn:
+			l.bigPawn[s.Turn].put(img, x+w/2, cy)
+		default:
+			l.die[s.Roll].put(img, x+w/2, cy)
+		}
+	}
+	if s.Winner.Valid() {
+		x, y, w, h := g.panel(true)
+		l.card.put(img, x+w/2, y+h/2)
+		l.crown.put(img, x+1.55*u, y+h/2-0.05*u)
+		l.bigPawn[s.Winner].put(img, x+w-1.45*u, y+h/2)
+		l.goalGlow.putAt(img, g, engine.Goal)
+	}
+
+	// The last move's trail, under the pieces.
+	mover := engine.NoColor
+	if n := len(s.LastPath); n > 0 && s.LastPath[n-1].Valid() {
+		mover = pos.At(s.LastPath[n-1]).Color()
+		l.trail(img, s.LastPath, mover)
+	}
+
+	for _, c := range s.Candidates {
+		if c.Square.Valid() && pos.At(c.Square) == engine.Empty && c.Text == "" {
+			l.candMark.putAt(img, g, c.Square)
+		}
+	}
+
+	// Pieces.
+	for sq := engine.Square(0); sq < engine.NumSquares; sq++ {
+		switch p := pos.At(sq); {
+		case p == engine.Barricade:
+			l.barricade.putAt(img, g, sq)
+		case p.IsPawn() && p.Color().Valid():
+			l.pawn[p.Color()].putAt(img, g, sq)
+		}
+	}
+
+	if n := len(s.LastPath); n > 0 && s.Captured.Valid() && s.LastPath[n-1].Valid() {
+		x, y := g.at(s.LastPath[n-1])
+		l.burst.put(img, x-0.5*u, y+0.45*u)
+		l.miniPawn[s.Captured].put(img, x-0.5*u, y+0.45*u)
+	}
+
+	// Labels last, on top of everything.
+	for _, lb := range s.Labels {
+		if lb.Square.Valid() {
+			l.destRing.putAt(img, g, lb.Square)
+		}
+	}
+	for _, lb := range s.Candidates {
+		if lb.Text != "" && lb.Square.Valid() {
+			l.putBadge(img, pos, lb, badgeCandidate)
+		}
+	}
+	for _, lb := range s.Labels {
+		l.putBadge(img, pos, lb, badgeMove)
+	}
+	for _, lb := range s.Origins {
+		if lb.Square == engine.NoSquare {
+			c := s.Turn
+			if !c.Valid() {
+				c = pos.Turn()
+			}
+			if c.Valid() && lb.Text != "" {
+				hx, hy := g.house(c)
+				hw, hh := g.houseSize()
+				sp := l.badge(lb.Text, badgeMove)
+				sp.put(img, hx+hw/2-0.2*u-float64(sp.ox)+badgeH*u/2, hy-hh/2+0.15*u)
+			}
+			continue
+		}
+		l.putBadge(img, pos, lb, badgeMove)
+	}
+}
+
+// putBadge draws a label's badge: centred on an empty square, at the upper
+// right corner of an occupied one so that the piece stays visible.
+func (l *layer) putBadge(img *canvas, pos *engine.Position, lb Label, kind int) {
+	if !lb.Square.Valid() || lb.Text == "" {
+		return
+	}
+	u := l.g.u
+	sp := l.badge(lb.Text, kind)
+	x, y := l.g.at(lb.Square)
+	if pos.At(lb.Square) != engine.Empty || lb.Square == engine.Goal {
+		// Keep the badge's left edge in place when the text is wide.
+		x += 0.52*u + float64(sp.ox) - badgeH*u/2 - 0.05*u
+		y -= 0.52 * u
+	}
+	sp.put(img, x, y)
+}
+
+// trail draws the path of the last move in the mover's colour, with a ring
+// on the square it started from.
+func (l *layer) trail(img *canvas, path []engine.Square, mover engine.Color) {
+	u := l.g.u
+	fill := white
+	if mover.Valid() {
+		fill = pawnStyles[mover].fill
+	}
+	if len(path) > 1 {
+		dc := gg.NewContextForRGBA(img.RGBA)
+		dc.SetLineCapRound()
+		dc.SetLineJoinRound()
+		for i, sq := range path {
+			if !sq.Valid() {
+				return
+			}
+			x, y := l.g.at(sq)
+			if i == 0 {
+				dc.MoveTo(x, y)
+			} else {
+				dc.LineTo(x, y)
+			}
+		}
+		img.markPath(l.g, path, 0.2*u)
+		dc.SetColor(lineColor)
+		dc.SetLineWidth(0.34 * u)
+		dc.StrokePreserve()
+		dc.SetColor(fill)
+		dc.SetLineWidth(0.2 * u)
+		dc.Stroke()
+		dc.SetColor(lineColor)
+		for _, sq := range path[1 : len(path)-1] {
+			x, y := l.g.at(sq)
+			dc.DrawCircle(x, y, 0.07*u)
+			dc.Fill()
+		}
+	}
+	if mover.Valid() && path[0].Valid() {
+		l.fromRing[mover].putAt(img, l.g, path[0])
+	}
+}
