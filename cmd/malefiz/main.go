@@ -25,6 +25,7 @@ type command struct {
 
 // commands lists the subcommands by name.
 var commands = map[string]command{
+	"run":   {"run the Discord bot (the default)", runCommand},
 	"moves": {"print the legal moves of a position for a roll", movesCommand},
 	"perft": {"count move sequences from a position (rules.md's perft)", perftCommand},
 }

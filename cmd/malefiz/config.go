@@ -1,0 +1,157 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/malefiz-discord/malefiz/engine/ai"
+)
+
+// defaultConfigFile is read when -config is not given and the file exists.
+const defaultConfigFile = "malefiz.toml"
+
+// Config is the bot's configuration: config.example.toml documents it.
+type Config struct {
+	Discord  DiscordConfig  `toml:"discord"`
+	Database DatabaseConfig `toml:"database"`
+	Game     GameConfig     `toml:"game"`
+	Log      LogConfig      `toml:"log"`
+}
+
+// DiscordConfig is the [discord] section.
+type DiscordConfig struct {
+	Token    string   `toml:"token"`
+	GuildIDs []string `toml:"guild_ids"`
+	APIURL   string   `toml:"api_url"`
+}
+
+// DatabaseConfig is the [database] section.
+type DatabaseConfig struct {
+	Path string `toml:"path"`
+}
+
+// GameConfig is the [game] section: defaults for new games.
+type GameConfig struct {
+	Seats         int    `toml:"seats"`
+	ComputerLevel string `toml:"computer_level"`
+	SixAgain      bool   `toml:"six_again"`
+	SafeRow2      bool   `toml:"safe_row_2"`
+}
+
+// LogConfig is the [log] section.
+type LogConfig struct {
+	Level  string `toml:"level"`
+	Format string `toml:"format"`
+}
+
+// DefaultConfig returns the configuration used where the file says nothing.
+func DefaultConfig() Config {
+	return Config{
+		Discord:  DiscordConfig{APIURL: "https://discord.com"},
+		Database: DatabaseConfig{Path: "malefiz.db"},
+		Game:     GameConfig{Seats: 4, ComputerLevel: "normal"},
+		Log:      LogConfig{Level: "info", Format: "text"},
+	}
+}
+
+// LoadConfig reads the configuration: defaults, then the TOML file (path, or
+// malefiz.toml when path is "" and that file exists), then the environment.
+func LoadConfig(path string, getenv func(string) string) (Config, error) {
+	cfg := DefaultConfig()
+	if path == "" {
+		if _, err := os.Stat(defaultConfigFile); err == nil {
+			path = defaultConfigFile
+		}
+	}
+	if path != "" {
+		md, err := toml.DecodeFile(path, &cfg)
+		if err != nil {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+		if undecoded := md.Undecoded(); len(undecoded) > 0 {
+			return cfg, fmt.Errorf("config %s: unknown setting %q", path, undecoded[0].String())
+		}
+	}
+	cfg.applyEnv(getenv)
+	return cfg, cfg.Validate()
+}
+
+// applyEnv lets the environment override the file.
+func (c *Config) applyEnv(getenv func(string) string) {
+	if v := getenv("MALEFIZ_DISCORD_TOKEN"); v != "" {
+		c.Discord.Token = v
+	} else if v := getenv("DISCORD_TOKEN"); v != "" && c.Discord.Token == "" {
+		c.Discord.Token = v
+	}
+	if v := getenv("MALEFIZ_DISCORD_API_URL"); v != "" {
+		c.Discord.APIURL = v
+	}
+	if v := getenv("MALEFIZ_GUILD_IDS"); v != "" {
+		c.Discord.GuildIDs = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	if v := getenv("MALEFIZ_DATABASE_PATH"); v != "" {
+		c.Database.Path = v
+	}
+	if v := getenv("MALEFIZ_LOG_LEVEL"); v != "" {
+		c.Log.Level = v
+	}
+	if v := getenv("MALEFIZ_LOG_FORMAT"); v != "" {
+		c.Log.Format = v
+	}
+}
+
+// Validate checks every setting and says what to set when one is wrong.
+func (c Config) Validate() error {
+	var errs []error
+	if strings.TrimSpace(c.Discord.Token) == "" {
+		errs = append(errs, errors.New("no Discord bot token: set MALEFIZ_DISCORD_TOKEN (or token in [discord])"))
+	}
+	if u, err := url.Parse(c.Discord.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("[discord] api_url %q must be an http(s) URL such as https://discord.com", c.Discord.APIURL))
+	}
+	for _, id := range c.Discord.GuildIDs {
+		if id == "" || strings.Trim(id, "0123456789") != "" {
+			errs = append(errs, fmt.Errorf("[discord] guild_ids: %q is not a server ID (digits only)", id))
+		}
+	}
+	if c.Database.Path == "" {
+		errs = append(errs, errors.New("[database] path is empty: set it or MALEFIZ_DATABASE_PATH"))
+	}
+	if c.Game.Seats < 2 || c.Game.Seats > 4 {
+		errs = append(errs, fmt.Errorf("[game] seats = %d, want 2 to 4", c.Game.Seats))
+	}
+	if _, err := ai.ParseLevel(c.Game.ComputerLevel); err != nil || c.Game.ComputerLevel == string(ai.Greedy) {
+		errs = append(errs, fmt.Errorf("[game] computer_level %q, want easy, normal or hard", c.Game.ComputerLevel))
+	}
+	if _, err := c.logLevel(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		errs = append(errs, fmt.Errorf("[log] format %q, want text or json", c.Log.Format))
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) logLevel() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.Log.Level)); err != nil {
+		return l, fmt.Errorf("[log] level %q, want debug, info, warn or error", c.Log.Level)
+	}
+	return l, nil
+}
+
+// Logger builds the logger the configuration asks for.
+func (c Config) Logger(w *os.File) *slog.Logger {
+	level, _ := c.logLevel()
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

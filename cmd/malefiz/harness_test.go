@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// scriptedDie rolls what the test set last, or a seeded random value.
+type scriptedDie struct {
+	mu   sync.Mutex
+	next []int
+	rng  *rand.Rand
+}
+
+func (d *scriptedDie) Roll() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.next) > 0 {
+		n := d.next[0]
+		d.next = d.next[1:]
+		return n
+	}
+	return d.rng.IntN(6) + 1
+}
+
+func (d *scriptedDie) set(rolls ...int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.next = append(d.next[:0], rolls...)
+}
+
+// harness runs the real program against a fake Discord with a temp database.
+type harness struct {
+	t      testing.TB
+	fake   *discordtest.Fake
+	dbPath string
+	die    *scriptedDie
+	main   *Main
+	now    func() time.Time
+}
+
+func newHarness(t testing.TB, opts ...discordtest.Option) *harness {
+	h := &harness{t: t, fake: discordtest.New(t, opts...), dbPath: filepath.Join(t.TempDir(), "malefiz.db"),
+		die: &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))}}
+	h.start()
+	t.Cleanup(h.stop)
+	return h
+}
+
+// start runs the program; stop ends it.
+func (h *harness) start() {
+	h.t.Helper()
+	cfg := DefaultConfig()
+	cfg.Discord.Token = h.fake.Token()
+	cfg.Discord.APIURL = h.fake.URL()
+	cfg.Discord.GuildIDs = []string{h.fake.GuildID}
+	cfg.Database.Path = h.dbPath
+	h.main = &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Options: func(c *bot.Config) {
+		c.Dice = h.die
+		c.Draw = func(int) int { return 0 }
+		if h.now != nil {
+			c.Now = h.now
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.main.Run(ctx); err != nil {
+		h.t.Fatalf("start: %v", err)
+	}
+	// The commands are registered on READY; wait for them.
+	for i := 0; len(h.fake.Commands(h.fake.GuildID)) == 0; i++ {
+		if i > 500 {
+			h.t.Fatal("the bot registered no commands")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (h *harness) stop() {
+	if h.main != nil {
+		if err := h.main.Close(); err != nil {
+			h.t.Errorf("close: %v", err)
+		}
+		h.main = nil
+	}
+}
+
+func (h *harness) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+// command runs /malefiz SUB as user.
+func (h *harness) command(user, sub string, opts map[string]any) *discordtest.Response {
+	h.t.Helper()
+	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: user, Name: "malefiz", Sub: sub, Options: opts})
+	if err != nil {
+		h.t.Fatalf("/malefiz %s by %s: %v", sub, user, err)
+	}
+	return resp
+}
+
+// click presses a control of message msgID as user.
+func (h *harness) click(user, msgID, customID string, values ...string) *discordtest.Response {
+	h.t.Helper()
+	resp, err := h.fake.Click(h.ctx(), discordtest.Invocation{User: user, MessageID: msgID, CustomID: customID, Values: values})
+	if err != nil {
+		h.t.Fatalf("click %s by %s: %v", customID, user, err)
+	}
+	return resp
+}
+
+// control returns the custom ID of the first control of m whose custom ID
+// has the action prefix mf/ACTION/.
+func control(t testing.TB, m discordtest.Message, action bot.Action) string {
+	t.Helper()
+	for _, id := range m.CustomIDs() {
+		if strings.HasPrefix(id, "mf/"+string(action)+"/") {
+			return id
+		}
+	}
+	t.Fatalf("message %s has no %s control; it has %v", m.ID, action, m.CustomIDs())
+	return ""
+}
+
+func hasControl(m discordtest.Message, action bot.Action) bool {
+	for _, id := range m.CustomIDs() {
+		if strings.HasPrefix(id, "mf/"+string(action)+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// game reads the channel's open game (or the given one) from the database.
+func (h *harness) game(id int64) (*store.Game, *engine.Game) {
+	h.t.Helper()
+	sg, err := h.main.db.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatalf("game %d: %v", id, err)
+	}
+	var g *engine.Game
+	if len(sg.State) > 0 {
+		g = new(engine.Game)
+		if err := g.UnmarshalBinary(sg.State); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	return sg, g
+}
+
+// lastMessage is the newest message of the default channel.
+func (h *harness) lastMessage() discordtest.Message {
+	h.t.Helper()
+	m, ok := h.fake.LastMessage(h.fake.ChannelID)
+	if !ok {
+		h.t.Fatal("no message in the channel")
+	}
+	return m
+}
+
+// hasBoard reports whether m carries the board PNG.
+func hasBoard(m discordtest.Message) bool {
+	for _, a := range m.Attachments {
+		if a.Filename == "board.png" && len(a.Data) > 8 && string(a.Data[1:4]) == "PNG" {
+			return true
+		}
+	}
+	return false
+}
+
+// bestRoll picks, for the player to move, the roll and move that a racing
+// player would love: a capture when want allows, else the move that ends
+// closest to the goal.
+func bestRoll(p engine.Position, r engine.Rules, wantCapture bool) (int, engine.Move) {
+	bestScore, bestRoll, best := 1<<30, 0, engine.Move{}
+	for roll := 1; roll <= 6; roll++ {
+		for _, m := range p.Moves(roll, r) {
+			score := engine.DistanceToGoal(m.To) * 10
+			if piece := p.At(m.To); wantCapture && piece.IsPawn() && piece.Color() != p.Turn() {
+				score = -1000
+			}
+			if score < bestScore {
+				bestScore, bestRoll, best = score, roll, m
+			}
+		}
+	}
+	return bestRoll, best
+}
+
+// waitTurn waits until the bot has posted the message of the game's current
+// turn (or finished the game) and returns the turn message.
+func (h *harness) waitTurn(gameID int64) (discordtest.Message, bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		sg, g := h.game(gameID)
+		if sg.Status == store.StatusFinished {
+			// Wait for the result message too.
+			if m, ok := h.fake.LastMessage(h.fake.ChannelID); ok && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "🏆") {
+				return m, false
+			}
+		} else if g != nil && g.Phase() == engine.PhaseRoll {
+			if m, ok := h.fake.Message(sg.TurnMessageID); ok {
+				for _, id := range m.CustomIDs() {
+					if c, err := bot.ParseCustomID(id); err == nil && c.Action == bot.ActRoll && c.Turn == g.TurnNumber() {
+						return m, true
+					}
+				}
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.t.Fatalf("game %d: the bot did not post the next turn", gameID)
+	return discordtest.Message{}, false
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
+)
+
+// maxGameTurns ends a self-play game without a winner; real games end long
+// before (a game lasts about a hundred turns).
+const maxGameTurns = 20000
+
+// seatColors are the colours used for 2, 3 and 4 players: two players sit
+// on mirror-image houses.
+var seatColors = map[int][]engine.Color{
+	2: {engine.Red, engine.Blue},
+	3: {engine.Red, engine.Green, engine.Yellow},
+	4: {engine.Red, engine.Green, engine.Yellow, engine.Blue},
+}
+
+// gameResult is the outcome of one self-play game.
+type gameResult struct {
+	winner int // index into the players list, -1 without a winner
+	turns  int
+	err    error
+}
+
+func selfplayCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("selfplay")
+	games := fs.Int("games", 100, "number of games")
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, greedy)")
+	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	sixAgain := fs.Bool("six-again", false, "house rule six-again")
+	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "selfplay: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "selfplay: unexpected argument %q", fs.Arg(0))
+	}
+	if *games < 1 {
+		return fail(stderr, "selfplay: -games must be at least 1, got %d", *games)
+	}
+	if *playersFlag == "" {
+		return fail(stderr, "selfplay: -players is required (for example: hard,greedy)")
+	}
+	var levels []ai.Level
+	for _, name := range strings.Split(*playersFlag, ",") {
+		l, err := ai.ParseLevel(strings.TrimSpace(name))
+		if err != nil {
+			return fail(stderr, "selfplay: %v", err)
+		}
+		levels = append(levels, l)
+	}
+	if len(levels) < 2 || len(levels) > engine.NumColors {
+		return fail(stderr, "selfplay: -players names %d players, want 2 to 4", len(levels))
+	}
+	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
+
+	results := make([]gameResult, *games)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = playGame(levels, rules, *seed, i)
+			}
+		}()
+	}
+	for i := range *games {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	wins := make([]int, len(levels))
+	unfinished, turns := 0, 0
+	for _, r := range results {
+		if r.err != nil {
+			return fail(stderr, "selfplay: %v", r.err)
+		}
+		turns += r.turns
+		if r.winner < 0 {
+			unfinished++
+			continue
+		}
+		wins[r.winner]++
+	}
+
+	if *asJSON {
+		type seat struct {
+			Player string `json:"player"`
+			Wins   int    `json:"wins"`
+		}
+		out := struct {
+			Games int    `json:"games"`
+			Seats []seat `json:"seats"`
+		}{Games: *games}
+		for i, l := range levels {
+			out.Seats = append(out.Seats, seat{Player: string(l), Wins: wins[i]})
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return fail(stderr, "selfplay: %v", err)
+		}
+		fmt.Fprintf(stdout, "%s\n", data)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%d games, players %s, seed %d, seats rotated\n", *games, *playersFlag, *seed)
+	fmt.Fprintf(stdout, "%-4s %-7s %6s %8s  %s\n", "seat", "player", "wins", "win rate", "95% interval")
+	for i, l := range levels {
+		lo, hi := wilson(wins[i], *games)
+		fmt.Fprintf(stdout, "%-4d %-7s %6d %7.1f%%  %.1f%% – %.1f%%\n", i+1, l, wins[i],
+			100*float64(wins[i])/float64(*games), 100*lo, 100*hi)
+	}
+	if unfinished > 0 {
+		fmt.Fprintf(stdout, "unfinished after %d turns: %d\n", maxGameTurns, unfinished)
+	}
+	fmt.Fprintf(stdout, "average game length: %.1f turns (%.1f rounds)\n",
+		float64(turns)/float64(*games), float64(turns)/float64(*games)/float64(len(levels)))
+	return 0
+}
+
+// playGame plays game index i. Player j sits in seat (j+i) mod n, so over n
+// consecutive games every player has every seat (and every colour and
+// place in the turn order) once. Dice and players are seeded from the seed
+// and the game index only, so the result does not depend on scheduling.
+// Like the bot, it creates a player per decision, seeded by the turn number.
+func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int) gameResult {
+	n := len(levels)
+	colors := seatColors[n]
+	gameSeed := mix(seed, uint64(i))
+	owner := make(map[engine.Color]int, n) // colour → index into levels
+	for j := range levels {
+		owner[colors[(j+i)%n]] = j
+	}
+	g, err := engine.NewGame(colors, colors[0], rules)
+	if err != nil {
+		return gameResult{err: err}
+	}
+	dice := rand.New(rand.NewPCG(gameSeed, 0))
+	roll := engine.DiceFunc(func() int { return dice.IntN(6) + 1 })
+	for !g.Over() {
+		if g.TurnNumber() > maxGameTurns {
+			return gameResult{winner: -1, turns: g.TurnNumber()}
+		}
+		r, err := g.Roll(roll)
+		if err != nil {
+			return gameResult{err: err}
+		}
+		moves := g.LegalMoves()
+		if len(moves) == 0 {
+			continue // the roll passed the turn
+		}
+		player, err := ai.New(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
+		if err != nil {
+			return gameResult{err: err}
+		}
+		m := player.Choose(g.Position(), r, g.Rules(), moves)
+		if err := g.Move(m); err != nil {
+			return gameResult{err: fmt.Errorf("game %d: %s played %s: %w", i, levels[owner[g.Turn()]], m, err)}
+		}
+	}
+	return gameResult{winner: owner[g.Winner()], turns: g.TurnNumber()}
+}
+
+// mix derives a seed from two numbers (SplitMix64's finaliser on their
+// combination), so neighbouring games get unrelated dice.
+func mix(a, b uint64) uint64 {
+	z := a*0x9e3779b97f4a7c15 + b + 0x632be59bd9b4e019
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// wilson returns the Wilson score interval at 95 % for k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nn := float64(n)
+	den := 1 + z*z/nn
+	center := (p + z*z/(2*nn)) / den
+	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / den
+	return max(0, center-half), min(1, center+half)
+}
