@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -212,7 +213,7 @@ func TestConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s.Labels = append(s.Labels, Label{Square: engine.Goal, Text: Letter(26 + i)})
+				s.Labels = append(slices.Clone(s.Labels), Label{Square: engine.Goal, Text: Letter(26 + i)})
 				if _, err := r.PNG(s); err != nil {
 					t.Error(err)
 				}
