@@ -238,8 +238,8 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 
 	if n := len(s.LastPath); n > 0 && s.Captured.Valid() && s.LastPath[n-1].Valid() {
 		x, y := g.at(s.LastPath[n-1])
-		l.burst.put(img, x-0.5*u, y+0.45*u)
-		l.miniPawn[s.Captured].put(img, x-0.5*u, y+0.45*u)
+		l.burst.put(img, x-0.6*u, y+0.5*u)
+		l.miniPawn[s.Captured].put(img, x-0.6*u, y+0.5*u)
 	}
 
 	// Labels last, on top of everything.

@@ -80,7 +80,6 @@ func winner(t testing.TB) Scene {
 	after := before
 	after.Apply(m)
 	s := NewScene(after)
-	s.Roll = 2
 	s.LastPath = path
 	return s
 }

@@ -126,7 +126,7 @@ const (
 	lineW     = 0.11 // lines joining squares
 	badgeH    = 0.80 // label badge height
 	badgeFont = 0.66 // label text size (em)
-	pawnFont  = 0.62 // pawn letter size (em)
+	pawnFont  = 0.68 // pawn letter size (em)
 	coordFont = 0.62 // coordinates size (em)
 )
 
