@@ -171,6 +171,12 @@ const (
 	msgMissingPermissions msg = "err.missing_permissions"
 	msgInternalError      msg = "err.internal"
 
+	msgLobbyExpired    msg = "timer.lobby_expired"
+	msgReminder        msg = "timer.reminder"
+	msgTimedOut        msg = "timer.timed_out"
+	msgTimedOutSummary msg = "timer.timed_out_summary"
+	msgTakenOver       msg = "timer.taken_over"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
@@ -293,6 +299,11 @@ var catalog = map[msg]map[string]string{
 	msgTooLate:            {"en": "Someone was quicker — nothing changed.", "de": "Jemand war schneller — nichts hat sich geändert."},
 	msgMissingPermissions: {"en": "I am missing permissions in this channel: I need View Channel, Send Messages, Embed Links and Attach Files.", "de": "Mir fehlen Rechte in diesem Kanal: Ich brauche Kanal ansehen, Nachrichten senden, Links einbetten und Dateien anhängen."},
 	msgInternalError:      {"en": "Something went wrong on my side; the game is safe. Please try again.", "de": "Bei mir ist etwas schiefgegangen; das Spiel ist sicher. Bitte versuch es noch einmal."},
+	msgLobbyExpired:       {"en": "This lobby closed: nobody started it within 24 hours.", "de": "Diese Runde wurde geschlossen: Niemand hat sie innerhalb von 24 Stunden gestartet."},
+	msgReminder:           {"en": "⏰ %s, it's your turn in Malefiz game #%d — time runs out <t:%d:R>.", "de": "⏰ %s, du bist in Malefiz-Spiel #%d am Zug — die Zeit läuft ab <t:%d:R>."},
+	msgTimedOut:           {"en": "⏰ %s ran out of time; the computer played the turn.", "de": "⏰ %s hatte keine Zeit mehr; der Computer hat den Zug gespielt."},
+	msgTimedOutSummary:    {"en": "**Turn %d** · %s ran out of time.", "de": "**Zug %d** · %s hatte keine Zeit mehr."},
+	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
 	msgRulesText: {
 		"en": "**Malefiz in short**\n" +
 			"• 2–4 players, 5 pawns each. Roll one die and move one pawn exactly that far; leaving the house counts the entry square as step 1.\n" +

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -67,7 +68,7 @@ func (h *harness) start() {
 	cfg.Discord.APIURL = h.fake.URL()
 	cfg.Discord.GuildIDs = []string{h.fake.GuildID}
 	cfg.Database.Path = h.dbPath
-	h.main = &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Options: func(c *bot.Config) {
+	h.main = &Main{Config: cfg, Logger: testLogger(), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
 		if h.now != nil {
@@ -226,4 +227,14 @@ func (h *harness) waitTurn(gameID int64) (discordtest.Message, bool) {
 	}
 	h.t.Fatalf("game %d: the bot did not post the next turn", gameID)
 	return discordtest.Message{}, false
+}
+
+func sleepShort() { time.Sleep(5 * time.Millisecond) }
+
+// testLogger discards the program's log unless MALEFIZ_TEST_LOG is set.
+func testLogger() *slog.Logger {
+	if os.Getenv("MALEFIZ_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
