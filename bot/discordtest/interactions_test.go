@@ -190,8 +190,12 @@ func TestCallbackRules(t *testing.T) {
 
 func TestValidation(t *testing.T) {
 	t.Parallel()
-	row := func(cs ...discordgo.MessageComponent) discordgo.ActionsRow { return discordgo.ActionsRow{Components: cs} }
-	btn := func(id string) discordgo.Button { return discordgo.Button{Label: "b", CustomID: id, Style: discordgo.PrimaryButton} }
+	row := func(cs ...discordgo.MessageComponent) discordgo.ActionsRow {
+		return discordgo.ActionsRow{Components: cs}
+	}
+	btn := func(id string) discordgo.Button {
+		return discordgo.Button{Label: "b", CustomID: id, Style: discordgo.PrimaryButton}
+	}
 	tests := []struct {
 		name     string
 		send     discordgo.MessageSend
