@@ -63,8 +63,9 @@ type DB struct {
 	Now func() time.Time
 
 	path      string
-	w         *sql.DB // one connection, BEGIN IMMEDIATE
-	r         *sql.DB // read-only transactions
+	w         *sql.DB     // one connection, BEGIN IMMEDIATE
+	st        *writeStmts // prepared on w
+	r         *sql.DB     // read-only transactions
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -99,6 +100,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		db.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
+	}
+	if db.st, err = prepareWrites(ctx, db.w); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 
 	if db.r, err = sql.Open("sqlite", dsn(path, "_pragma=query_only(1)")); err != nil {
@@ -171,6 +176,9 @@ func (db *DB) Close() error {
 		var errs []error
 		if db.r != nil {
 			errs = append(errs, db.r.Close())
+		}
+		if db.st != nil {
+			errs = append(errs, db.st.close())
 		}
 		if db.w != nil {
 			// Let SQLite refresh the statistics its planner uses, as it
@@ -327,9 +335,70 @@ func (db *DB) beginRead(ctx context.Context) (*sql.Tx, error) {
 	return db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 }
 
+// wtx is a write transaction, with the write connection's prepared
+// statements at hand.
+type wtx struct {
+	*sql.Tx
+	st *writeStmts
+}
+
+// stmt returns s for use within the transaction.
+func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, s) }
+
 // beginWrite starts a write transaction on the one write connection.
-func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
-	return db.w.BeginTx(ctx, nil)
+func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	return wtx{Tx: tx, st: db.st}, err
+}
+
+// writeStmts are the statements of a move, prepared once: parsing them
+// would take a third of a move's time.
+type writeStmts struct {
+	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
+}
+
+func prepareWrites(ctx context.Context, w *sql.DB) (*writeStmts, error) {
+	var st writeStmts
+	for _, p := range []struct {
+		s     **sql.Stmt
+		query string
+	}{
+		// ?17: finishing; then the stored game must be open. Else it must
+		// have the new status already, or be open and become open or
+		// cancelled.
+		{&st.updateGame, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
+				lobby_message_id = ?5, turn_message_id = ?6, locale = ?7, deadline = ?8, remind_at = ?9,
+				reminder_sent = ?10, wake_at = ?11, updated_at = ?12, finished_at = ?13,
+				version = version + 1, last_seq = last_seq + ?14
+			WHERE id = ?15 AND version = ?16 AND CASE
+				WHEN ?17 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
+				ELSE status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled'))
+			END
+			RETURNING version, last_seq`},
+		{&st.gameSeats, seatsQuery},
+		{&st.deleteSeats, `DELETE FROM seats WHERE game_id = ?`},
+		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		var err error
+		if *p.s, err = w.PrepareContext(ctx, p.query); err != nil {
+			st.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
+		}
+	}
+	return &st, nil
+}
+
+func (st *writeStmts) close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // now is db.Now to the millisecond, in UTC: what a time column stores.

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 )
 
@@ -225,12 +225,10 @@ func (u updated) apply(g *Game) {
 // Else the stored game must have g's status already, or be open while g is
 // open or cancelled: an ended game does not come back, and only FinishGame
 // finishes one.
-func updateGame(ctx context.Context, tx *sql.Tx, g *Game, finish bool, now time.Time, events []Event) (updated, error) {
+func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time, events []Event) (updated, error) {
 	status := g.Status
-	cond := `(status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled')))`
 	if finish {
 		status = StatusFinished
-		cond = `status IN ('lobby', 'running') AND ?1 = 'finished'`
 	}
 	switch status {
 	case StatusLobby, StatusRunning, StatusFinished, StatusCancelled:
@@ -249,28 +247,20 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *Game, finish bool, now time.
 		}
 	}
 
-	err = tx.QueryRowContext(ctx, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
-			lobby_message_id = ?5, turn_message_id = ?6, locale = ?7, deadline = ?8, remind_at = ?9,
-			reminder_sent = ?10, wake_at = ?11, updated_at = ?12, finished_at = ?13,
-			version = version + 1, last_seq = last_seq + ?14
-		WHERE id = ?15 AND version = ?16 AND `+cond+`
-		RETURNING version, last_seq`,
+	err = tx.stmt(ctx, tx.st.updateGame).QueryRowContext(ctx,
 		string(status), g.HostID, string(opts), g.State,
 		g.LobbyMessageID, g.TurnMessageID, g.Locale, millis(g.Deadline), millis(g.RemindAt),
 		g.ReminderSent, millis(u.wakeAt), now.UnixMilli(), millis(u.finishedAt),
-		len(events), g.ID, g.Version,
+		len(events), g.ID, g.Version, finish,
 	).Scan(&u.version, &u.lastSeq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return updated{}, whyNot(ctx, tx, g.ID, g.Version, status)
+		return updated{}, whyNot(ctx, tx.Tx, g.ID, g.Version, status)
 	} else if isUniqueViolation(err) {
 		return updated{}, ErrChannelBusy // reopened in a channel that has another game
 	} else if err != nil {
 		return updated{}, err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE game_id = ?`, g.ID); err != nil {
-		return updated{}, err
-	}
-	if err := insertSeats(ctx, tx, g.ID, g.Seats); err != nil {
+	if err := writeSeats(ctx, tx, g.ID, g.Seats); err != nil {
 		return updated{}, err
 	}
 	if err := insertEvents(ctx, tx, g.ID, u.lastSeq-int64(len(events))+1, now, events); err != nil {
@@ -299,35 +289,36 @@ func whyNot(ctx context.Context, tx *sql.Tx, id, version int64, status Status) e
 	return fmt.Errorf("a %s game cannot become %s", was, status)
 }
 
-// insertSeats writes the seats of a game that has none stored.
-func insertSeats(ctx context.Context, tx *sql.Tx, gameID int64, seats []Seat) error {
-	if len(seats) == 0 {
+// writeSeats makes the stored seats of a game equal seats. Most moves change
+// no seat; then it writes nothing.
+func writeSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
+	stored, err := scanSeats(tx.stmt(ctx, tx.st.gameSeats).QueryContext(ctx, gameID))
+	if err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	if slices.Equal(stored, seats) {
 		return nil
 	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left) VALUES `)
-	args := make([]any, 0, 8*len(seats))
-	for i, s := range seats {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-		args = append(args, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left)
-	}
-	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+	if _, err := tx.stmt(ctx, tx.st.deleteSeats).ExecContext(ctx, gameID); err != nil {
 		return fmt.Errorf("seats: %w", err)
+	}
+	return insertSeats(ctx, tx, gameID, seats)
+}
+
+// insertSeats writes the seats of a game that has none stored.
+func insertSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
+	insert := tx.stmt(ctx, tx.st.insertSeat)
+	for i, s := range seats {
+		if _, err := insert.ExecContext(ctx, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left); err != nil {
+			return fmt.Errorf("seat %d (%s): %w", i, s.Color, err)
+		}
 	}
 	return nil
 }
 
 // insertEvents appends events numbered from seq on.
-func insertEvents(ctx context.Context, tx *sql.Tx, gameID, seq int64, now time.Time, events []Event) error {
-	if len(events) == 0 {
-		return nil
-	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO events (game_id, seq, at, kind, user_id, color, data) VALUES `)
-	args := make([]any, 0, 7*len(events))
+func insertEvents(ctx context.Context, tx wtx, gameID, seq int64, now time.Time, events []Event) error {
+	insert := tx.stmt(ctx, tx.st.insertEvent)
 	for i, e := range events {
 		if e.Kind == "" {
 			return fmt.Errorf("event %d: empty kind", i)
@@ -336,14 +327,9 @@ func insertEvents(ctx context.Context, tx *sql.Tx, gameID, seq int64, now time.T
 		if at.IsZero() {
 			at = now
 		}
-		if i > 0 {
-			q.WriteString(", ")
+		if _, err := insert.ExecContext(ctx, gameID, seq+int64(i), at.UnixMilli(), e.Kind, e.UserID, e.Color, e.Data); err != nil {
+			return fmt.Errorf("event %d (%s): %w", i, e.Kind, err)
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
-		args = append(args, gameID, seq+int64(i), at.UnixMilli(), e.Kind, e.UserID, e.Color, e.Data)
-	}
-	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-		return fmt.Errorf("events: %w", err)
 	}
 	return nil
 }
@@ -526,8 +512,14 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 }
 
 func findSeats(ctx context.Context, tx *sql.Tx, gameID int64) ([]Seat, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT color, user_id, name, computer, timeouts, has_left
-		FROM seats WHERE game_id = ? ORDER BY seat`, gameID)
+	return scanSeats(tx.QueryContext(ctx, seatsQuery, gameID))
+}
+
+const seatsQuery = `SELECT color, user_id, name, computer, timeouts, has_left
+	FROM seats WHERE game_id = ? ORDER BY seat`
+
+// scanSeats reads the rows of seatsQuery.
+func scanSeats(rows *sql.Rows, err error) ([]Seat, error) {
 	if err != nil {
 		return nil, err
 	}

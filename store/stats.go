@@ -70,7 +70,7 @@ func (db *DB) FinishGame(ctx context.Context, g *Game, results []Result, events 
 	if err != nil {
 		return fmt.Errorf("store: finish game %d: %w", g.ID, err)
 	}
-	rated, err := recordResults(ctx, tx, g.ID, g.GuildID, now, results)
+	rated, err := recordResults(ctx, tx.Tx, g.ID, g.GuildID, now, results)
 	if err != nil {
 		return fmt.Errorf("store: finish game %d: %w", g.ID, err)
 	}

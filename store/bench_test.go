@@ -1,0 +1,287 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Run with, e.g.:
+//
+//	go test -run '^$' -bench . -benchtime 2s -count 5 ./store
+//
+// The statistics benchmarks share one database of benchGames finished games
+// in one guild, built once per process (some seconds).
+
+const (
+	benchGames   = 100_000
+	benchPlayers = 1000 // humans; plus three computer levels
+	benchOpen    = 2000 // running games with timers
+)
+
+var benchNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchStats returns the shared statistics database.
+func benchStats(b *testing.B) *DB {
+	benchOnce.Do(func() {
+		if benchDir, benchErr = os.MkdirTemp("", "store-bench-"); benchErr != nil {
+			return
+		}
+		start := time.Now()
+		benchErr = buildStats(context.Background(), filepath.Join(benchDir, "stats.db"))
+		fmt.Fprintf(os.Stderr, "built %d finished games in %v\n", benchGames, time.Since(start).Round(time.Millisecond))
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	db, err := Open(b.Context(), filepath.Join(benchDir, "stats.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.Now = func() time.Time { return benchNow }
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// buildStats writes benchGames finished games of guild "g", spread over the
+// year before benchNow, between benchPlayers people and three computer
+// levels, rated as FinishGame rates them, and benchOpen running games whose
+// timers fall within a day of benchNow. It inserts the rows directly, in one
+// transaction, and then computes the per-player aggregates from the results
+// (TestAggregatesMatchResults checks that these agree with FinishGame's).
+func buildStats(ctx context.Context, path string) error {
+	db, err := Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	game, err := tx.PrepareContext(ctx, `INSERT INTO games (id, guild_id, channel_id, host_id, status,
+			version, created_at, updated_at, finished_at, wake_at)
+		VALUES (?, 'g', ?, 'u0', ?, 2, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	result, err := tx.PrepareContext(ctx, `INSERT INTO results (game_id, color, guild_id, player, name,
+			is_computer, won, forfeit, captures, captured, barricades, turns, game_turns, finished_at,
+			rating_before, rating_after)
+		VALUES (?, ?, 'g', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	colors := []string{"red", "green", "yellow", "blue"}
+	rating := map[string]float64{}
+	year := 365 * 24 * time.Hour
+	for i := range benchGames {
+		id := int64(i + 1)
+		finished := benchNow.Add(-year + time.Duration(i)*year/benchGames).UnixMilli()
+		if _, err := game.ExecContext(ctx, id, fmt.Sprint("c", i%500), StatusFinished,
+			finished-3_600_000, finished, finished, nil); err != nil {
+			return err
+		}
+		results := randomResults(rng, colors[:2+rng.IntN(3)], benchPlayers)
+		before := make([]float64, len(results))
+		for j, r := range results {
+			before[j] = InitialRating
+			if v, ok := rating[r.Player]; ok {
+				before[j] = v
+			}
+		}
+		delta := ratingChanges(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+		for j, r := range results {
+			rating[r.Player] = before[j] + delta[j]
+			if _, err := result.ExecContext(ctx, id, r.Color, r.Player, r.Name, r.Computer, r.Won,
+				r.Captures, r.Captured, r.Barricades, r.Turns, r.GameTurns, finished,
+				before[j], rating[r.Player]); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range benchOpen {
+		wake := benchNow.Add(time.Duration(rng.IntN(48)-24) * time.Hour).UnixMilli()
+		if _, err := game.ExecContext(ctx, benchGames+i+1, fmt.Sprint("open", i), StatusRunning,
+			benchNow.UnixMilli(), benchNow.UnixMilli(), nil, wake); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return rebuildAggregates(ctx, db)
+}
+
+// One move persisted: state, two events (roll and move), version, seats,
+// with synchronous=FULL. Reports the median and 99th percentile.
+func BenchmarkMove(b *testing.B) {
+	for _, size := range []int{2 << 10, 16 << 10} {
+		b.Run(fmt.Sprintf("state=%dKiB", size>>10), func(b *testing.B) {
+			db, err := Open(b.Context(), filepath.Join(b.TempDir(), "move.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
+				Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
+			if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 1))
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				g.State[rng.IntN(size)]++
+				g.Deadline = benchNow.Add(time.Duration(i) * time.Minute)
+				g.WakeAt = g.Deadline
+				start := time.Now()
+				if err := db.UpdateGame(b.Context(), g,
+					Event{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
+					Event{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			reportPercentiles(b, times)
+		})
+	}
+}
+
+func reportPercentiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-p50")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "ms-p99")
+}
+
+// Finishing a four-seat game: status, results, ratings and aggregates.
+func BenchmarkFinishGame(b *testing.B) {
+	db, err := Open(b.Context(), filepath.Join(b.TempDir(), "finish.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	rng := rand.New(rand.NewPCG(1, 1))
+	colors := []string{"red", "green", "yellow", "blue"}
+	for b.Loop() {
+		b.StopTimer()
+		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+		if err := db.CreateGame(b.Context(), g); err != nil {
+			b.Fatal(err)
+		}
+		results := randomResults(rng, colors, 100)
+		b.StartTimer()
+		if err := db.FinishGame(b.Context(), g, results, Event{Kind: EventWin}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The leaderboard of a guild with 100,000 finished games: all time, the
+// last 30 days (about 8,200 games) and the whole year by period.
+func BenchmarkLeaderboard(b *testing.B) {
+	db := benchStats(b)
+	for _, tc := range []struct {
+		name  string
+		since time.Time
+	}{
+		{"all-time", time.Time{}},
+		{"30-days", benchNow.AddDate(0, 0, -30)},
+		{"365-days", benchNow.AddDate(-1, 0, 0)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				lines, total, err := db.Leaderboard(b.Context(), "g", tc.since, 5, 0, 10)
+				if err != nil || len(lines) != 10 || total < 100 {
+					b.Fatalf("Leaderboard: %d lines of %d, %v", len(lines), total, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLeaderboardRank(b *testing.B) {
+	db := benchStats(b)
+	for _, tc := range []struct {
+		name  string
+		since time.Time
+	}{
+		{"all-time", time.Time{}},
+		{"30-days", benchNow.AddDate(0, 0, -30)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := db.LeaderboardRank(b.Context(), "g", tc.since, 0, "u500"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPlayerStats(b *testing.B) {
+	db := benchStats(b)
+	for _, player := range []string{"u500", "ai:normal"} {
+		b.Run(player, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := db.PlayerStats(b.Context(), "g", player); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkRecentGames(b *testing.B) {
+	db := benchStats(b)
+	for b.Loop() {
+		if games, err := db.RecentGames(b.Context(), "g", 10); err != nil || len(games) != 10 {
+			b.Fatal(len(games), err)
+		}
+	}
+}
+
+// The scheduler's queries among 102,000 games, 2,000 of them with timers.
+func BenchmarkDueGames(b *testing.B) {
+	db := benchStats(b)
+	b.Run("DueGames", func(b *testing.B) {
+		for b.Loop() {
+			if games, err := db.DueGames(b.Context(), benchNow, 20); err != nil || len(games) != 20 {
+				b.Fatal(len(games), err)
+			}
+		}
+	})
+	b.Run("NextWake", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok, err := db.NextWake(b.Context()); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,286 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func openInternal(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "malefiz.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestRatingChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before []float64
+		winner int
+		want   []float64
+	}{
+		{"two equals", []float64{1500, 1500}, 0, []float64{16, -16}},
+		{"four equals", []float64{1500, 1500, 1500, 1500}, 2, []float64{-16.0 / 3, -16.0 / 3, 16, -16.0 / 3}},
+		// 400 points apart: the favourite expects 10/11.
+		{"favourite wins", []float64{1900, 1500}, 0, []float64{32.0 / 11, -32.0 / 11}},
+		{"upset", []float64{1900, 1500}, 1, []float64{-320.0 / 11, 320.0 / 11}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ratingChanges(tc.before, tc.winner)
+			sum := 0.0
+			for i := range got {
+				sum += got[i]
+				if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+					t.Errorf("ratingChanges(%v, %d) = %v, want %v", tc.before, tc.winner, got, tc.want)
+					break
+				}
+			}
+			if math.Abs(sum) > 1e-9 {
+				t.Errorf("changes add up to %v, want 0", sum)
+			}
+		})
+	}
+}
+
+func TestEventsAppendOnly(t *testing.T) {
+	db := openInternal(t)
+	ctx := t.Context()
+	g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+	if err := db.CreateGame(ctx, g, Event{Kind: EventStart}, Event{Kind: EventRoll}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE events SET data = 'x'`,
+		`DELETE FROM events`,
+		`INSERT INTO events (game_id, seq, at, kind) VALUES (1, 4, 0, 'roll')`, // a gap
+		`INSERT INTO events (game_id, seq, at, kind) VALUES (1, 2, 0, 'roll')`, // a duplicate
+	} {
+		if _, err := db.w.ExecContext(ctx, q); err == nil {
+			t.Errorf("%s succeeded", q)
+		}
+	}
+	if _, err := db.w.ExecContext(ctx, `INSERT INTO events (game_id, seq, at, kind) VALUES (1, 3, 0, 'roll')`); err != nil {
+		t.Errorf("appending the next event: %v", err)
+	}
+}
+
+// The queries that must stay cheap with 100,000 games use their indexes.
+func TestQueryPlans(t *testing.T) {
+	db := openInternal(t)
+	since := time.Now()
+	period, periodArgs := leaderboardSource("g", since, 0)
+	all, allArgs := leaderboardSource("g", time.Time{}, 0)
+	for _, tc := range []struct {
+		name  string
+		query string
+		args  []any
+		want  []string // in the plan
+		not   []string
+	}{
+		{"due games", `SELECT id FROM games WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at, id LIMIT ?`,
+			[]any{0, 10}, []string{"games_wake"}, []string{"SCAN games"}},
+		{"next wake", `SELECT wake_at FROM games WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`,
+			nil, []string{"games_wake"}, []string{"SCAN games", "TEMP B-TREE"}},
+		{"open game", `SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
+			[]any{"g", "c"}, []string{"games_open_channel"}, []string{"SCAN games"}},
+		{"recent games", `SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT ?`,
+			[]any{"g", 10}, []string{"games_guild_finished"}, []string{"SCAN games"}},
+		{"period leaderboard", `SELECT * FROM (` + period + `) ORDER BY rating DESC`,
+			periodArgs, []string{"COVERING INDEX results_period"}, []string{"SCAN results"}},
+		{"all-time leaderboard", `SELECT * FROM (` + all + `) ORDER BY rating DESC, wins DESC, player LIMIT 10`,
+			allArgs, []string{"players_rank"}, []string{"SCAN players", "TEMP B-TREE"}},
+		{"rating history", `SELECT game_id FROM results WHERE guild_id = ? AND player = ? ORDER BY finished_at DESC, game_id DESC LIMIT 100`,
+			[]any{"g", "p"}, []string{"results_player"}, []string{"SCAN results"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := queryPlan(t, db, tc.query, tc.args...)
+			for _, w := range tc.want {
+				if !strings.Contains(plan, w) {
+					t.Errorf("plan lacks %q:\n%s", w, plan)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(plan, n) {
+					t.Errorf("plan has %q:\n%s", n, plan)
+				}
+			}
+		})
+	}
+}
+
+func queryPlan(t *testing.T, db *DB, query string, args ...any) string {
+	t.Helper()
+	rows, err := db.r.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, detail)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// The per-player aggregates kept by FinishGame equal those computed from the
+// results, and each player's rating is the last rating_after.
+func TestAggregatesMatchResults(t *testing.T) {
+	db := openInternal(t)
+	ctx := t.Context()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	rng := rand.New(rand.NewPCG(1, 2))
+	colors := []string{"red", "green", "yellow", "blue"}
+	for i := range 150 {
+		now = now.Add(time.Hour)
+		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+		if err := db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		results := randomResults(rng, colors[:2+rng.IntN(3)], 12)
+		if err := db.FinishGame(ctx, g, results); err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+	}
+	kept := dumpAggregates(t, db)
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM players; DELETE FROM player_colors`); err != nil {
+		t.Fatal(err)
+	}
+	if err := rebuildAggregates(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt := dumpAggregates(t, db)
+	if len(kept) == 0 || !reflect.DeepEqual(kept, rebuilt) {
+		t.Errorf("aggregates kept by FinishGame:\n%v\nrebuilt from results:\n%v", kept, rebuilt)
+	}
+}
+
+// randomResults returns the results of a game of the given colours among
+// players random players (some of them computers).
+func randomResults(rng *rand.Rand, colors []string, players int) []Result {
+	winner := rng.IntN(len(colors))
+	length := 20 + rng.IntN(200)
+	var results []Result
+	seen := map[string]bool{}
+	for i, c := range colors {
+		p := fmt.Sprint("u", rng.IntN(players))
+		for seen[p] {
+			p = fmt.Sprint("u", rng.IntN(players))
+		}
+		seen[p] = true
+		r := Result{Player: p, Name: "Player " + p, Color: c, Won: i == winner,
+			Captures: rng.IntN(5), Captured: rng.IntN(5), Barricades: rng.IntN(4),
+			Turns: length / len(colors), GameTurns: length}
+		if rng.IntN(5) == 0 {
+			level := []string{"easy", "normal", "hard"}[rng.IntN(3)]
+			r.Player, r.Name, r.Computer = "ai:"+level, "Computer", true
+			if seen[r.Player] {
+				r.Player = p // one seat per computer level here
+				r.Computer = false
+			}
+			seen[r.Player] = true
+		}
+		results = append(results, r)
+	}
+	return results
+}
+
+// rebuildAggregates recomputes players and player_colors from results.
+func rebuildAggregates(ctx context.Context, db *DB) error {
+	_, err := db.w.ExecContext(ctx, `
+		INSERT INTO players (guild_id, player, name, is_computer, rating, games, wins, captures,
+			captured, barricades, win_turns, fastest_win, streak, last_played)
+		SELECT guild_id, player,
+			(SELECT name FROM results AS l WHERE l.guild_id = r.guild_id AND l.player = r.player
+				ORDER BY finished_at DESC, game_id DESC LIMIT 1),
+			max(is_computer),
+			(SELECT rating_after FROM results AS l WHERE l.guild_id = r.guild_id AND l.player = r.player
+				ORDER BY finished_at DESC, game_id DESC LIMIT 1),
+			count(*), sum(won), sum(captures), sum(captured), sum(barricades),
+			sum(CASE WHEN won THEN turns ELSE 0 END),
+			min(CASE WHEN won THEN turns END),
+			0, max(finished_at)
+		FROM results AS r GROUP BY guild_id, player;
+
+		INSERT INTO player_colors (guild_id, player, color, games)
+		SELECT guild_id, player, color, count(*) FROM results GROUP BY guild_id, player, color;`)
+	if err != nil {
+		return err
+	}
+	// The streak: the run of equal outcomes at the end.
+	rows, err := db.r.QueryContext(ctx, `SELECT guild_id, player, won FROM results
+		ORDER BY guild_id, player, finished_at DESC, game_id DESC`)
+	if err != nil {
+		return err
+	}
+	type key struct{ guild, player string }
+	streaks := map[key]int{}
+	done := map[key]bool{}
+	for rows.Next() {
+		var k key
+		var won bool
+		if err := rows.Scan(&k.guild, &k.player, &won); err != nil {
+			return err
+		}
+		s := streaks[k]
+		switch {
+		case done[k]:
+		case won && s >= 0:
+			streaks[k]++
+		case !won && s <= 0:
+			streaks[k]--
+		default:
+			done[k] = true
+		}
+	}
+	rows.Close()
+	for k, s := range streaks {
+		if _, err := db.w.ExecContext(ctx, `UPDATE players SET streak = ? WHERE guild_id = ? AND player = ?`,
+			s, k.guild, k.player); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func dumpAggregates(t *testing.T, db *DB) []string {
+	t.Helper()
+	rows, err := db.r.QueryContext(t.Context(), `SELECT p.guild_id, player, name, is_computer, round(rating, 6),
+			games, wins, captures, captured, barricades, win_turns, coalesce(fastest_win, -1), streak,
+			last_played, (SELECT group_concat(color || '=' || games, ',') FROM
+				(SELECT * FROM player_colors AS c WHERE c.guild_id = p.guild_id AND c.player = p.player ORDER BY color))
+		FROM players AS p ORDER BY p.guild_id, player`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	return out
+}
