@@ -36,7 +36,6 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 	return refuse(msgUnknownButton)
 }
 
-
 // checkTurn refuses a turn action that is not the clicker's to take now.
 func (t *table) checkTurn(userID string, turn int) error {
 	switch {

@@ -46,7 +46,7 @@ type viewOptions struct {
 
 // choice is one move button: a FROM-TO, standing for all its placements.
 type choice struct {
-	from, to engine.Square
+	from, to  engine.Square
 	barricade bool
 	letter    string
 }
@@ -490,4 +490,3 @@ func formatDuration(lang string, d time.Duration) string {
 	}
 	return tr(lang, msgMinutes, int(h*60+0.5))
 }
-

@@ -49,12 +49,36 @@ type harness struct {
 	dbPath string
 	die    *scriptedDie
 	main   *Main
-	now    func() time.Time
+	clock  *fakeClock // nil: real time and the real scheduler
+}
+
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 func newHarness(t testing.TB, opts ...discordtest.Option) *harness {
+	return newHarnessClock(t, nil, opts...)
+}
+
+// newHarnessClock runs the program with a fake clock whose timers the test
+// drives with tick.
+func newHarnessClock(t testing.TB, clock *fakeClock, opts ...discordtest.Option) *harness {
 	h := &harness{t: t, fake: discordtest.New(t, opts...), dbPath: filepath.Join(t.TempDir(), "malefiz.db"),
-		die: &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))}}
+		die: &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))}, clock: clock}
 	h.start()
 	t.Cleanup(h.stop)
 	return h
@@ -71,10 +95,10 @@ func (h *harness) start() {
 	h.main = &Main{Config: cfg, Logger: testLogger(), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
-		if h.now != nil {
-			c.Now = h.now
+		if h.clock != nil {
+			c.Now = h.clock.Now
 		}
-	}}
+	}, ManualTimers: h.clock != nil}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := h.main.Run(ctx); err != nil {
@@ -237,4 +261,19 @@ func testLogger() *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// tick runs one scheduler pass at the fake clock's time and waits for the
+// messages it posts.
+func (h *harness) tick() int {
+	h.t.Helper()
+	n, err := h.main.Bot().Tick(h.ctx())
+	if err != nil {
+		h.t.Fatalf("tick: %v", err)
+	}
+	return n
+}
+
+func discordtestInvocation(user, msgID, customID string) discordtest.Invocation {
+	return discordtest.Invocation{User: user, MessageID: msgID, CustomID: customID}
 }

@@ -27,6 +27,9 @@ type Main struct {
 	Logger *slog.Logger
 	// Bot options that tests set: a fixed die, a fixed draw, a clock.
 	Options func(*bot.Config)
+	// ManualTimers leaves the timers to the caller's Bot().Tick (tests with
+	// a fake clock); normally a scheduler runs them.
+	ManualTimers bool
 
 	db      *store.DB
 	session *discordgo.Session
@@ -82,7 +85,9 @@ func (m *Main) Run(ctx context.Context) error {
 	m.stop, m.done = stop, make(chan struct{})
 	go func() {
 		defer close(m.done)
-		m.bot.RunScheduler(runCtx)
+		if !m.ManualTimers {
+			m.bot.RunScheduler(runCtx)
+		}
 	}()
 	select {
 	case <-m.ready:
@@ -92,6 +97,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// Bot returns the running bot.
+func (m *Main) Bot() *bot.Bot { return m.bot }
 
 // onReady registers the commands and logs the invite URL once connected.
 func (m *Main) onReady(s *discordgo.Session, r *discordgo.Ready) {

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+func countEvents(t *testing.T, h *harness, gameID int64, kind string) int {
+	t.Helper()
+	events, err := h.main.db.Events(h.ctx(), gameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range events {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// reminders counts the reminder messages in the channel.
+func reminders(h *harness) int {
+	n := 0
+	for _, m := range h.fake.ChannelMessages(h.fake.ChannelID) {
+		if strings.HasPrefix(m.Content, "⏰") {
+			n++
+		}
+	}
+	return n
+}
+
+func newTimedGame(t *testing.T, h *harness) int64 {
+	t.Helper()
+	resp := h.command(alice, "new", map[string]any{"seats": 2, "turn-timeout": "1h"})
+	lobby := *resp.Message
+	h.click(bob, lobby.ID, control(t, lobby, bot.ActJoin))
+	id, _ := bot.ParseCustomID(control(t, lobby, bot.ActStart))
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	h.waitTurn(id.Game)
+	return id.Game
+}
+
+func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	gameID := newTimedGame(t, h)
+	sg, _ := h.game(gameID)
+	if want := clock.Now().Add(time.Hour); !sg.Deadline.Equal(want) {
+		t.Fatalf("deadline %v, want %v", sg.Deadline, want)
+	}
+	turn, _ := h.waitTurn(gameID)
+	if !strings.Contains(turn.Embeds[0].Description, "<t:") {
+		t.Errorf("the turn message does not show the deadline: %q", turn.Embeds[0].Description)
+	}
+
+	clock.Advance(29 * time.Minute)
+	h.tick()
+	if reminders(h) != 0 {
+		t.Fatal("reminder before half time")
+	}
+	clock.Advance(time.Minute)
+	h.tick()
+	if reminders(h) != 1 {
+		t.Fatalf("%d reminders at half time, want 1", reminders(h))
+	}
+	last := h.lastMessage()
+	if len(last.Pinged) != 1 || last.Pinged[0] != alice {
+		t.Errorf("reminder pinged %v, want alice", last.Pinged)
+	}
+
+	h.stop()
+	h.start()
+	clock.Advance(10 * time.Minute)
+	h.tick()
+	if reminders(h) != 1 || countEvents(t, h, gameID, store.EventRemind) != 1 {
+		t.Fatalf("a second reminder after the restart")
+	}
+	clock.Advance(20 * time.Minute)
+	h.tick()
+	if countEvents(t, h, gameID, store.EventTimeout) != 1 {
+		t.Fatal("the deadline did not fire after the restart")
+	}
+	next, running := h.waitTurn(gameID)
+	if !running || next.Pinged[0] != bob || !strings.Contains(next.Embeds[0].Description, "ran out of time") {
+		t.Errorf("after the timeout: pinged %v, %q", next.Pinged, next.Embeds[0].Description)
+	}
+	_, g := h.game(gameID)
+	if g.TurnNumber() != 2 {
+		t.Errorf("turn %d after the timeout, want 2", g.TurnNumber())
+	}
+}
+
+func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	gameID := newTimedGame(t, h)
+	for i := 0; i < 3; i++ {
+		// Alice times out; Bob plays his turn.
+		clock.Advance(time.Hour)
+		h.tick()
+		sg, _ := h.game(gameID)
+		if sg.Seats[0].Timeouts != i+1 {
+			t.Fatalf("after %d timeouts alice's seat counts %d", i+1, sg.Seats[0].Timeouts)
+		}
+		if i < 2 {
+			moves, player := rollFor(t, h, gameID, 1)
+			if player != bob {
+				t.Fatalf("expected bob to move, got %s", player)
+			}
+			h.click(bob, moves.ID, control(t, moves, bot.ActMove))
+		}
+	}
+	sg, _ := h.game(gameID)
+	if sg.Seats[0].Computer == "" || countEvents(t, h, gameID, store.EventReplace) != 1 {
+		t.Fatalf("alice was not replaced: %+v", sg.Seats[0])
+	}
+	// From now on alice's turns are played at once: bob is always to move.
+	for i := 0; i < 3; i++ {
+		moves, player := rollFor(t, h, gameID, 2)
+		if player != bob {
+			t.Fatalf("turn went to %s, want bob", player)
+		}
+		if ids := moves.CustomIDs(); len(ids) > 0 && strings.HasPrefix(ids[0], "mf/move/") {
+			h.click(bob, moves.ID, ids[0])
+		}
+	}
+	if sg, _ := h.game(gameID); sg.Seats[0].Timeouts != 3 || sg.Status != store.StatusRunning {
+		t.Errorf("seat %+v status %s", sg.Seats[0], sg.Status)
+	}
+}
+
+func TestLobbyExpiresAfterADay(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	resp := h.command(alice, "new", nil)
+	h.waitLobbyID(resp.Message.ID)
+	clock.Advance(23 * time.Hour)
+	h.tick()
+	if _, err := h.main.db.OpenGame(h.ctx(), h.fake.GuildID, h.fake.ChannelID); err != nil {
+		t.Fatal("the lobby closed early")
+	}
+	clock.Advance(time.Hour)
+	h.tick()
+	if _, err := h.main.db.OpenGame(h.ctx(), h.fake.GuildID, h.fake.ChannelID); err == nil {
+		t.Fatal("the lobby is still open after 24 hours")
+	}
+	m, _ := h.fake.Message(resp.Message.ID)
+	if len(m.CustomIDs()) != 0 || !strings.Contains(m.Content, "24 hours") {
+		t.Errorf("expired lobby message: %q %v", m.Content, m.CustomIDs())
+	}
+	// The channel is free again.
+	if resp := h.command(alice, "new", nil); resp.Ephemeral() {
+		t.Errorf("new after expiry refused: %q", resp.Message.Content)
+	}
+}
+
+func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
+	for i := 0; i < 4; i++ {
+		clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+		h := newHarnessClock(t, clock)
+		gameID := newTimedGame(t, h)
+		turn, _ := h.waitTurn(gameID)
+		clock.Advance(time.Hour)
+		h.die.set(3, 3)
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); h.tick() }()
+		go func() {
+			defer wg.Done()
+			h.fake.Click(h.ctx(), discordtestInvocation(alice, turn.ID, control(t, turn, bot.ActRoll)))
+		}()
+		wg.Wait()
+		h.waitTurn(gameID)
+		if n := countEvents(t, h, gameID, store.EventRoll); n != 1 {
+			t.Errorf("run %d: %d rolls for one turn, want 1", i, n)
+		}
+		_, g := h.game(gameID)
+		if g.TurnNumber() != 2 {
+			t.Errorf("run %d: turn %d, want 2 (the timeout finishes the turn)", i, g.TurnNumber())
+		}
+		h.stop()
+	}
+}
