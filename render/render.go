@@ -143,13 +143,19 @@ func (l *layer) baseCopy(dst *image.RGBA) *image.RGBA {
 }
 
 // getCanvas returns a canvas holding the base layer, for a drawing that is
-// not handed out: put it back in l.canvases when done. A canvas from the pool
-// is restored by copying the base layer over what was drawn on it only.
+// not handed out: put it back in l.canvases when done.
 func (l *layer) getCanvas() *canvas {
 	img, _ := l.canvases.Get().(*canvas)
 	if img == nil {
 		return &canvas{RGBA: l.baseCopy(nil)}
 	}
+	img.RGBA = l.restore(img)
+	return img
+}
+
+// restore brings a canvas back to the base layer by copying the base over
+// what was drawn on it only, and returns its image.
+func (l *layer) restore(img *canvas) *image.RGBA {
 	for _, r := range img.dirty {
 		n := 4 * r.Dx()
 		for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -158,7 +164,7 @@ func (l *layer) getCanvas() *canvas {
 		}
 	}
 	img.dirty = img.dirty[:0]
-	return img
+	return img.RGBA
 }
 
 // drawOn draws the scene's pieces and overlays on img, which holds the base layer.

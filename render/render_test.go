@@ -146,33 +146,40 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			file := filepath.Join("testdata", name+".png")
-			gotFile := filepath.Join("testdata", name+".got.png")
-			if *update {
-				if err := os.WriteFile(file, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				os.Remove(gotFile)
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./render -update to create it)", err)
-			}
-			got, wimg := decode(t, data), decode(t, want)
-			if got.Bounds() != wimg.Bounds() {
-				os.WriteFile(gotFile, data, 0o644)
-				t.Fatalf("size %v, want %v; wrote %s", got.Bounds(), wimg.Bounds(), gotFile)
-			}
-			// Allow small differences from font rasterization or palette
-			// changes: at most 0.1% of the pixels may be off by more than 24.
-			if n, limit := differing(got, wimg, 24), got.Bounds().Dx()*got.Bounds().Dy()/1000; n > limit {
-				os.WriteFile(gotFile, data, 0o644)
-				t.Fatalf("%d pixels differ from %s (at most %d allowed); wrote %s", n, file, limit, gotFile)
-			}
-			os.Remove(gotFile)
+			checkGolden(t, name, data)
 		})
 	}
+}
+
+// checkGolden compares a PNG with testdata/NAME.png, or rewrites that file
+// under -update. On a mismatch it writes testdata/NAME.got.png beside it.
+func checkGolden(t *testing.T, name string, data []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", name+".png")
+	gotFile := filepath.Join("testdata", name+".got.png")
+	if *update {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(gotFile)
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render -update to create it)", err)
+	}
+	got, wimg := decode(t, data), decode(t, want)
+	if got.Bounds() != wimg.Bounds() {
+		os.WriteFile(gotFile, data, 0o644)
+		t.Fatalf("size %v, want %v; wrote %s", got.Bounds(), wimg.Bounds(), gotFile)
+	}
+	// Allow small differences from font rasterization or palette changes:
+	// at most 0.1% of the pixels may be off by more than 24 in a channel.
+	if n, limit := differing(got, wimg, 24), got.Bounds().Dx()*got.Bounds().Dy()/1000; n > limit {
+		os.WriteFile(gotFile, data, 0o644)
+		t.Fatalf("%d pixels differ from %s (at most %d allowed); wrote %s", n, file, limit, gotFile)
+	}
+	os.Remove(gotFile)
 }
 
 func TestSizes(t *testing.T) {
