@@ -177,6 +177,48 @@ const (
 	msgTimedOutSummary msg = "timer.timed_out_summary"
 	msgTakenOver       msg = "timer.taken_over"
 
+	msgCmdLeaderboard    msg = "cmd.leaderboard"
+	msgCmdStats          msg = "cmd.stats"
+	msgCmdHistory        msg = "cmd.history"
+	msgCmdReplay         msg = "cmd.replay"
+	msgCmdSettings       msg = "cmd.settings"
+	msgOptPeriod         msg = "opt.period"
+	msgOptPage           msg = "opt.page"
+	msgOptUser           msg = "opt.user"
+	msgOptGame           msg = "opt.game"
+	msgOptDefaultTimeout msg = "opt.default_timeout"
+	msgOptReminders      msg = "opt.reminders"
+	msgPeriodAll         msg = "period.all"
+	msgPeriod30          msg = "period.30d"
+	msgLeaderTitle       msg = "leader.title"
+	msgLeaderLine        msg = "leader.line"
+	msgLeaderEmpty       msg = "leader.empty"
+	msgLeaderFooter      msg = "leader.footer"
+	msgNoStats           msg = "stats.none"
+	msgStatsTitle        msg = "stats.title"
+	msgStatRating        msg = "stats.rating"
+	msgStatGames         msg = "stats.games"
+	msgStatWins          msg = "stats.wins"
+	msgStatCaptures      msg = "stats.captures"
+	msgStatBarricades    msg = "stats.barricades"
+	msgStatAvgTurns      msg = "stats.avg_turns"
+	msgStatFastest       msg = "stats.fastest"
+	msgStatStreak        msg = "stats.streak"
+	msgStatColor         msg = "stats.color"
+	msgStreakNone        msg = "stats.streak_none"
+	msgStreakWins        msg = "stats.streak_wins"
+	msgStreakLosses      msg = "stats.streak_losses"
+	msgHistoryTitle      msg = "history.title"
+	msgHistoryLine       msg = "history.line"
+	msgHistoryEmpty      msg = "history.empty"
+	msgForfeitMark       msg = "history.forfeit"
+	msgReplayDone        msg = "replay.done"
+	msgNeedManageServer  msg = "err.need_manage_server"
+	msgSettingsNow       msg = "settings.now"
+	msgSettingsSaved     msg = "settings.saved"
+	msgOn                msg = "on"
+	msgOff               msg = "off"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
@@ -304,6 +346,47 @@ var catalog = map[msg]map[string]string{
 	msgTimedOut:           {"en": "⏰ %s ran out of time; the computer played the turn.", "de": "⏰ %s hatte keine Zeit mehr; der Computer hat den Zug gespielt."},
 	msgTimedOutSummary:    {"en": "**Turn %d** · %s ran out of time.", "de": "**Zug %d** · %s hatte keine Zeit mehr."},
 	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
+	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},
+	msgCmdStats:           {"en": "A player's record", "de": "Die Bilanz eines Spielers"},
+	msgCmdHistory:         {"en": "The last games on this server", "de": "Die letzten Spiele auf diesem Server"},
+	msgCmdReplay:          {"en": "Watch a game again as an animation", "de": "Ein Spiel als Animation noch einmal ansehen"},
+	msgCmdSettings:        {"en": "Server settings for games (Manage Server)", "de": "Servereinstellungen für Spiele (Server verwalten)"},
+	msgOptPeriod:          {"en": "All time or the last 30 days", "de": "Gesamt oder die letzten 30 Tage"},
+	msgOptPage:            {"en": "Page of the ranking", "de": "Seite der Rangliste"},
+	msgOptUser:            {"en": "Whose record (default: yours)", "de": "Wessen Bilanz (Standard: deine)"},
+	msgOptGame:            {"en": "The game's number (#N in its messages)", "de": "Die Nummer des Spiels (#N in seinen Nachrichten)"},
+	msgOptDefaultTimeout:  {"en": "Default time per turn for new games", "de": "Standardzeit pro Zug für neue Spiele"},
+	msgOptReminders:       {"en": "Remind players halfway through their turn", "de": "Spieler zur Hälfte ihrer Zugzeit erinnern"},
+	msgPeriodAll:          {"en": "all time", "de": "gesamt"},
+	msgPeriod30:           {"en": "last 30 days", "de": "letzte 30 Tage"},
+	msgLeaderTitle:        {"en": "🏆 Malefiz leaderboard — %s", "de": "🏆 Malefiz-Rangliste — %s"},
+	msgLeaderLine:         {"en": "%s %s — **%d** · %d games · %d wins (%s)", "de": "%s %s — **%d** · %d Spiele · %d Siege (%s)"},
+	msgLeaderEmpty:        {"en": "Nobody has played %d games yet.", "de": "Noch niemand hat %d Spiele gespielt."},
+	msgLeaderFooter:       {"en": "Page %d of %d · ranked after %d games · Elo rating", "de": "Seite %d von %d · Rang ab %d Spielen · Elo-Wertung"},
+	msgNoStats:            {"en": "%s has not finished a game on this server yet.", "de": "%s hat auf diesem Server noch kein Spiel beendet."},
+	msgStatsTitle:         {"en": "📊 %s", "de": "📊 %s"},
+	msgStatRating:         {"en": "Rating (rank)", "de": "Wertung (Rang)"},
+	msgStatGames:          {"en": "Games", "de": "Spiele"},
+	msgStatWins:           {"en": "Wins", "de": "Siege"},
+	msgStatCaptures:       {"en": "Captures made / suffered", "de": "Geschlagen / verloren"},
+	msgStatBarricades:     {"en": "Barricades moved", "de": "Sperrsteine versetzt"},
+	msgStatAvgTurns:       {"en": "Turns to win (average)", "de": "Züge bis zum Sieg (Schnitt)"},
+	msgStatFastest:        {"en": "Fastest win (turns)", "de": "Schnellster Sieg (Züge)"},
+	msgStatStreak:         {"en": "Current streak", "de": "Aktuelle Serie"},
+	msgStatColor:          {"en": "Favourite colour", "de": "Lieblingsfarbe"},
+	msgStreakNone:         {"en": "—", "de": "—"},
+	msgStreakWins:         {"en": "%d won", "de": "%d gewonnen"},
+	msgStreakLosses:       {"en": "%d lost", "de": "%d verloren"},
+	msgHistoryTitle:       {"en": "📜 Last games", "de": "📜 Letzte Spiele"},
+	msgHistoryLine:        {"en": "#%d · 🏆 %s vs %s · %d turns · <t:%d:d>", "de": "#%d · 🏆 %s gegen %s · %d Züge · <t:%d:d>"},
+	msgHistoryEmpty:       {"en": "No game has finished on this server yet.", "de": "Auf diesem Server wurde noch kein Spiel beendet."},
+	msgForfeitMark:        {"en": "(by forfeit)", "de": "(kampflos)"},
+	msgReplayDone:         {"en": "🎬 Game #%d, %d turns.", "de": "🎬 Spiel #%d, %d Züge."},
+	msgNeedManageServer:   {"en": "Only members with Manage Server can change the settings.", "de": "Nur Mitglieder mit „Server verwalten“ können die Einstellungen ändern."},
+	msgSettingsNow:        {"en": "Settings: %s per turn, reminders %s.", "de": "Einstellungen: %s pro Zug, Erinnerungen %s."},
+	msgSettingsSaved:      {"en": "Saved. New games get %s per turn; reminders %s.", "de": "Gespeichert. Neue Spiele haben %s pro Zug; Erinnerungen %s."},
+	msgOn:                 {"en": "on", "de": "an"},
+	msgOff:                {"en": "off", "de": "aus"},
 	msgRulesText: {
 		"en": "**Malefiz in short**\n" +
 			"• 2–4 players, 5 pawns each. Roll one die and move one pawn exactly that far; leaving the house counts the entry square as step 1.\n" +

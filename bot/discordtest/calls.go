@@ -91,27 +91,37 @@ func (f *Fake) Unexpected() []Call {
 	return out
 }
 
-// WaitFor returns the first call, past or future, for which match is true.
+// WaitFor returns the first call, past or future, that match accepts.
 // It gives up when ctx is done or the fake is closed. To wait for a call
-// after a known one, match on Seq.
-func (f *Fake) WaitFor(ctx context.Context, match func(Call) bool) (Call, error) {
+// after a known one, match on Seq. match runs without the fake's lock
+// held, so it may call the fake.
+func (f *Fake) WaitFor(ctx context.Context, match Match) (Call, error) {
 	return f.waitFrom(ctx, 0, match)
 }
 
 // waitFrom is WaitFor looking only at calls from index start on.
-func (f *Fake) waitFrom(ctx context.Context, start int, match func(Call) bool) (Call, error) {
-	var found Call
+func (f *Fake) waitFrom(ctx context.Context, start int, match Match) (Call, error) {
 	next := start
-	err := f.waitUntil(ctx, func() bool {
-		for ; next < len(f.calls); next++ {
-			if match(f.calls[next]) {
-				found = f.calls[next]
-				return true
+	for {
+		f.mu.Lock()
+		batch := f.calls[min(next, len(f.calls)):] // recorded calls never change
+		next = len(f.calls)
+		closed, changed := f.closed, f.changed
+		f.mu.Unlock()
+		for _, c := range batch {
+			if match(c) {
+				return c, nil
 			}
 		}
-		return false
-	})
-	return found, err
+		if closed {
+			return Call{}, ErrClosed
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return Call{}, ctx.Err()
+		}
+	}
 }
 
 // waitUntil calls cond, with f.mu held, after every change until it

@@ -225,7 +225,8 @@ func (f *Fake) notifyLocked() {
 	f.changed = make(chan struct{})
 }
 
-// guildOf returns the guild of a channel, or "" when unknown.
+// guildOfLocked returns the guild of a channel, or "" when unknown. f.mu
+// must be held.
 func (f *Fake) guildOfLocked(channel string) string {
 	return f.channelGuild[channel]
 }

@@ -102,18 +102,26 @@ func (f *Fake) PendingFaults() int {
 	return n
 }
 
-// takeFault returns the fault for c, if any, and counts it.
+// takeFault returns the fault for c, if any, and counts it. The matchers
+// run without the fake's lock held.
 func (f *Fake) takeFault(c Call) (Fault, bool) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i, ft := range f.faults {
-		if ft.left > 0 && ft.match(c) {
+	pending := slices.Clone(f.faults)
+	f.mu.Unlock()
+	for _, ft := range pending {
+		if !ft.match(c) {
+			continue
+		}
+		f.mu.Lock()
+		if i := slices.Index(f.faults, ft); i >= 0 && ft.left > 0 {
 			ft.left--
 			if ft.left == 0 {
 				f.faults = slices.Delete(f.faults, i, i+1)
 			}
+			f.mu.Unlock()
 			return ft.fault, true
 		}
+		f.mu.Unlock()
 	}
 	return Fault{}, false
 }

@@ -152,7 +152,8 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 	return resp, nil
 }
 
-// context fills the defaults of inv for a guild and channel; f.mu must be
+// contextLocked fills the defaults of inv and checks its guild and channel;
+// f.mu must be
 // held.
 func (f *Fake) contextLocked(inv *Invocation) error {
 	if inv.Guild == "" {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"image/gif"
 	"strings"
 	"testing"
 
@@ -159,5 +162,64 @@ func TestWholeGameThroughButtons(t *testing.T) {
 	stats, err := h.main.db.PlayerStats(h.ctx(), h.fake.GuildID, alice)
 	if err != nil || stats.Games != 1 {
 		t.Errorf("alice's stats: %+v, %v", stats, err)
+	}
+	checkStatsCommands(t, h, gameID, g)
+}
+
+// checkStatsCommands asks for the statistics of the game just played
+// through the fake Discord.
+func checkStatsCommands(t *testing.T, h *harness, gameID int64, g *engine.Game) {
+	t.Helper()
+	winner := alice
+	if g.Winner() != engine.Red {
+		winner = bob
+	}
+	resp := h.command(alice, "stats", map[string]any{"user": winner})
+	if resp.Ephemeral() || len(resp.Message.Embeds) == 0 {
+		t.Fatalf("stats: %+v", resp.Message)
+	}
+	fields := map[string]string{}
+	for _, f := range resp.Message.Embeds[0].Fields {
+		fields[f.Name] = f.Value
+	}
+	if fields["Games"] != "1" || !strings.HasPrefix(fields["Wins"], "1 ") || !strings.HasPrefix(fields["Current streak"], "1 won") {
+		t.Errorf("winner's stats fields: %v", fields)
+	}
+	if len(resp.Message.Attachments) != 1 || resp.Message.Attachments[0].Filename != "rating.png" {
+		t.Errorf("stats without the rating chart: %+v", resp.Message.Attachments)
+	}
+	if resp := h.command(carol, "stats", nil); !resp.Ephemeral() {
+		t.Errorf("stats of a player without games should be a private refusal")
+	}
+	hist := h.command(bob, "history", nil)
+	if len(hist.Message.Embeds) == 0 || !strings.Contains(hist.Message.Embeds[0].Description, fmt.Sprintf("#%d", gameID)) {
+		t.Errorf("history: %+v", hist.Message.Embeds)
+	}
+	lb := h.command(bob, "leaderboard", nil)
+	if len(lb.Message.Embeds) == 0 || !strings.Contains(lb.Message.Embeds[0].Description, "3 games") {
+		t.Errorf("leaderboard with one game should say nobody is ranked yet: %+v", lb.Message.Embeds)
+	}
+	replay := h.command(bob, "replay", map[string]any{"game": gameID})
+	if replay.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("replay should defer, got type %d", replay.Type)
+	}
+	call, err := h.fake.WaitFor(h.ctx(), func(c discordtest.Call) bool {
+		return c.Route == discordtest.RouteWebhookMessageEdit && c.InteractionID == replay.InteractionID
+	})
+	if err != nil || len(call.Files) != 1 {
+		t.Fatalf("replay edit: %v, files %d", err, len(call.Files))
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(call.Files[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := 0
+	for _, rec := range g.History() {
+		if rec.Kind == engine.RecordMove {
+			moves++
+		}
+	}
+	if len(anim.Image) != moves+1 {
+		t.Errorf("replay has %d frames, want %d moves + the start", len(anim.Image), moves)
 	}
 }

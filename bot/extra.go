@@ -1,4 +1,0 @@
-package bot
-
-// extraSubcommands are the statistics and settings subcommands.
-func extraSubcommands() []subcommand { return nil }

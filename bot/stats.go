@@ -1,0 +1,292 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+const (
+	// leaderboardPage is how many lines a leaderboard page shows.
+	leaderboardPage = 10
+	// leaderboardMinGames is how many games a player needs to be ranked.
+	leaderboardMinGames = 3
+	// historyLength is how many games /malefiz history lists.
+	historyLength = 10
+	// recentPeriod is the leaderboard's short period.
+	recentPeriod = 30 * 24 * time.Hour
+)
+
+// extraSubcommands are the statistics and settings subcommands.
+func extraSubcommands() []subcommand {
+	minPage, minGame := 1.0, 1.0
+	periods := []*discordgo.ApplicationCommandOptionChoice{
+		{Name: tr("en", msgPeriodAll), NameLocalizations: localizations(msgPeriodAll), Value: "all"},
+		{Name: tr("en", msgPeriod30), NameLocalizations: localizations(msgPeriod30), Value: "30d"},
+	}
+	timeouts := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(turnTimeoutChoices))
+	for _, c := range turnTimeoutChoices {
+		timeouts = append(timeouts, &discordgo.ApplicationCommandOptionChoice{
+			Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
+	}
+	return []subcommand{
+		{name: "leaderboard", desc: msgCmdLeaderboard, run: (*Bot).cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
+			stringOption("period", msgOptPeriod, periods),
+			intOption("page", msgOptPage, &minPage, 1000),
+		}},
+		{name: "stats", desc: msgCmdStats, run: (*Bot).cmdStats, options: []*discordgo.ApplicationCommandOption{
+			userOption("user", msgOptUser),
+		}},
+		{name: "history", desc: msgCmdHistory, run: (*Bot).cmdHistory},
+		{name: "replay", desc: msgCmdReplay, run: (*Bot).cmdReplay, options: []*discordgo.ApplicationCommandOption{
+			func() *discordgo.ApplicationCommandOption {
+				o := intOption("game", msgOptGame, &minGame, maxGameID)
+				o.Required = true
+				return o
+			}(),
+		}},
+		{name: "settings", desc: msgCmdSettings, run: (*Bot).cmdSettings, options: []*discordgo.ApplicationCommandOption{
+			stringOption("turn-timeout", msgOptDefaultTimeout, timeouts),
+			boolOption("reminders", msgOptReminders),
+		}},
+	}
+}
+
+// playerLabel names a leaderboard or stats player.
+func playerLabel(lang string, player, name string, computer bool) string {
+	if computer {
+		level := strings.TrimPrefix(player, "ai:")
+		return "🤖 " + tr(lang, msgComputerNamed, tr(lang, levelName(level)))
+	}
+	return quote(name)
+}
+
+func percent(f float64) string { return strconv.Itoa(int(f*100+0.5)) + " %" }
+
+func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
+	var since time.Time
+	period := tr(r.guildLang, msgPeriodAll)
+	if o.string("period", "all") == "30d" {
+		since = b.now().Add(-recentPeriod)
+		period = tr(r.guildLang, msgPeriod30)
+	}
+	page := max(o.int("page", 1), 1)
+	entries, total, err := b.db.Leaderboard(ctx, r.i.GuildID, since, leaderboardMinGames, (page-1)*leaderboardPage, leaderboardPage)
+	if err != nil {
+		return err
+	}
+	lang := r.guildLang
+	medals := []string{"🥇", "🥈", "🥉"}
+	line := func(e store.LeaderboardEntry) string {
+		rank := strconv.Itoa(e.Rank) + "."
+		if e.Rank <= len(medals) {
+			rank = medals[e.Rank-1]
+		}
+		return tr(lang, msgLeaderLine, rank, playerLabel(lang, e.Player, e.Name, e.Computer), int(e.Rating+0.5), e.Games, e.Wins, percent(e.WinRate))
+	}
+	var lines []string
+	mine := false
+	for _, e := range entries {
+		l := line(e)
+		if e.Player == r.userID {
+			l, mine = "**"+l+"**", true
+		}
+		lines = append(lines, l)
+	}
+	if len(entries) == 0 {
+		lines = append(lines, tr(lang, msgLeaderEmpty, leaderboardMinGames))
+	}
+	if !mine {
+		if e, err := b.db.LeaderboardRank(ctx, r.i.GuildID, since, leaderboardMinGames, r.userID); err == nil {
+			lines = append(lines, "…", "**"+line(e)+"**")
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	pages := max((total+leaderboardPage-1)/leaderboardPage, 1)
+	embed := &discordgo.MessageEmbed{
+		Title:       tr(lang, msgLeaderTitle, period),
+		Description: strings.Join(lines, "\n"),
+		Color:       0xE8B923,
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgLeaderFooter, page, pages, leaderboardMinGames)},
+	}
+	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+}
+
+func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
+	player, name := r.userID, r.name
+	if id, ok := o.user("user"); ok {
+		player, name = id, id
+		if res := r.i.ApplicationCommandData().Resolved; res != nil && res.Users[id] != nil {
+			name = displayName("", res.Users[id])
+			if m := res.Members[id]; m != nil && m.Nick != "" {
+				name = m.Nick
+			}
+		}
+	}
+	lang := r.guildLang
+	s, err := b.db.PlayerStats(ctx, r.i.GuildID, player)
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse(msgNoStats, quote(name))
+	} else if err != nil {
+		return err
+	}
+	streak := tr(lang, msgStreakNone)
+	switch {
+	case s.Streak > 0:
+		streak = tr(lang, msgStreakWins, s.Streak)
+	case s.Streak < 0:
+		streak = tr(lang, msgStreakLosses, -s.Streak)
+	}
+	field := func(k msg, v string) *discordgo.MessageEmbedField {
+		return &discordgo.MessageEmbedField{Name: tr(lang, k), Value: v, Inline: true}
+	}
+	dash := func(n float64, ok bool) string {
+		if !ok {
+			return "—"
+		}
+		return strconv.FormatFloat(n, 'f', 1, 64)
+	}
+	fav := "—"
+	if s.FavoriteColor != "" {
+		for c := range colorName {
+			if colors[c].String() == s.FavoriteColor {
+				fav = colorLabel(lang, colors[c])
+			}
+		}
+	}
+	embed := &discordgo.MessageEmbed{
+		Title: tr(lang, msgStatsTitle, playerLabel(lang, s.Player, name, s.Computer)),
+		Color: 0xE8B923,
+		Fields: []*discordgo.MessageEmbedField{
+			field(msgStatRating, fmt.Sprintf("%d (#%d)", int(s.Rating+0.5), s.Rank)),
+			field(msgStatGames, strconv.Itoa(s.Games)),
+			field(msgStatWins, fmt.Sprintf("%d (%s)", s.Wins, percent(s.WinRate))),
+			field(msgStatCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
+			field(msgStatBarricades, strconv.Itoa(s.Barricades)),
+			field(msgStatAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0)),
+			field(msgStatFastest, dash(float64(s.FastestWin), s.Wins > 0)),
+			field(msgStatStreak, streak),
+			field(msgStatColor, fav),
+		},
+	}
+	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	if len(s.History) > 0 {
+		points := make([]render.RatingPoint, 0, len(s.History)+1)
+		for _, p := range s.History {
+			points = append(points, render.RatingPoint{At: p.At, Rating: p.Rating})
+		}
+		if png, err := render.RatingChart(points, 0, 0); err == nil {
+			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
+			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
+		} else {
+			b.log.Warn("rating chart", "err", err)
+		}
+	}
+	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+}
+
+func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
+	games, err := b.db.RecentGames(ctx, r.i.GuildID, historyLength)
+	if err != nil {
+		return err
+	}
+	lang := r.guildLang
+	var lines []string
+	for _, g := range games {
+		w := g.Winner()
+		var others []string
+		for _, res := range g.Results {
+			if !res.Won {
+				others = append(others, playerLabel(lang, res.Player, res.Name, res.Computer))
+			}
+		}
+		win := playerLabel(lang, w.Player, w.Name, w.Computer)
+		if w.Forfeit {
+			win += " " + tr(lang, msgForfeitMark)
+		}
+		lines = append(lines, tr(lang, msgHistoryLine, g.GameID, win, strings.Join(others, ", "), g.Turns, g.FinishedAt.Unix()))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, tr(lang, msgHistoryEmpty))
+	}
+	embed := &discordgo.MessageEmbed{Title: tr(lang, msgHistoryTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}
+	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+}
+
+// cmdReplay answers with an animated GIF of a game of this server. Drawing a
+// long game takes a moment, so the answer is deferred first.
+func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
+	id := int64(o.int("game", 0))
+	sg, err := b.db.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sg.GuildID != r.i.GuildID) {
+		return refuse(msgNoSuchGame)
+	} else if err != nil {
+		return err
+	}
+	t, err := decode(sg)
+	if err != nil {
+		return err
+	}
+	if t.g == nil {
+		return refuse(msgNotStarted)
+	}
+	if err := b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := render.ReplayGIF(&buf, render.ReplayScenes(t.g), nil); err != nil {
+		return err
+	}
+	content := tr(r.guildLang, msgReplayDone, id, t.g.TurnNumber())
+	_, err = b.dc.InteractionResponseEdit(r.i, &discordgo.WebhookEdit{Content: &content,
+		Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}})
+	return err
+}
+
+func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
+	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
+		return refuse(msgNeedManageServer)
+	}
+	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
+	if err != nil {
+		return err
+	}
+	changed := false
+	if v := o.string("turn-timeout", ""); v != "" {
+		d, err := parseTimeout(v)
+		if err != nil {
+			return err
+		}
+		s.TurnTimeout, changed = d, true
+	}
+	if _, ok := o["reminders"]; ok {
+		s.Reminders, changed = o.bool("reminders", true), true
+	}
+	if changed {
+		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
+			return err
+		}
+	}
+	reminders := tr(r.lang, msgOff)
+	if s.Reminders {
+		reminders = tr(r.lang, msgOn)
+	}
+	key := msgSettingsNow
+	if changed {
+		key = msgSettingsSaved
+	}
+	b.replyPrivate(r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders))
+	return nil
+}
