@@ -1,0 +1,312 @@
+package ai
+
+import (
+	"math"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// The evaluation estimates each colour's chance to win from how many of its
+// own turns its pawns need to reach the goal.
+//
+// For a given set of barricades, valueTable holds for every square the
+// expected number of turns a lone pawn standing there needs to reach the
+// goal when it moves only on rolls that bring it closer (other pawns take
+// the other rolls): the value of a small Markov decision process solved
+// exactly, in the manner of Dijkstra's algorithm, since a square's value
+// depends only on squares of smaller value. A barricade on the way costs the
+// turns spent waiting to land on it exactly; the last six squares before the
+// goal cost about six turns because the goal too must be hit exactly.
+//
+// A colour's time combines its pawns (a second pawn that waits for another
+// roll than the first shortens the wait), adds the risk that an opponent
+// moving first captures a pawn, and subtracts the head start of colours that
+// move earlier in the round. Times become win chances through a power law.
+
+// params are the evaluation's weights.
+type params struct {
+	// backup weighs the rates of the pawns behind the leader.
+	backup float64
+	// backups is how many pawns behind the leader count.
+	backups int
+	// power turns times into win chances: chance ∝ time^-power.
+	power float64
+	// threat scales the expected loss from capture.
+	threat float64
+}
+
+var defaultParams = params{backup: 0.35, backups: 2, power: 3, threat: 1}
+
+// unreachable is the value of a square from which the goal cannot be reached.
+const unreachable = 200
+
+// valueTable holds the expected turns to the goal of a lone pawn on each
+// square and of a pawn in each colour's house, for one set of barricades.
+type valueTable struct {
+	sq   [engine.NumSquares]float64
+	home [engine.NumColors]float64
+}
+
+// evaluator evaluates positions. It caches value tables by barricade set
+// and is not safe for concurrent use.
+type evaluator struct {
+	p     params
+	cache map[squareSet]*valueTable
+	reach [engine.NumSquares][maxRoll + 1]squareSet
+}
+
+func newEvaluator(p params) *evaluator {
+	return &evaluator{p: p, cache: make(map[squareSet]*valueTable)}
+}
+
+// table returns the value table for the barricades bars.
+func (e *evaluator) table(bars squareSet) *valueTable {
+	if t, ok := e.cache[bars]; ok {
+		return t
+	}
+	t := new(valueTable)
+	e.compute(&bars, t)
+	e.cache[bars] = t
+	return t
+}
+
+// solve returns the expected turns of a pawn whose best reachable value for
+// each roll is m (+Inf when the roll cannot move it usefully): it waits on
+// the rolls that do not improve it, so the value v satisfies
+// v = 1 + (Σ_{good} m + (6-g)·v)/6, which the g smallest values minimise.
+func solve(m [maxRoll]float64) float64 {
+	for i := 1; i < maxRoll; i++ {
+		for j := i; j > 0 && m[j] < m[j-1]; j-- {
+			m[j], m[j-1] = m[j-1], m[j]
+		}
+	}
+	best := math.Inf(1)
+	sum := float64(maxRoll)
+	for g := 1; g <= maxRoll; g++ {
+		if math.IsInf(m[g-1], 1) {
+			break
+		}
+		sum += m[g-1]
+		if v := sum / float64(g); v < best {
+			best = v
+		} else {
+			break
+		}
+	}
+	return best
+}
+
+func (e *evaluator) compute(bars *squareSet, t *valueTable) {
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		e.reach[s] = [maxRoll + 1]squareSet{}
+		var visited squareSet
+		visited.add(s)
+		reachAll(bars, s, 0, &visited, &e.reach[s])
+	}
+	var (
+		best    [engine.NumSquares][maxRoll]float64
+		tent    [engine.NumSquares]float64
+		settled [engine.NumSquares]bool
+	)
+	inf := math.Inf(1)
+	for s := range tent {
+		tent[s] = inf
+		for d := range best[s] {
+			best[s][d] = inf
+		}
+	}
+	tent[engine.Goal] = 0
+	// open holds the squares with a finite tentative value, not yet settled.
+	var openBuf [engine.NumSquares]engine.Square
+	open := append(openBuf[:0], engine.Goal)
+	for len(open) > 0 {
+		k := 0
+		for i := 1; i < len(open); i++ {
+			if tent[open[i]] < tent[open[k]] {
+				k = i
+			}
+		}
+		u := open[k]
+		uv := tent[u]
+		open[k] = open[len(open)-1]
+		open = open[:len(open)-1]
+		settled[u] = true
+		t.sq[u] = uv
+		for d := 1; d <= maxRoll; d++ {
+			e.reach[u][d].forEach(func(s engine.Square) {
+				if settled[s] || uv >= best[s][d-1] || uv >= tent[s] {
+					return // waiting beats landing on u
+				}
+				best[s][d-1] = uv
+				if math.IsInf(tent[s], 1) {
+					open = append(open, s)
+				}
+				tent[s] = solve(best[s])
+			})
+		}
+	}
+	for s := range settled {
+		if !settled[s] {
+			t.sq[s] = unreachable
+		}
+	}
+	for c := engine.Red; c <= engine.Blue; c++ {
+		entry := engine.Entry(c)
+		var m [maxRoll]float64
+		m[0] = t.sq[entry]
+		for d := 2; d <= maxRoll; d++ {
+			m[d-1] = inf
+			e.reach[entry][d-1].forEach(func(s engine.Square) {
+				m[d-1] = min(m[d-1], t.sq[s])
+			})
+		}
+		t.home[c] = min(solve(m), unreachable)
+	}
+}
+
+// threats holds, for each colour, the rolls (bit d-1 for roll d) with
+// which it could land on each square.
+type threats [engine.NumColors][engine.NumSquares]uint8
+
+// colorThreats fills th[c] with the squares colour c could land on.
+func (b *board) colorThreats(c engine.Color, th *[engine.NumSquares]uint8) {
+	*th = [engine.NumSquares]uint8{}
+	var out [maxRoll + 1]squareSet
+	own := engine.PawnOf(c)
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		if b.cells[s] != own {
+			continue
+		}
+		var visited squareSet
+		visited.add(s)
+		reachAll(&b.bars, s, 0, &visited, &out)
+	}
+	if b.home[c] > 0 {
+		entry := engine.Entry(c)
+		th[entry] |= 1
+		var visited squareSet
+		visited.add(entry)
+		var fromEntry [maxRoll + 1]squareSet
+		reachAll(&b.bars, entry, 0, &visited, &fromEntry)
+		for d := 1; d < maxRoll; d++ {
+			out[d+1][0] |= fromEntry[d][0]
+			out[d+1][1] |= fromEntry[d][1]
+		}
+	}
+	for d := 1; d <= maxRoll; d++ {
+		out[d].forEach(func(s engine.Square) { th[s] |= 1 << (d - 1) })
+	}
+}
+
+// colorTime returns the expected turns colour c needs, given the values of
+// its pawns, of which home wait in the house.
+func (e *evaluator) colorTime(vals []float64, homeVal float64, home int) float64 {
+	// Keep the leader and the best backups, counting the house once.
+	var best [4]float64
+	n := 0
+	insert := func(v float64) {
+		if n < len(best) {
+			best[n] = v
+			n++
+		} else if v < best[n-1] {
+			best[n-1] = v
+		} else {
+			return
+		}
+		for j := n - 1; j > 0 && best[j] < best[j-1]; j-- {
+			best[j], best[j-1] = best[j-1], best[j]
+		}
+	}
+	for _, v := range vals {
+		insert(v)
+	}
+	if home > 0 {
+		insert(homeVal)
+	}
+	if n == 0 {
+		return unreachable
+	}
+	rate := 1 / best[0]
+	for i := 1; i < n && i <= e.p.backups; i++ {
+		rate += e.p.backup / best[i]
+	}
+	return 1 / rate
+}
+
+// chances returns each colour's estimated chance to win from b.
+func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
+	var out [engine.NumColors]float64
+	if b.winner != engine.NoColor {
+		out[b.winner] = 1
+		return out
+	}
+	t := e.table(b.bars)
+	// Seat order from the colour to move.
+	var order [engine.NumColors]engine.Color
+	n := 0
+	for c := b.turn; n == 0 || c != b.turn; c = b.next(c) {
+		order[n] = c
+		n++
+	}
+	var th threats
+	for i := 0; i < n-1; i++ {
+		b.colorThreats(order[i], &th[order[i]])
+	}
+	var times [engine.NumColors]float64
+	for i := 0; i < n; i++ {
+		c := order[i]
+		var (
+			vals [engine.PawnsPerColor]float64
+			sqs  [engine.PawnsPerColor]engine.Square
+		)
+		k := 0
+		own := engine.PawnOf(c)
+		for s := engine.Square(0); s < engine.NumSquares && k < len(vals); s++ {
+			if b.cells[s] == own {
+				vals[k], sqs[k] = t.sq[s], s
+				k++
+			}
+		}
+		home := int(b.home[c])
+		base := e.colorTime(vals[:k], t.home[c], home)
+		total := base
+		if i > 0 && e.p.threat > 0 {
+			for j := 0; j < k; j++ {
+				safe := 1.0
+				for x := 0; x < i; x++ {
+					if r := th[order[x]][sqs[j]]; r != 0 {
+						safe *= 1 - float64(popcount8(r))/maxRoll
+					}
+				}
+				if safe == 1 {
+					continue
+				}
+				saved := vals[j]
+				vals[j] = t.home[c]
+				lost := e.colorTime(vals[:k], t.home[c], home)
+				vals[j] = saved
+				total += e.p.threat * (1 - safe) * (lost - base)
+			}
+		}
+		times[c] = total + float64(i)/float64(n)
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		c := order[i]
+		w := math.Pow(times[c], -e.p.power)
+		out[c] = w
+		sum += w
+	}
+	for i := 0; i < n; i++ {
+		out[order[i]] /= sum
+	}
+	return out
+}
+
+func popcount8(x uint8) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,72 @@
+package ai
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// Level names a computer player's strength.
+type Level string
+
+// The levels. Easy, Normal and Hard are offered to players; Greedy is the
+// baseline used to measure them.
+const (
+	// Easy plays legal moves with little foresight.
+	Easy Level = "easy"
+	// Normal plays the move with the best heuristic evaluation.
+	Normal Level = "normal"
+	// Hard searches the next player's roll and reply (expectimax).
+	Hard Level = "hard"
+	// Greedy captures a pawn when it can, otherwise brings a pawn closest
+	// to the goal, and puts captured barricades on a random square.
+	Greedy Level = "greedy"
+)
+
+// ErrUnknownLevel is returned for a level name that is not one of Levels or
+// "greedy".
+var ErrUnknownLevel = errors.New("unknown level")
+
+// Levels returns the levels offered to players, weakest first: easy,
+// normal, hard.
+func Levels() []Level { return []Level{Easy, Normal, Hard} }
+
+// ParseLevel reads a level name: easy, normal, hard or greedy.
+func ParseLevel(s string) (Level, error) {
+	switch l := Level(s); l {
+	case Easy, Normal, Hard, Greedy:
+		return l, nil
+	}
+	return "", fmt.Errorf("%w: %q (want easy, normal, hard or greedy)", ErrUnknownLevel, s)
+}
+
+// String returns the level's name.
+func (l Level) String() string { return string(l) }
+
+// Player chooses moves for one colour.
+type Player interface {
+	// Choose returns one of moves, the legal moves of pos's colour to move
+	// for roll under rules. moves must not be empty; a move that captures a
+	// barricade appears once per legal placement, and the one returned
+	// carries its placement.
+	Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move
+}
+
+// New returns a player of the given level whose random choices all come
+// from seed: the same seed, position and roll give the same move.
+func New(level Level, seed uint64) (Player, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x6d616c6566697a)) // "malefiz"
+	switch level {
+	case Easy:
+		return &easyPlayer{rng: rng}, nil
+	case Normal:
+		return &normalPlayer{rng: rng}, nil
+	case Hard:
+		return &hardPlayer{rng: rng, budget: defaultHardBudget}, nil
+	case Greedy:
+		return &greedyPlayer{rng: rng}, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknownLevel, string(level))
+}
