@@ -104,7 +104,7 @@ func register(t *testing.T, s *discordgo.Session, fake *discordtest.Fake) {
 	}
 }
 
-// button returns one action row with buttons of the given custom IDs.
+// buttons returns one action row with buttons of the given custom IDs.
 func buttons(ids ...string) []discordgo.MessageComponent {
 	row := discordgo.ActionsRow{}
 	for _, id := range ids {

@@ -152,9 +152,8 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 	return resp, nil
 }
 
-// contextLocked fills the defaults of inv and checks its guild and channel;
-// f.mu must be
-// held.
+// contextLocked fills the defaults of inv and checks its guild and
+// channel. f.mu must be held.
 func (f *Fake) contextLocked(inv *Invocation) error {
 	if inv.Guild == "" {
 		inv.Guild = f.guildOfLocked(inv.Channel)
