@@ -1,0 +1,83 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// newTimerBot returns a bot on a fresh database with a fixed clock, and no
+// Discord: the timers exercised here (lobby expiry without a message) make
+// no Discord call.
+func newTimerBot(tb testing.TB) (*Bot, *store.DB, time.Time) {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	b := New(Config{Store: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now }})
+	return b, db, now
+}
+
+// addLobbies stores n lobbies waking at wake, in channels named from prefix.
+func addLobbies(tb testing.TB, db *store.DB, n int, prefix string, wake time.Time) []int64 {
+	tb.Helper()
+	var ids []int64
+	for i := range n {
+		g := &store.Game{GuildID: "1", ChannelID: fmt.Sprintf("%s%d", prefix, i), HostID: "9", Status: store.StatusLobby,
+			Options: store.Options{Seats: 2}, WakeAt: wake, Seats: []store.Seat{{Color: "red", UserID: "9", Name: "host"}}}
+		if err := db.CreateGame(context.Background(), g); err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+	}
+	return ids
+}
+
+func TestTickTouchesOnlyDueGames(t *testing.T) {
+	b, db, now := newTimerBot(t)
+	pending := addLobbies(t, db, 50, "p", now.Add(time.Hour))
+	due := addLobbies(t, db, 3, "d", now.Add(-time.Second))
+	n, err := b.Tick(context.Background())
+	if err != nil || n != 3 {
+		t.Fatalf("Tick = %d, %v; want 3 due games", n, err)
+	}
+	for _, id := range due {
+		if g, _ := db.Game(context.Background(), id); g.Status != store.StatusCancelled {
+			t.Errorf("due lobby %d is %s, want cancelled", id, g.Status)
+		}
+	}
+	for _, id := range pending {
+		if g, _ := db.Game(context.Background(), id); g.Version != 1 || g.Status != store.StatusLobby {
+			t.Errorf("pending lobby %d was touched: version %d status %s", id, g.Version, g.Status)
+		}
+	}
+	if n, _ := b.Tick(context.Background()); n != 0 {
+		t.Errorf("second pass found %d due games, want 0", n)
+	}
+}
+
+// BenchmarkSchedulerPass is one scheduler pass with 10,000 games waiting on
+// timers and 10 of them due.
+func BenchmarkSchedulerPass(b *testing.B) {
+	bot, db, now := newTimerBot(b)
+	addLobbies(b, db, 10000, "p", now.Add(time.Hour))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		addLobbies(b, db, 10, fmt.Sprintf("d%d-", i), now.Add(-time.Second))
+		b.StartTimer()
+		n, err := bot.Tick(context.Background())
+		if err != nil || n != 10 {
+			b.Fatalf("Tick = %d, %v", n, err)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/discordtest"
+)
+
+// BenchmarkInteractionLatency measures the time from an interaction's
+// dispatch by the fake Discord to the bot's answer (load, rules, render,
+// commit, respond) with 50 games running and clicks arriving at 20 per
+// second in all, spread over the games. Each op is one click; run it with
+// -benchtime=400x or more for a stable 99th percentile.
+func BenchmarkInteractionLatency(b *testing.B) {
+	const games, perSecond = 50, 20
+	channels := make([]string, games)
+	for i := range channels {
+		channels[i] = fmt.Sprintf("2000000000000%05d", i)
+	}
+	h := newHarness(b, discordtest.WithGuild(discordtest.Guild{Channels: channels}))
+	type table struct {
+		mu      sync.Mutex
+		id      int64
+		players [2]string
+	}
+	tables := make([]*table, games)
+	for i, ch := range channels {
+		a, c := fmt.Sprintf("3000000000000%05d", 2*i), fmt.Sprintf("3000000000000%05d", 2*i+1)
+		resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: a, Channel: ch, Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 2}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		lobby := *resp.Message
+		h.click(c, lobby.ID, control(b, lobby, bot.ActJoin))
+		id, _ := bot.ParseCustomID(control(b, lobby, bot.ActStart))
+		h.click(a, lobby.ID, control(b, lobby, bot.ActStart))
+		tables[i] = &table{id: id.Game, players: [2]string{a, c}}
+	}
+	// step performs the next click of a game: Roll on the turn message, or
+	// the first move on the message showing the moves.
+	step := func(t *table) (time.Duration, bool) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		sg, g := h.game(t.id)
+		if g == nil || g.Over() {
+			return 0, false
+		}
+		m, ok := h.fake.Message(sg.TurnMessageID)
+		if !ok {
+			return 0, false
+		}
+		var customID string
+		for _, id := range m.CustomIDs() {
+			if strings.HasPrefix(id, "mf/roll/") || strings.HasPrefix(id, "mf/move/") || strings.HasPrefix(id, "mf/place/") {
+				customID = id
+				break
+			}
+		}
+		if customID == "" {
+			return 0, false // the next turn message is on its way
+		}
+		player := t.players[0]
+		if g.Turn() != 0 {
+			player = t.players[1]
+		}
+		inv := discordtest.Invocation{User: player, MessageID: m.ID, CustomID: customID}
+		if c, _ := m.Component(customID); len(c.Options) > 0 {
+			inv.Values = []string{c.Options[0].Value}
+		}
+		resp, err := h.fake.Click(h.ctx(), inv)
+		if err != nil {
+			return 0, false
+		}
+		return resp.Latency, true
+	}
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		wg        sync.WaitGroup
+	)
+	tick := time.NewTicker(time.Second / perSecond)
+	defer tick.Stop()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		<-tick.C
+		wg.Add(1)
+		go func(t *table) {
+			defer wg.Done()
+			if d, ok := step(t); ok {
+				mu.Lock()
+				latencies = append(latencies, d)
+				mu.Unlock()
+			}
+		}(tables[i%games])
+	}
+	wg.Wait()
+	b.StopTimer()
+	if len(latencies) == 0 {
+		b.Fatal("no click was answered")
+	}
+	slices.Sort(latencies)
+	pct := func(p float64) float64 {
+		return float64(latencies[int(p*float64(len(latencies)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(len(latencies)), "clicks")
+}
