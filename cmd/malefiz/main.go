@@ -6,6 +6,10 @@
 //	malefiz [run] [-config FILE]        run the bot (the default)
 //	malefiz moves -roll N POSITION      print the legal moves, one per line
 //	malefiz perft -depth N [-divide] POSITION
+//	malefiz render [-roll N] [-size PX] -o FILE POSITION
+//	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json]
+//	malefiz backup -o FILE [-db PATH]
+//	malefiz replay [-o FILE] DATABASE GAME
 //
 // A bad position or flag prints a one-line error on stderr and exits with status 2.
 package main
@@ -25,9 +29,13 @@ type command struct {
 
 // commands lists the subcommands by name.
 var commands = map[string]command{
-	"run":   {"run the Discord bot (the default)", runCommand},
-	"moves": {"print the legal moves of a position for a roll", movesCommand},
-	"perft": {"count move sequences from a position (rules.md's perft)", perftCommand},
+	"run":      {"run the Discord bot (the default)", runCommand},
+	"moves":    {"print the legal moves of a position for a roll", movesCommand},
+	"perft":    {"count move sequences from a position (rules.md's perft)", perftCommand},
+	"render":   {"write a PNG of a position", renderCommand},
+	"selfplay": {"play computer players against each other and report win rates", selfplayCommand},
+	"backup":   {"copy the live database safely (VACUUM INTO)", backupCommand},
+	"replay":   {"write an animated GIF of a stored game", replayCommand},
 }
 
 func main() {

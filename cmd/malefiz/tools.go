@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// defaultDatabase is the database the tools open unless told otherwise.
+func defaultDatabase() string {
+	if p := os.Getenv("MALEFIZ_DATABASE_PATH"); p != "" {
+		return p
+	}
+	return DefaultConfig().Database.Path
+}
+
+// backupCommand is `malefiz backup -o FILE [-db PATH]`: a consistent copy of
+// a live database (VACUUM INTO), safe while the bot runs.
+func backupCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("backup")
+	out := fs.String("o", "", "the backup file to write (must not exist)")
+	dbPath := fs.String("db", defaultDatabase(), "the database to copy")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "backup: %v", err)
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH]")
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		return fail(stderr, "backup: %v", err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return fail(stderr, "backup: %v", err)
+	}
+	defer db.Close()
+	if err := db.Backup(ctx, *out); err != nil {
+		return fail(stderr, "backup: %v", err)
+	}
+	return 0
+}
+
+// replayCommand is `malefiz replay -o FILE DATABASE GAME`: an animated GIF
+// of a stored game.
+func replayCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("replay")
+	out := fs.String("o", "game.gif", "the GIF file to write")
+	width := fs.Int("width", 0, "frame width in pixels (default 480)")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	if fs.NArg() != 2 {
+		return fail(stderr, "replay: usage: malefiz replay [-o FILE] DATABASE GAME")
+	}
+	id, err := strconv.ParseInt(fs.Arg(1), 10, 64)
+	if err != nil || id <= 0 {
+		return fail(stderr, "replay: GAME must be a game number, got %q", fs.Arg(1))
+	}
+	if _, err := os.Stat(fs.Arg(0)); err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, fs.Arg(0))
+	if err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	defer db.Close()
+	sg, err := db.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fail(stderr, "replay: there is no game %d", id)
+	} else if err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	if len(sg.State) == 0 {
+		return fail(stderr, "replay: game %d never started", id)
+	}
+	var g engine.Game
+	if err := g.UnmarshalBinary(sg.State); err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := render.ReplayGIF(&buf, render.ReplayScenes(&g), &render.ReplayOptions{Width: *width}); err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	return 0
+}
