@@ -113,7 +113,7 @@ func TestIdentifyRefused(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := fake.WaitReady(timeout(t, 5*time.Second)); err != nil {
+				if err := fake.WaitReady(timeout(t, 10*time.Second)); err != nil {
 					t.Fatal(err)
 				}
 				_ = s.Close()

@@ -44,7 +44,7 @@ func openBot(t *testing.T, fake *discordtest.Fake, handlers ...any) *discordgo.S
 		t.Fatalf("Open: %v", err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	if err := fake.WaitReady(timeout(t, 5*time.Second)); err != nil {
+	if err := fake.WaitReady(timeout(t, 10*time.Second)); err != nil {
 		t.Fatalf("WaitReady: %v", err)
 	}
 	return s

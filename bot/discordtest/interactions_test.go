@@ -42,7 +42,7 @@ func TestSlashCommandChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := fake.SlashCommand(timeout(t, 5*time.Second), tt.inv)
+			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), tt.inv)
 			if tt.wantErr != "" {
 				if !errors.Is(err, discordtest.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("error %v, want ErrInvocation with %q", err, tt.wantErr)
@@ -108,7 +108,7 @@ func TestClickChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := fake.Click(timeout(t, 5*time.Second), tt.inv)
+			resp, err := fake.Click(timeout(t, 10*time.Second), tt.inv)
 			if tt.wantErr != "" {
 				if !errors.Is(err, discordtest.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("error %v, want ErrInvocation with %q", err, tt.wantErr)
@@ -140,7 +140,7 @@ func TestCallbackRules(t *testing.T) {
 			return s.InteractionRespond(i, r)
 		}, ""},
 		{"late", func(s *discordgo.Session, i *discordgo.Interaction) error {
-			time.Sleep(150 * time.Millisecond)
+			time.Sleep(300 * time.Millisecond)
 			return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 		}, "10062"},
 		{"update a command", func(s *discordgo.Session, i *discordgo.Interaction) error {
@@ -164,11 +164,15 @@ func TestCallbackRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fake := discordtest.New(t, discordtest.WithCallbackDeadline(100*time.Millisecond))
+			deadline := 3 * time.Second
+			if tt.name == "late" {
+				deadline = 100 * time.Millisecond
+			}
+			fake := discordtest.New(t, discordtest.WithCallbackDeadline(deadline))
 			errs := make(chan error, 1)
 			s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) { errs <- tt.answer(s, ic.Interaction) })
 			register(t, s, fake)
-			resp, err := fake.SlashCommand(timeout(t, 5*time.Second), discordtest.Invocation{Name: "malefiz", Sub: "join"})
+			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), discordtest.Invocation{Name: "malefiz", Sub: "join"})
 			botErr := <-errs
 			switch {
 			case tt.name == "twice":

@@ -78,7 +78,7 @@ func TestSessionEndToEnd(t *testing.T) {
 	}
 
 	// A slash command answered with a file and buttons.
-	resp, err := fake.SlashCommand(timeout(t, 5*time.Second), discordtest.Invocation{
+	resp, err := fake.SlashCommand(timeout(t, 10*time.Second), discordtest.Invocation{
 		User: user, Locale: "de", Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 4, "six-again": true},
 	})
 	if err != nil {
@@ -142,7 +142,7 @@ func TestSessionEndToEnd(t *testing.T) {
 	}
 
 	// A click updates the message and removes its buttons.
-	click, err := fake.Click(timeout(t, 5*time.Second), discordtest.Invocation{User: user, MessageID: msg.ID, CustomID: "mf/join/1"})
+	click, err := fake.Click(timeout(t, 10*time.Second), discordtest.Invocation{User: user, MessageID: msg.ID, CustomID: "mf/join/1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestDeferredResponse(t *testing.T) {
 		}
 	})
 	register(t, s, fake)
-	ctx := timeout(t, 5*time.Second)
+	ctx := timeout(t, 10*time.Second)
 	resp, err := fake.SlashCommand(ctx, discordtest.Invocation{Name: "malefiz", Sub: "join"})
 	if err != nil {
 		t.Fatal(err)
