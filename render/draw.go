@@ -104,7 +104,7 @@ func (c *canvas) markPath(g geom, path []engine.Square, pad float64) {
 // than draw.Draw for sprites that are mostly one or the other.
 func (sp *sprite) put(dst *canvas, x, y float64) {
 	px, py := int(math.Round(x))-sp.ox, int(math.Round(y))-sp.oy
-	r := image.Rect(px, py, px+sp.img.Rect.Dx(), py+sp.img.Rect.Dy()).Intersect(dst.Rect)
+	r := sp.rectAt(x, y).Intersect(dst.Rect)
 	if r.Empty() {
 		return
 	}
@@ -129,6 +129,12 @@ func (sp *sprite) put(dst *canvas, x, y float64) {
 			}
 		}
 	}
+}
+
+// rectAt returns the rectangle sp covers when centred on (x, y).
+func (sp *sprite) rectAt(x, y float64) image.Rectangle {
+	px, py := int(math.Round(x))-sp.ox, int(math.Round(y))-sp.oy
+	return image.Rect(px, py, px+sp.img.Rect.Dx(), py+sp.img.Rect.Dy())
 }
 
 // putAt draws sp centred on square s.

@@ -254,13 +254,12 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 			l.destRing.putAt(img, g, lb.Square)
 		}
 	}
+	var badges []badgeAt
 	for _, lb := range s.Candidates {
-		if lb.Text != "" && lb.Square.Valid() {
-			l.putBadge(img, pos, lb, badgeCandidate)
-		}
+		badges = l.addBadge(badges, pos, lb, badgeCandidate)
 	}
 	for _, lb := range s.Labels {
-		l.putBadge(img, pos, lb, badgeMove)
+		badges = l.addBadge(badges, pos, lb, badgeMove)
 	}
 	for _, lb := range s.Origins {
 		if lb.Square == engine.NoSquare {
@@ -272,29 +271,82 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 				hx, hy := g.house(c)
 				hw, hh := g.houseSize()
 				sp := l.badge(lb.Text, badgeMove)
-				sp.put(img, hx+hw/2-0.2*u-float64(sp.ox)+badgeH*u/2, hy-hh/2+0.15*u)
+				badges = append(badges, badgeAt{sp: sp, spots: [][2]float64{
+					{hx + hw/2 - 0.2*u - float64(sp.ox) + badgeH*u/2, hy - hh/2 + 0.15*u}}})
 			}
 			continue
 		}
-		l.putBadge(img, pos, lb, badgeMove)
+		badges = l.addBadge(badges, pos, lb, badgeMove)
 	}
+	// Badges keep off the row numbers in the side margins.
+	area := image.Rect(int(u), 0, g.w-int(u), g.h)
+	placeBadges(img, badges, int(0.12*u)+1, area)
 }
 
-// putBadge draws a label's badge: centred on an empty square, at the upper
-// right corner of an occupied one so that the piece stays visible.
-func (l *layer) putBadge(img *canvas, pos *engine.Position, lb Label, kind int) {
+// badgeAt is a badge to draw and the spots it may go, best first.
+type badgeAt struct {
+	sp    *sprite
+	spots [][2]float64
+}
+
+// addBadge appends a label's badge with its spots: centred on an empty
+// square, else above or below it; on an occupied square at one of its
+// corners, upper right first, so the piece stays visible (a wide badge
+// centred above or below the piece first). Badges on empty squares come
+// first, so that they get their place.
+func (l *layer) addBadge(badges []badgeAt, pos *engine.Position, lb Label, kind int) []badgeAt {
 	if !lb.Square.Valid() || lb.Text == "" {
-		return
+		return badges
 	}
 	u := l.g.u
 	sp := l.badge(lb.Text, kind)
 	x, y := l.g.at(lb.Square)
-	if pos.At(lb.Square) != engine.Empty || lb.Square == engine.Goal {
-		// Keep the badge's left edge in place when the text is wide.
-		x += 0.52*u + float64(sp.ox) - badgeH*u/2 - 0.05*u
-		y -= 0.52 * u
+	b := badgeAt{sp: sp}
+	if pos.At(lb.Square) == engine.Empty && lb.Square != engine.Goal {
+		d := 0.6 * u
+		b.spots = [][2]float64{{x, y}, {x, y - d}, {x, y + d}}
+		return append([]badgeAt{b}, badges...)
 	}
-	sp.put(img, x, y)
+	// Keep the badge's inner edge in place when the text is wide.
+	dx := 0.52*u + float64(sp.ox) - badgeH*u/2 - 0.05*u
+	dy := 0.52 * u
+	corners := [][2]float64{{x + dx, y - dy}, {x - dx, y - dy}, {x + dx, y + dy}, {x - dx, y + dy}}
+	ends := [][2]float64{{x, y - 0.76*u}, {x, y + 0.76*u}}
+	if float64(sp.img.Rect.Dx()) > 1.3*badgeH*u {
+		// A wide badge at a corner would reach over the next square: centre
+		// it above or below the piece instead.
+		b.spots = append(ends, corners...)
+	} else {
+		b.spots = append(corners, ends...)
+	}
+	return append(badges, b)
+}
+
+// placeBadges draws each badge on the first of its spots that no badge
+// drawn before it covers and that lies inside area, or on its first spot
+// when there is none. Badges are compared inset by slack pixels: their
+// corners are rounded.
+func placeBadges(img *canvas, badges []badgeAt, slack int, area image.Rectangle) {
+	var taken []image.Rectangle
+	for _, b := range badges {
+		spot := b.spots[0]
+		for _, p := range b.spots {
+			r := b.sp.rectAt(p[0], p[1]).Inset(slack)
+			free := r.In(area)
+			for _, t := range taken {
+				if r.Overlaps(t) {
+					free = false
+					break
+				}
+			}
+			if free {
+				spot = p
+				break
+			}
+		}
+		taken = append(taken, b.sp.rectAt(spot[0], spot[1]).Inset(slack))
+		b.sp.put(img, spot[0], spot[1])
+	}
 }
 
 // trail draws the path of the last move in the mover's colour, with a ring

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -97,6 +98,18 @@ func origins(t testing.TB) Scene {
 	return s
 }
 
+// shared shows two moves ending on the same occupied square (h1: "C F"),
+// next to labels on empty squares.
+func shared(t testing.TB) Scene {
+	p := mustPosition(t, "players=rgyb turn=g r=c1 g=f1,g1 y=h1 b= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13")
+	moves := p.Moves(2, engine.Rules{})
+	slices.SortFunc(moves, func(a, b engine.Move) int { return strings.Compare(a.String(), b.String()) })
+	s := NewScene(p)
+	s.Roll = 2
+	s.Labels = DestinationLabels(moves)
+	return s
+}
+
 func goldenScenes(t testing.TB) map[string]Scene {
 	return map[string]Scene{
 		"start":     NewScene(engine.StartPosition()),
@@ -104,6 +117,7 @@ func goldenScenes(t testing.TB) map[string]Scene {
 		"placement": placement(t),
 		"winner":    winner(t),
 		"origins":   origins(t),
+		"shared":    shared(t),
 	}
 }
 
