@@ -42,6 +42,9 @@ type layer struct {
 	canvases sync.Pool // of *canvas, for PNG and GIF frames
 }
 
+// maxLayers is how many widths stay cached at once.
+const maxLayers = 6
+
 var (
 	layersMu sync.Mutex
 	layers   = map[int]*layerEntry{}
@@ -57,6 +60,14 @@ func layerFor(width int) *layer {
 	layersMu.Lock()
 	e := layers[width]
 	if e == nil {
+		// Each width costs a few megabytes: keep a handful. Renderers hold
+		// no layer, so one dropped here is rebuilt when next needed.
+		for w := range layers {
+			if len(layers) < maxLayers {
+				break
+			}
+			delete(layers, w)
+		}
 		e = &layerEntry{}
 		layers[width] = e
 	}

@@ -249,9 +249,11 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 	}
 
 	// Labels last, on top of everything.
-	for _, lb := range s.Labels {
-		if lb.Square.Valid() {
-			l.destRing.putAt(img, g, lb.Square)
+	for _, lbs := range [][]Label{s.Labels, s.Origins} {
+		for _, lb := range lbs {
+			if lb.Square.Valid() {
+				l.destRing.putAt(img, g, lb.Square)
+			}
 		}
 	}
 	var badges []badgeAt
