@@ -100,7 +100,7 @@ func buildStats(ctx context.Context, path string) error {
 	year := 365 * 24 * time.Hour
 	for i := range benchGames {
 		id := int64(i + 1)
-		finished := benchNow.Add(-year + time.Duration(i)*year/benchGames).UnixMilli()
+		finished := benchNow.Add(-year + year/benchGames*time.Duration(i)).UnixMilli()
 		if _, err := game.ExecContext(ctx, id, fmt.Sprint("c", i%500), StatusFinished,
 			finished-3_600_000, finished, finished, nil); err != nil {
 			return err

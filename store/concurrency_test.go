@@ -120,7 +120,7 @@ func TestConcurrentGames(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			for range 30 {
+			for range 10 {
 				if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventPass}); err != nil {
 					t.Error(err)
 					return

@@ -146,7 +146,7 @@ func TestAggregatesMatchResults(t *testing.T) {
 	db.Now = func() time.Time { return now }
 	rng := rand.New(rand.NewPCG(1, 2))
 	colors := []string{"red", "green", "yellow", "blue"}
-	for i := range 150 {
+	for i := range 60 {
 		now = now.Add(time.Hour)
 		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
 		if err := db.CreateGame(ctx, g); err != nil {
