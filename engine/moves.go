@@ -61,7 +61,6 @@ type squareSet [2]uint64
 func (s *squareSet) add(q Square)      { s[q>>6] |= 1 << (q & 63) }
 func (s *squareSet) del(q Square)      { s[q>>6] &^= 1 << (q & 63) }
 func (s *squareSet) has(q Square) bool { return s[q>>6]&(1<<(q&63)) != 0 }
-func (s *squareSet) empty() bool       { return s[0]|s[1] == 0 }
 func (s *squareSet) each(f func(q Square)) {
 	for w := range s {
 		for bits := s[w]; bits != 0; bits &= bits - 1 {
