@@ -124,6 +124,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 func dsn(path string, extra ...string) string {
 	// A "file:" URI, so that '?' and '#' in the path are escaped rather than
 	// taken for the query.
+	// Cleaned, so that a leading "//" is not read as a URI's authority.
+	path = filepath.Clean(path)
 	r := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
 	q := []string{
 		fmt.Sprintf("_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()),
@@ -161,6 +163,8 @@ func explain(err error) error {
 	switch se.Code() & 0xff {
 	case sqlite3.SQLITE_NOTADB:
 		return fmt.Errorf("not a SQLite database: %w", err)
+	case sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("database file is corrupt (restore a backup): %w", err)
 	case sqlite3.SQLITE_READONLY:
 		return fmt.Errorf("database is read-only: %w", err)
 	case sqlite3.SQLITE_CANTOPEN:

@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -604,5 +606,61 @@ func TestBackup(t *testing.T) {
 
 	if err := db.Backup(ctxT(t), filepath.Join(dir, "no", "such", "dir.db")); err == nil {
 		t.Errorf("Backup into a missing directory succeeded")
+	}
+}
+
+func TestOpenCorrupt(t *testing.T) {
+	for name, corrupt := range map[string]func(*os.File) error{
+		"garbage pages": func(f *os.File) error {
+			_, err := f.WriteAt(bytes.Repeat([]byte{0xab}, 3*4096), 2*4096)
+			return err
+		},
+		"truncated": func(f *os.File) error { return f.Truncate(3 * 4096) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := dbPath(t)
+			db, err := store.Open(ctxT(t), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for i := range 100 {
+				g := newGame(fmt.Sprint("c", i))
+				g.State = bytes.Repeat([]byte{byte(i)}, 500)
+				mustCreate(t, db, g, store.Event{Kind: store.EventStart})
+				ids = append(ids, g.ID)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := corrupt(f); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+
+			db, err = store.Open(ctxT(t), path)
+			if err != nil {
+				t.Logf("Open: %v", err)
+				return
+			}
+			defer db.Close()
+			var failed error
+			for _, id := range ids {
+				if _, err := db.Game(ctxT(t), id); err != nil {
+					failed = err
+				}
+			}
+			if _, err := db.DueGames(ctxT(t), t0, 1000); err != nil {
+				failed = err
+			}
+			if failed == nil {
+				t.Errorf("a corrupt database reads without error")
+			}
+			t.Logf("reading: %v", failed)
+		})
 	}
 }
