@@ -2,9 +2,18 @@
 // the append-only event log of each game, per-guild settings, and the
 // statistics of finished games (results, ratings, leaderboards).
 //
-// Every exported method is one transaction. Writes that change a game are
-// optimistic: they name the version they were computed from and fail with
-// ErrConflict, changing nothing, when someone else acted first.
+// Every exported method is one transaction, committed to disk before it
+// returns. Writes that change a game are optimistic: they name the version
+// they were computed from (Game.Version) and fail with ErrConflict, changing
+// nothing, when someone else acted first; the caller reads the game again and
+// decides anew. A turn is one UpdateGame: the new engine state, the turn's
+// events and the version bump together.
+//
+// Timers live in the game: Deadline, RemindAt and ReminderSent say what is
+// pending, and WakeAt, which the caller sets to the earliest of them (or to
+// the lobby's expiry), is what the scheduler watches: NextWake says how long
+// it may sleep, DueGames which games to handle. Handling a timer is an
+// UpdateGame like any other, so it happens once even across restarts.
 package store
 
 import (

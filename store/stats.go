@@ -52,8 +52,8 @@ type Result struct {
 // changes) and bumps it. The stored game must be open. results must name two
 // or more seats of distinct colours, exactly one of which won; FinishGame
 // sets their FinishedAt and ratings. See InitialRating for the rating rules.
-// A player who holds several seats (a computer level, say) is rated once per
-// seat.
+// A player who holds several seats (a computer level, say) plays each seat's
+// matches, and the game counts once per seat in their statistics.
 func (db *DB) FinishGame(ctx context.Context, g *Game, results []Result, events ...Event) error {
 	if err := checkResults(results); err != nil {
 		return fmt.Errorf("store: finish game %d: %w", g.ID, err)
@@ -257,8 +257,8 @@ func (db *DB) Leaderboard(ctx context.Context, guild string, since time.Time, mi
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("store: leaderboard: %w", err)
 	}
-	if len(entries) == 0 && offset > 0 {
-		// Past the end: count separately.
+	if len(entries) == 0 {
+		// Past the end, or no room: count separately.
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (`+src+`)`, args...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("store: leaderboard: %w", err)
 		}

@@ -224,6 +224,10 @@ func TestPlayerStatsAndLeaderboard(t *testing.T) {
 	if len(page) != 0 || total != 3 {
 		t.Errorf("past the end: %+v of %d", page, total)
 	}
+	page, total, _ = db.Leaderboard(ctxT(t), "guild1", time.Time{}, 0, 0, 0)
+	if len(page) != 0 || total != 3 {
+		t.Errorf("limit 0: %+v of %d", page, total)
+	}
 	page, total, _ = db.Leaderboard(ctxT(t), "guild1", time.Time{}, 3, 0, 10)
 	if len(page) != 2 || total != 2 {
 		t.Errorf("min 3 games: %+v of %d", page, total)
