@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+func TestServerSettings(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	if resp := h.command(alice, "settings", map[string]any{"turn-timeout": "1h"}); !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "Manage Server") {
+		t.Fatalf("settings without Manage Server: %q", resp.Message.Content)
+	}
+	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: alice, Name: "malefiz", Sub: "settings",
+		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"turn-timeout": "6h", "reminders": false}})
+	if err != nil || !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "6 hours") {
+		t.Fatalf("settings by a manager: %v %+v", err, resp.Message)
+	}
+	// A game without its own timeout takes the server's: 6 hours, no reminder.
+	lobby := *h.command(alice, "new", map[string]any{"seats": 2}).Message
+	h.click(bob, lobby.ID, control(t, lobby, bot.ActJoin))
+	id, _ := bot.ParseCustomID(control(t, lobby, bot.ActStart))
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	h.waitTurn(id.Game)
+	sg, _ := h.game(id.Game)
+	if !sg.Deadline.Equal(clock.Now().Add(6*time.Hour)) || !sg.RemindAt.IsZero() {
+		t.Errorf("deadline %v remind %v, want 6 h and no reminder", sg.Deadline, sg.RemindAt)
+	}
+}
+
+func TestMissingPermissionsAreExplained(t *testing.T) {
+	h := newHarness(t)
+	lobby := *h.command(alice, "new", map[string]any{"seats": 2}).Message
+	h.click(bob, lobby.ID, control(t, lobby, bot.ActJoin))
+	// The bot loses Send Messages before the game starts.
+	h.fake.SetPermissions(h.fake.ChannelID, discordgo.PermissionViewChannel)
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	call, err := h.fake.WaitFor(h.ctx(), func(c discordtest.Call) bool { return c.Route == discordtest.RouteFollowup })
+	if err != nil {
+		t.Fatalf("no follow-up explaining the missing permissions: %v", err)
+	}
+	var body struct {
+		Content string `json:"content"`
+		Flags   int    `json:"flags"`
+	}
+	call.Decode(&body)
+	if !strings.Contains(body.Content, "Send Messages") || body.Flags&int(discordgo.MessageFlagsEphemeral) == 0 {
+		t.Errorf("follow-up %+v, want a private note naming the permissions", body)
+	}
+	// The game started all the same; once the permission is back,
+	// /malefiz board brings the turn on screen.
+	h.fake.SetPermissions(h.fake.ChannelID, discordtest.DefaultAppPermissions)
+	board := h.command(alice, "board", nil)
+	if board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
+		t.Errorf("board after the permission came back: %v", board.Message.CustomIDs())
+	}
+}
+
+// seedFinished stores a finished two-player game between a and b that w wins.
+func seedFinished(t *testing.T, db *store.DB, guild, channel, a, b, w string) {
+	t.Helper()
+	g := &store.Game{GuildID: guild, ChannelID: channel, HostID: a, Status: store.StatusRunning, Options: store.Options{Seats: 2},
+		Seats: []store.Seat{{Color: "red", UserID: a, Name: "P" + a[len(a)-2:]}, {Color: "green", UserID: b, Name: "P" + b[len(b)-2:]}}}
+	if err := db.CreateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	results := []store.Result{
+		{Player: a, Name: g.Seats[0].Name, Color: "red", Won: w == a, Turns: 20, GameTurns: 40},
+		{Player: b, Name: g.Seats[1].Name, Color: "green", Won: w == b, Turns: 20, GameTurns: 40},
+	}
+	if err := db.FinishGame(t.Context(), g, results); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
+	h := newHarness(t)
+	// Twelve players with three games each; the last, "11", loses all.
+	player := func(i int) string { return fmt.Sprintf("4000000000000000%02d", i) }
+	n := 0
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 12; i += 2 {
+			a, b := player(i), player(i+1)
+			winner := a
+			if i == 10 {
+				winner = a // player 11 always loses
+			}
+			seedFinished(t, h.main.db, h.fake.GuildID, fmt.Sprintf("5000000000000%05d", n), a, b, winner)
+			n++
+		}
+	}
+	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: player(11), Name: "malefiz", Sub: "leaderboard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := resp.Message.Embeds[0].Description
+	lines := strings.Split(desc, "\n")
+	if len(lines) != 12 || lines[10] != "…" || !strings.Contains(lines[11], "P11") || !strings.HasPrefix(lines[11], "**") {
+		t.Errorf("page 1 for a player off the page:\n%s", desc)
+	}
+	if !strings.Contains(resp.Message.Embeds[0].Footer.Text, "Page 1 of 2") {
+		t.Errorf("footer %q", resp.Message.Embeds[0].Footer.Text)
+	}
+	page2 := h.command(player(0), "leaderboard", map[string]any{"page": 2, "period": "30d"})
+	if lines := strings.Split(page2.Message.Embeds[0].Description, "\n"); !strings.HasPrefix(lines[0], "11.") {
+		t.Errorf("page 2 starts with %q, want rank 11", lines[0])
+	}
+}
