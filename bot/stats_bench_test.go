@@ -1,0 +1,84 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// answerRecorder is a Discord that only takes interaction responses.
+type answerRecorder struct {
+	Discord
+	last *discordgo.InteractionResponse
+}
+
+func (a *answerRecorder) InteractionRespond(_ *discordgo.Interaction, r *discordgo.InteractionResponse, _ ...discordgo.RequestOption) error {
+	a.last = r
+	return nil
+}
+
+// statsBot returns a bot whose database holds games finished games of
+// player "1" against "2" in guild "1".
+func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
+	bot, db, _ := newTimerBot(b)
+	rec := &answerRecorder{}
+	bot.dc = rec
+	for i := range games {
+		g := &store.Game{GuildID: "1", ChannelID: fmt.Sprint("c", i), HostID: "1", Status: store.StatusRunning,
+			Seats: []store.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "green", UserID: "2", Name: "Ben"}}}
+		if err := db.CreateGame(context.Background(), g); err != nil {
+			b.Fatal(err)
+		}
+		res := []store.Result{
+			{Player: "1", Name: "Ann", Color: "red", Won: i%3 != 0, Turns: 30 + i%7, GameTurns: 60, Captures: i % 4},
+			{Player: "2", Name: "Ben", Color: "green", Won: i%3 == 0, Turns: 30, GameTurns: 60},
+		}
+		if err := db.FinishGame(context.Background(), g, res); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return bot, rec
+}
+
+func commandRequest() *request {
+	return &request{userID: "1", name: "Ann", lang: "en", guildLang: "en", i: &discordgo.Interaction{
+		ID: "9", GuildID: "1", ChannelID: "c", Type: discordgo.InteractionApplicationCommand,
+		Data: discordgo.ApplicationCommandInteractionData{Name: CommandName}}}
+}
+
+// BenchmarkStatsAnswer is /malefiz stats from the query to the response,
+// rating chart of 100 games included. The query's cost with 100,000
+// finished games in the guild is store's BenchmarkPlayerStats.
+func BenchmarkStatsAnswer(b *testing.B) {
+	bot, rec := statsBot(b, 120)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := bot.cmdStats(context.Background(), commandRequest(), options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if len(rec.last.Data.Files) != 1 {
+		b.Fatal("no chart in the answer")
+	}
+}
+
+// BenchmarkLeaderboardAnswer is /malefiz leaderboard from the query to the
+// response; store's BenchmarkLeaderboard measures the query on 100,000 games.
+func BenchmarkLeaderboardAnswer(b *testing.B) {
+	bot, rec := statsBot(b, 20)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := bot.cmdLeaderboard(context.Background(), commandRequest(), options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if len(rec.last.Data.Embeds) != 1 {
+		b.Fatal("no leaderboard embed")
+	}
+}
