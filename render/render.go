@@ -3,8 +3,6 @@ package render
 import (
 	"bytes"
 	"image"
-	"image/png"
-	"sync"
 
 	"github.com/fogleman/gg"
 
@@ -99,31 +97,16 @@ func (r *Renderer) Image(s Scene) *image.RGBA {
 	return layerFor(r.width).draw(&s)
 }
 
-// PNG draws the scene and encodes it as an 8-bit palette PNG.
+// PNG draws the scene and encodes it as an 8-bit palette PNG (about 70 KB
+// at the default width).
 func (r *Renderer) PNG(s Scene) ([]byte, error) {
 	l := layerFor(r.width)
 	img := l.getCanvas()
 	l.drawOn(img, &s)
 	p := l.palettedDirty(img)
 	l.canvases.Put(img)
-	var buf bytes.Buffer
-	buf.Grow(96 << 10)
-	if err := pngEncoder.Encode(&buf, p); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodePNG(p, paletteSize)
 }
-
-var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngPool{}}
-
-type pngPool struct{ p sync.Pool }
-
-func (p *pngPool) Get() *png.EncoderBuffer {
-	b, _ := p.p.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
 
 // draw paints the scene on a copy of the base layer.
 func (l *layer) draw(s *Scene) *image.RGBA {
