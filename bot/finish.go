@@ -127,8 +127,9 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 	if t.g.Over() {
 		return b.finish(ctx, r, t, turn, events)
 	}
+	oldMessage := t.sg.TurnMessageID
 	if wasTurn {
-		b.startClock(ctx, t)
+		b.beginTurn(ctx, t)
 	}
 	if err := b.save(ctx, t, events...); err != nil {
 		return err
@@ -141,7 +142,7 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 	if !wasTurn {
 		return nil
 	}
-	b.editOrRepost(ctx, t, &t.sg.TurnMessageID, summaryData(b.summary(t, turn)))
+	b.editOrRepost(ctx, t, &oldMessage, summaryData(b.summary(t, turn)))
 	return b.advance(ctx, r, t, nil)
 }
 
@@ -195,6 +196,7 @@ func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
 		return nil
 	}
 	t.sg.TurnMessageID = m.ID
+	t.sg.WakeAt = t.timerWake()
 	if err := b.save(ctx, t); err != nil && !errors.Is(err, store.ErrConflict) {
 		return err
 	}

@@ -299,7 +299,7 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 	}
 	t.g = g
 	t.sg.Status = store.StatusRunning
-	b.startClock(ctx, t)
+	b.beginTurn(ctx, t)
 	if err := b.save(ctx, t, store.Event{Kind: store.EventStart, UserID: r.userID, Color: first.String()}); err != nil {
 		return err
 	}

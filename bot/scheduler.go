@@ -90,10 +90,14 @@ func (b *Bot) wakeGame(ctx context.Context, id int64) error {
 		return b.save(ctx, t)
 	case !t.sg.Deadline.IsZero() && !t.sg.Deadline.After(now):
 		return b.timeout(ctx, t)
+	case t.sg.TurnMessageID == "":
+		// The turn began but its message never went out (a restart, or
+		// Discord refused it): computers play, then the message is posted.
+		return b.advance(ctx, nil, t, nil)
 	case !t.sg.ReminderSent && !t.sg.RemindAt.IsZero() && !t.sg.RemindAt.After(now):
 		return b.remind(ctx, t)
 	}
-	t.sg.WakeAt = t.sg.Deadline
+	t.sg.WakeAt = t.timerWake()
 	return b.save(ctx, t)
 }
 
@@ -115,7 +119,7 @@ func (b *Bot) expireLobby(ctx context.Context, t *table) error {
 func (b *Bot) remind(ctx context.Context, t *table) error {
 	seat := t.toMove()
 	t.sg.ReminderSent = true
-	t.sg.WakeAt = t.sg.Deadline
+	t.sg.WakeAt = t.timerWake()
 	if err := b.save(ctx, t, store.Event{Kind: store.EventRemind, UserID: seat.UserID, Color: seat.Color, At: b.now()}); err != nil {
 		return err
 	}
@@ -158,12 +162,13 @@ func (b *Bot) timeout(ctx context.Context, t *table) error {
 	if t.g.Over() {
 		return b.finish(ctx, nil, t, turn, events)
 	}
-	b.startClock(ctx, t)
+	oldMessage := t.sg.TurnMessageID
+	b.beginTurn(ctx, t)
 	if err := b.save(ctx, t, events...); err != nil {
 		return err
 	}
 	lines = append(lines, b.summary(t, turn))
-	b.editOrRepost(ctx, t, &t.sg.TurnMessageID, summaryData(tr(t.sg.Locale, msgTimedOutSummary, turn, colorLabel(t.sg.Locale, color))))
+	b.editOrRepost(ctx, t, &oldMessage, summaryData(tr(t.sg.Locale, msgTimedOutSummary, turn, colorLabel(t.sg.Locale, color))))
 	return b.advance(ctx, nil, t, lines)
 }
 

@@ -145,24 +145,32 @@ func (b *Bot) turnTimeout(ctx context.Context, t *table) (time.Duration, bool) {
 	return timeout, gs.Reminders
 }
 
-// startClock sets the deadline of the turn that begins now: a human seat
-// gets the turn timeout and, when the guild wants reminders, a reminder
-// halfway; a finished game has no timers.
-func (b *Bot) startClock(ctx context.Context, t *table) {
-	t.sg.Deadline, t.sg.RemindAt, t.sg.WakeAt, t.sg.ReminderSent = time.Time{}, time.Time{}, time.Time{}, false
-	seat := t.toMove()
-	if seat == nil || seat.Computer != "" {
-		return
-	}
-	timeout, reminders := b.turnTimeout(ctx, t)
-	now := b.now()
-	t.sg.Deadline = now.Add(timeout)
-	t.sg.WakeAt = t.sg.Deadline
-	if reminders {
-		t.sg.RemindAt = now.Add(timeout / 2)
-		t.sg.WakeAt = t.sg.RemindAt
+// beginTurn starts the clock of the turn that begins now and marks its
+// message as not yet posted: a human seat gets the turn timeout and, when the
+// guild wants reminders, a reminder halfway. Until postTurn stores the new
+// message, the game is due at once, so that a restart in between posts it.
+func (b *Bot) beginTurn(ctx context.Context, t *table) {
+	t.sg.Deadline, t.sg.RemindAt, t.sg.ReminderSent = time.Time{}, time.Time{}, false
+	t.sg.TurnMessageID = ""
+	t.sg.WakeAt = b.now()
+	if seat := t.toMove(); seat != nil && seat.Computer == "" {
+		timeout, reminders := b.turnTimeout(ctx, t)
+		now := b.now()
+		t.sg.Deadline = now.Add(timeout)
+		if reminders {
+			t.sg.RemindAt = now.Add(timeout / 2)
+		}
 	}
 	b.nudge()
+}
+
+// timerWake is when the running turn's next timer is due: the reminder
+// while it is pending, else the deadline.
+func (t *table) timerWake() time.Time {
+	if !t.sg.ReminderSent && !t.sg.RemindAt.IsZero() {
+		return t.sg.RemindAt
+	}
+	return t.sg.Deadline
 }
 
 // nudge wakes the scheduler to look at the deadlines again.

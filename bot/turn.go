@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -140,7 +141,7 @@ func (b *Bot) endTurn(ctx context.Context, r *request, t *table, turn int, event
 	if t.g.Over() {
 		return b.finish(ctx, r, t, turn, events)
 	}
-	b.startClock(ctx, t)
+	b.beginTurn(ctx, t)
 	if err := b.save(ctx, t, events...); err != nil {
 		return err
 	}
@@ -175,7 +176,7 @@ func (b *Bot) advance(ctx context.Context, r *request, t *table, lines []string)
 		if t.g.Over() {
 			return b.finish(ctx, r, t, turn, events)
 		}
-		b.startClock(ctx, t)
+		b.beginTurn(ctx, t)
 		if err := b.save(ctx, t, events...); err != nil {
 			return err
 		}
@@ -207,6 +208,10 @@ func (b *Bot) playComputer(t *table, seat *store.Seat) ([]store.Event, error) {
 	return append(events, store.Event{Kind: store.EventMove, Color: color.String(), Data: m.String()}), nil
 }
 
+// repostDelay is how long to wait before posting a turn message again after
+// Discord refused it.
+const repostDelay = time.Minute
+
 // postTurn posts the message of the turn that begins: a ping for the player
 // to move, the board, the deadline and the Roll button.
 func (b *Bot) postTurn(ctx context.Context, r *request, t *table, lines []string) error {
@@ -219,13 +224,17 @@ func (b *Bot) postTurn(ctx context.Context, r *request, t *table, lines []string
 	}
 	m, err := b.dc.ChannelMessageSendComplex(t.sg.ChannelID, msg)
 	if err != nil {
+		// The game is safe; the scheduler tries again a little later, and
+		// /malefiz board shows the turn meanwhile.
 		b.log.Warn("could not post the turn message", "game", t.sg.ID, "err", err)
 		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
 			b.replyPrivate(r, tr(r.lang, msgMissingPermissions))
 		}
-		return nil
+		t.sg.WakeAt = b.now().Add(repostDelay)
+		return b.save(ctx, t)
 	}
 	t.sg.TurnMessageID = m.ID
+	t.sg.WakeAt = t.timerWake()
 	return b.save(ctx, t)
 }
 

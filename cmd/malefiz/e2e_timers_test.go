@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/discordtest"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -186,5 +187,28 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 			t.Errorf("run %d: turn %d, want 2 (the timeout finishes the turn)", i, g.TurnNumber())
 		}
 		h.stop()
+	}
+}
+
+func TestLostTurnMessageIsPostedAgain(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	gameID := newTimedGame(t, h)
+	h.fake.FailNext(discordtest.OnRoute(discordtest.RouteMessageCreate), discordtest.ServerError, 1)
+	moves, player := rollFor(t, h, gameID, 1)
+	h.click(player, moves.ID, control(t, moves, bot.ActMove))
+	sg, _ := h.game(gameID)
+	if sg.TurnMessageID != "" {
+		t.Fatalf("the failed turn message was recorded as %s", sg.TurnMessageID)
+	}
+	h.tick() // too early: nothing happens
+	if sg, _ := h.game(gameID); sg.TurnMessageID != "" {
+		t.Fatal("posted again before the retry delay")
+	}
+	clock.Advance(time.Minute)
+	h.tick()
+	next, running := h.waitTurn(gameID)
+	if !running || next.Pinged[0] != bob {
+		t.Fatalf("the turn message was not posted again for bob: %v", next.Pinged)
 	}
 }
