@@ -158,7 +158,7 @@ func TestAggregatesMatchResults(t *testing.T) {
 		}
 	}
 	kept := dumpAggregates(t, db)
-	if _, err := db.w.ExecContext(ctx, `DELETE FROM players; DELETE FROM player_colors`); err != nil {
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM players; DELETE FROM player_colors; DELETE FROM player_months`); err != nil {
 		t.Fatal(err)
 	}
 	if err := rebuildAggregates(ctx, db); err != nil {
@@ -222,6 +222,15 @@ func rebuildAggregates(ctx context.Context, db *DB) error {
 	if err != nil {
 		return err
 	}
+	// As migration 0004 backfills it.
+	backfill, err := migrationFS.ReadFile("migrations/0004_player_months.sql")
+	if err != nil {
+		return err
+	}
+	_, err = db.w.ExecContext(ctx, string(backfill[strings.Index(string(backfill), "INSERT INTO player_months"):]))
+	if err != nil {
+		return err
+	}
 	// The streak: the run of equal outcomes at the end.
 	rows, err := db.r.QueryContext(ctx, `SELECT guild_id, player, won FROM results
 		ORDER BY guild_id, player, finished_at DESC, game_id DESC`)
@@ -263,7 +272,9 @@ func dumpAggregates(t *testing.T, db *DB) []string {
 	rows, err := db.r.QueryContext(t.Context(), `SELECT p.guild_id, player, name, is_computer, round(rating, 6),
 			games, wins, captures, captured, barricades, win_turns, coalesce(fastest_win, -1), streak,
 			last_played, (SELECT group_concat(color || '=' || games, ',') FROM
-				(SELECT * FROM player_colors AS c WHERE c.guild_id = p.guild_id AND c.player = p.player ORDER BY color))
+				(SELECT * FROM player_colors AS c WHERE c.guild_id = p.guild_id AND c.player = p.player ORDER BY color)),
+			(SELECT group_concat(month || ':' || games || '/' || wins || '/' || captures || '/' || barricades, ',') FROM
+				(SELECT * FROM player_months AS m WHERE m.guild_id = p.guild_id AND m.player = p.player ORDER BY month))
 		FROM players AS p ORDER BY p.guild_id, player`)
 	if err != nil {
 		t.Fatal(err)
@@ -283,4 +294,117 @@ func dumpAggregates(t *testing.T, db *DB) []string {
 		out = append(out, fmt.Sprint(vals...))
 	}
 	return out
+}
+
+// A period's leaderboard, which adds up whole months and the results before
+// them, equals the sums of the results in the period, wherever the period
+// begins.
+func TestLeaderboardPeriods(t *testing.T) {
+	db := openInternal(t)
+	ctx := t.Context()
+	start := time.Date(2026, 1, 20, 0, 0, 0, 0, time.UTC)
+	now := start
+	db.Now = func() time.Time { return now }
+	rng := rand.New(rand.NewPCG(3, 4))
+	colors := []string{"red", "green", "yellow", "blue"}
+	for range 80 {
+		now = now.Add(time.Duration(rng.IntN(72)) * time.Hour)
+		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+		if err := db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.FinishGame(ctx, g, randomResults(rng, colors[:2+rng.IntN(3)], 8)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("games from %v to %v", start, now)
+	for _, since := range []time.Time{
+		start.Add(-time.Hour),
+		time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), // a month's start
+		time.Date(2026, 2, 1, 0, 0, 0, 1e6, time.UTC),
+		time.Date(2026, 2, 14, 13, 0, 0, 0, time.UTC),
+		time.Date(2026, 3, 31, 23, 0, 0, 0, time.UTC),
+		now.Add(-30 * 24 * time.Hour),
+		now,
+		now.Add(time.Hour),
+	} {
+		for _, minGames := range []int{0, 4} {
+			got, total, err := db.Leaderboard(ctx, "g", since, minGames, 0, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := periodFromResults(t, db, since, minGames)
+			if total != len(want) || len(got) != len(want) {
+				t.Errorf("since %v, min %d: %d lines of %d, want %d", since, minGames, len(got), total, len(want))
+				continue
+			}
+			for _, e := range got {
+				w := want[e.Player]
+				if e.Games != w[0] || e.Wins != w[1] || e.Captures != w[2] || e.Barricades != w[3] {
+					t.Errorf("since %v: %s has %d games, %d wins, %d captures, %d barricades; want %v",
+						since, e.Player, e.Games, e.Wins, e.Captures, e.Barricades, w)
+				}
+			}
+		}
+	}
+}
+
+// periodFromResults sums the results since since per player.
+func periodFromResults(t *testing.T, db *DB, since time.Time, minGames int) map[string][4]int {
+	t.Helper()
+	rows, err := db.r.QueryContext(t.Context(), `SELECT player, count(*), sum(won), sum(captures), sum(barricades)
+		FROM results WHERE guild_id = 'g' AND finished_at >= ? GROUP BY player HAVING count(*) >= ?`,
+		since.UnixMilli(), minGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	m := map[string][4]int{}
+	for rows.Next() {
+		var p string
+		var v [4]int
+		if err := rows.Scan(&p, &v[0], &v[1], &v[2], &v[3]); err != nil {
+			t.Fatal(err)
+		}
+		m[p] = v
+	}
+	return m
+}
+
+// A database from before migration 0004 gets its months backfilled.
+func TestMigrationBackfillsMonths(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 30 {
+		now = now.Add(100 * time.Hour)
+		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+		if err := db.CreateGame(t.Context(), g); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.FinishGame(t.Context(), g, randomResults(rng, []string{"red", "green", "blue"}, 6)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := dumpAggregates(t, db)
+	// Back to schema 0003.
+	if _, err := db.w.ExecContext(t.Context(), `DROP TABLE player_months;
+		DELETE FROM migrations WHERE name = '0004_player_months.sql'; PRAGMA user_version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := dumpAggregates(t, db); !reflect.DeepEqual(got, want) {
+		t.Errorf("after migrating:\n%v\nwant\n%v", got, want)
+	}
 }
