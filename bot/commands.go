@@ -38,13 +38,19 @@ type subcommand struct {
 	run     func(b *Bot, ctx context.Context, r *request, opts options) error
 }
 
-func subcommands() []subcommand {
-	levels := levelChoices()
-	timeouts := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(turnTimeoutChoices))
+// timeoutChoices are the turn timeouts as the choices of a command option.
+func timeoutChoices() []*discordgo.ApplicationCommandOptionChoice {
+	out := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(turnTimeoutChoices))
 	for _, c := range turnTimeoutChoices {
-		timeouts = append(timeouts, &discordgo.ApplicationCommandOptionChoice{
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{
 			Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
 	}
+	return out
+}
+
+func subcommands() []subcommand {
+	levels := levelChoices()
+	timeouts := timeoutChoices()
 	minSeats, minBots := 2.0, 0.0
 	return []subcommand{
 		{name: "new", desc: msgCmdNew, run: (*Bot).cmdNew, options: []*discordgo.ApplicationCommandOption{

@@ -313,8 +313,8 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		b.replyPrivate(r, tr(r.lang, msgStarted))
 		b.editOrRepost(ctx, t, &t.sg.LobbyMessageID, started)
 	}
-	first0 := tr(t.sg.Locale, msgFirstPlayer, b.seatLabel(t, t.seatByColor(first)))
-	return b.advance(ctx, r, t, []string{first0})
+	announce := tr(t.sg.Locale, msgFirstPlayer, b.seatLabel(t, t.seatByColor(first)))
+	return b.advance(ctx, r, t, []string{announce})
 }
 
 // cancel ends a lobby or a running game without a result.

@@ -33,11 +33,7 @@ func extraSubcommands() []subcommand {
 		{Name: tr("en", msgPeriodAll), NameLocalizations: localizations(msgPeriodAll), Value: "all"},
 		{Name: tr("en", msgPeriod30), NameLocalizations: localizations(msgPeriod30), Value: "30d"},
 	}
-	timeouts := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(turnTimeoutChoices))
-	for _, c := range turnTimeoutChoices {
-		timeouts = append(timeouts, &discordgo.ApplicationCommandOptionChoice{
-			Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
-	}
+	timeouts := timeoutChoices()
 	return []subcommand{
 		{name: "leaderboard", desc: msgCmdLeaderboard, run: (*Bot).cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
 			stringOption("period", msgOptPeriod, periods),
