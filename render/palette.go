@@ -27,14 +27,6 @@ func (l *layer) palette() (color.Palette, []uint8) {
 	return l.pal, l.lut
 }
 
-// paletted converts img to the layer's palette.
-func (l *layer) paletted(img *image.RGBA) *image.Paletted {
-	pal, _ := l.palette()
-	p := image.NewPaletted(img.Rect, pal)
-	l.quantize(p, img, img.Rect)
-	return p
-}
-
 // palettedDirty converts a canvas to the layer's palette, converting only
 // the rectangles drawn on and copying the rest from the converted base layer.
 func (l *layer) palettedDirty(img *canvas) *image.Paletted {
