@@ -114,3 +114,43 @@ func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
 		t.Errorf("page 2 starts with %q, want rank 11", lines[0])
 	}
 }
+
+func TestComputerSeatsPlayAtOnce(t *testing.T) {
+	h := newHarness(t)
+	lobby := *h.command(alice, "new", map[string]any{"seats": 3, "bots": 1, "level": "easy"}).Message
+	if !strings.Contains(lobby.Embeds[0].Description, "Computer (easy)") {
+		t.Fatalf("lobby without the computer: %q", lobby.Embeds[0].Description)
+	}
+	// Bob cannot add a computer (he has no seat); alice adds a hard one by the menu.
+	addBot := control(t, lobby, bot.ActAddBot)
+	if resp := h.click(bob, lobby.ID, addBot, "hard"); !resp.Ephemeral() {
+		t.Errorf("a stranger added a computer")
+	}
+	resp := h.click(alice, lobby.ID, addBot, "hard")
+	if !strings.Contains(resp.Message.Embeds[0].Description, "Computer (hard)") || hasControl(*resp.Message, bot.ActAddBot) {
+		t.Fatalf("after adding a hard computer: %q %v", resp.Message.Embeds[0].Description, resp.Message.CustomIDs())
+	}
+	id, _ := bot.ParseCustomID(control(t, lobby, bot.ActStart))
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	for turn := 0; turn < 3; turn++ {
+		moves, player := rollFor(t, h, id.Game, 6)
+		if player != alice {
+			t.Fatalf("turn message for %s, want alice (the computers move at once)", player)
+		}
+		if ids := moves.CustomIDs(); len(ids) > 0 {
+			h.click(alice, moves.ID, ids[0])
+		}
+		next, running := h.waitTurn(id.Game)
+		if !running {
+			return
+		}
+		desc := next.Embeds[0].Description
+		if strings.Count(desc, "Computer (") < 2 {
+			t.Errorf("the turn message does not sum up both computers' turns:\n%s", desc)
+		}
+	}
+	sg, g := h.game(id.Game)
+	if g.TurnNumber() != 10 || sg.Status != store.StatusRunning {
+		t.Errorf("turn %d, want 10 after three rounds", g.TurnNumber())
+	}
+}
