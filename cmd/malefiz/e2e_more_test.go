@@ -154,3 +154,24 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		t.Errorf("turn %d, want 10 after three rounds", g.TurnNumber())
 	}
 }
+
+func TestGermanPlayersReadGerman(t *testing.T) {
+	h := newHarness(t, discordtest.WithGuild(discordtest.Guild{Locale: "de"}))
+	rules, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: alice, Locale: "de", Name: "malefiz", Sub: "rules"})
+	if err != nil || !rules.Ephemeral() || !strings.Contains(rules.Message.Content, "Malefiz in Kürze") {
+		t.Fatalf("rules in German: %v %q", err, rules.Message.Content)
+	}
+	// An English-speaking user on a German server: private replies in
+	// English, the lobby everyone sees in German.
+	lobby := h.command(alice, "new", nil)
+	if !strings.Contains(lobby.Message.Embeds[0].Title, "neues Spiel") {
+		t.Errorf("lobby title %q, want German", lobby.Message.Embeds[0].Title)
+	}
+	if resp := h.command(bob, "start", nil); !strings.Contains(resp.Message.Content, "Only the host") {
+		t.Errorf("private refusal for an English user: %q", resp.Message.Content)
+	}
+	cmds := h.fake.Commands(h.fake.GuildID)
+	if len(cmds) != 1 || cmds[0].DescriptionLocalizations == nil || (*cmds[0].DescriptionLocalizations)["de"] == "" {
+		t.Errorf("command without a German description")
+	}
+}
