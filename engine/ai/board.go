@@ -33,6 +33,22 @@ var (
 	stepDist [engine.NumSquares]int8 // steps to the goal, pieces ignored
 )
 
+// pathNode is a node of the trie of the simple paths of up to maxRoll
+// steps from one square: the square reached, after how many steps, and the
+// index just past the node's subtree.
+type pathNode struct {
+	sq    engine.Square
+	steps int8
+	skip  int16
+}
+
+// paths holds the path tries of all squares, one after another; the trie
+// of square s is paths[pathStart[s]:pathStart[s+1]], in depth-first order.
+var (
+	paths     []pathNode
+	pathStart [engine.NumSquares + 1]int16
+)
+
 func init() {
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		for _, n := range engine.Neighbors(s) {
@@ -40,6 +56,46 @@ func init() {
 			nbrCount[s]++
 		}
 		stepDist[s] = int8(engine.DistanceToGoal(s))
+	}
+	var build func(at engine.Square, steps int, visited *squareSet)
+	build = func(at engine.Square, steps int, visited *squareSet) {
+		for i := uint8(0); i < nbrCount[at]; i++ {
+			q := nbrs[at][i]
+			if visited.has(q) {
+				continue
+			}
+			k := len(paths)
+			paths = append(paths, pathNode{sq: q, steps: int8(steps + 1)})
+			if steps+1 < maxRoll {
+				visited.add(q)
+				build(q, steps+1, visited)
+				visited.del(q)
+			}
+			paths[k].skip = int16(len(paths))
+		}
+	}
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		pathStart[s] = int16(len(paths))
+		var visited squareSet
+		visited.add(s)
+		build(s, 0, &visited)
+	}
+	pathStart[engine.NumSquares] = int16(len(paths))
+}
+
+// reachFrom adds to out[d] every square a pawn on s could land on with a
+// roll of d, for d up to maxRoll: paths visit no square twice and pass no
+// barricade of bars (they may end on one). Pieces are ignored otherwise.
+func reachFrom(bars *squareSet, s engine.Square, out *[maxRoll + 1]squareSet) {
+	end := int(pathStart[s+1])
+	for i := int(pathStart[s]); i < end; {
+		n := paths[i]
+		out[n.steps].add(n.sq)
+		if bars.has(n.sq) {
+			i = int(n.skip)
+		} else {
+			i++
+		}
 	}
 }
 
@@ -171,25 +227,6 @@ func (b *board) walk(at engine.Square, n int, visited, dest *squareSet, own engi
 		}
 		visited.add(q)
 		b.walk(q, n-1, visited, dest, own)
-		visited.del(q)
-	}
-}
-
-// reachAll records in out[k] every square reachable from at in exactly
-// depth+k... steps: it adds each square first met after d steps to out[d]
-// for d up to maxRoll, never passing a barricade in bars.
-func reachAll(bars *squareSet, at engine.Square, d int, visited *squareSet, out *[maxRoll + 1]squareSet) {
-	for i := uint8(0); i < nbrCount[at]; i++ {
-		q := nbrs[at][i]
-		if visited.has(q) {
-			continue
-		}
-		out[d+1].add(q)
-		if d+1 == maxRoll || bars.has(q) {
-			continue
-		}
-		visited.add(q)
-		reachAll(bars, q, d+1, visited, out)
 		visited.del(q)
 	}
 }

@@ -99,21 +99,21 @@ func solve(m [maxRoll]float64) float64 {
 func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		e.reach[s] = [maxRoll + 1]squareSet{}
-		var visited squareSet
-		visited.add(s)
-		reachAll(bars, s, 0, &visited, &e.reach[s])
+		reachFrom(bars, s, &e.reach[s])
 	}
+	// Squares are settled in increasing value, so the rolls that take a
+	// square to settled squares arrive best first: each roll counts once,
+	// with its first (smallest) value, and only while it beats waiting.
 	var (
-		best    [engine.NumSquares][maxRoll]float64
 		tent    [engine.NumSquares]float64
+		sum     [engine.NumSquares]float64
+		good    [engine.NumSquares]uint8
+		seen    [engine.NumSquares]uint8 // bit d-1: roll d has arrived
 		settled [engine.NumSquares]bool
 	)
 	inf := math.Inf(1)
 	for s := range tent {
 		tent[s] = inf
-		for d := range best[s] {
-			best[s][d] = inf
-		}
 	}
 	tent[engine.Goal] = 0
 	// open holds the squares with a finite tentative value, not yet settled.
@@ -133,15 +133,21 @@ func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 		settled[u] = true
 		t.sq[u] = uv
 		for d := 1; d <= maxRoll; d++ {
+			bit := uint8(1) << (d - 1)
 			e.reach[u][d].forEach(func(s engine.Square) {
-				if settled[s] || uv >= best[s][d-1] || uv >= tent[s] {
+				if settled[s] || seen[s]&bit != 0 {
+					return
+				}
+				seen[s] |= bit
+				if uv >= tent[s] {
 					return // waiting beats landing on u
 				}
-				best[s][d-1] = uv
-				if math.IsInf(tent[s], 1) {
+				if good[s] == 0 {
 					open = append(open, s)
 				}
-				tent[s] = solve(best[s])
+				good[s]++
+				sum[s] += uv
+				tent[s] = (maxRoll + sum[s]) / float64(good[s])
 			})
 		}
 	}
@@ -177,17 +183,13 @@ func (b *board) colorThreats(c engine.Color, th *[engine.NumSquares]uint8) {
 		if b.cells[s] != own {
 			continue
 		}
-		var visited squareSet
-		visited.add(s)
-		reachAll(&b.bars, s, 0, &visited, &out)
+		reachFrom(&b.bars, s, &out)
 	}
 	if b.home[c] > 0 {
 		entry := engine.Entry(c)
 		th[entry] |= 1
-		var visited squareSet
-		visited.add(entry)
 		var fromEntry [maxRoll + 1]squareSet
-		reachAll(&b.bars, entry, 0, &visited, &fromEntry)
+		reachFrom(&b.bars, entry, &fromEntry)
 		for d := 1; d < maxRoll; d++ {
 			out[d+1][0] |= fromEntry[d][0]
 			out[d+1][1] |= fromEntry[d][1]

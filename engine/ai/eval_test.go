@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -33,5 +35,63 @@ func BenchmarkChances(b *testing.B) {
 	e := newEvaluator(defaultParams)
 	for b.Loop() {
 		e.chances(&bd)
+	}
+}
+
+// valueIteration computes a value table the slow way, by repeating
+// v(s) = min over waiting sets of the Bellman equation until it settles.
+func valueIteration(bars *squareSet) [engine.NumSquares]float64 {
+	var v [engine.NumSquares]float64
+	var reach [engine.NumSquares][maxRoll + 1]squareSet
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		v[s] = unreachable
+		reachFrom(bars, s, &reach[s])
+	}
+	v[engine.Goal] = 0
+	for iter := 0; iter < 10000; iter++ {
+		changed := false
+		for s := engine.Square(0); s < engine.NumSquares; s++ {
+			if s == engine.Goal {
+				continue
+			}
+			var m [maxRoll]float64
+			for d := 1; d <= maxRoll; d++ {
+				m[d-1] = math.Inf(1)
+				reach[s][d].forEach(func(q engine.Square) {
+					if v[q] < unreachable {
+						m[d-1] = min(m[d-1], v[q])
+					}
+				})
+			}
+			nv := min(solve(m), unreachable)
+			if math.Abs(nv-v[s]) > 1e-12 {
+				v[s], changed = nv, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return v
+}
+
+func TestValueTableMatchesValueIteration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	e := newEvaluator(defaultParams)
+	for trial := 0; trial < 30; trial++ {
+		var bars squareSet
+		for bars.count() < 11 {
+			q := engine.Square(rng.IntN(engine.NumSquares))
+			if q != engine.Goal && q.Row() > 1 {
+				bars.add(q)
+			}
+		}
+		want := valueIteration(&bars)
+		got := e.table(bars)
+		for s := range want {
+			if math.Abs(got.sq[s]-want[s]) > 1e-9 {
+				t.Fatalf("barricades %v: value of %s = %.6f, value iteration %.6f", bars, engine.Square(s), got.sq[s], want[s])
+			}
+		}
 	}
 }

@@ -29,6 +29,7 @@ var defaultHardBudget = budget{candidates: 6, placements: 3, replyPlacements: 6}
 type hardPlayer struct {
 	rng    *rand.Rand
 	budget budget
+	p      params
 }
 
 type candidate struct {
@@ -39,7 +40,7 @@ type candidate struct {
 
 // Choose implements Player.
 func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
-	e := newEvaluator(defaultParams)
+	e := newEvaluator(p.p)
 	root := newBoard(pos)
 	me := root.turn
 	again := rules.SixAgain && roll == maxRoll

@@ -62,9 +62,9 @@ func New(level Level, seed uint64) (Player, error) {
 	case Easy:
 		return &easyPlayer{rng: rng}, nil
 	case Normal:
-		return &normalPlayer{rng: rng}, nil
+		return &normalPlayer{rng: rng, p: defaultParams}, nil
 	case Hard:
-		return &hardPlayer{rng: rng, budget: defaultHardBudget}, nil
+		return &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}, nil
 	case Greedy:
 		return &greedyPlayer{rng: rng}, nil
 	}

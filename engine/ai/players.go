@@ -100,11 +100,12 @@ func (p *easyPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 // evaluation gives it the best chance to win.
 type normalPlayer struct {
 	rng *rand.Rand
+	p   params
 }
 
 // Choose implements Player.
 func (p *normalPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
-	e := newEvaluator(defaultParams)
+	e := newEvaluator(p.p)
 	root := newBoard(pos)
 	me := root.turn
 	again := rules.SixAgain && roll == maxRoll
