@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -8,18 +9,27 @@ import (
 // midGame is a position from the middle of a four-player game.
 const midGame = "players=rgyb turn=g r=c1,e5,h11 g=g1,g4,k5,m7 y=k3,o5 b=q2,n11 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i13,c13"
 
-// BenchmarkMovesMidGame measures legal move generation for one roll.
+// BenchmarkMovesMidGame measures legal move generation for one roll, each
+// roll on its own (roll=0 cycles through all six).
 func BenchmarkMovesMidGame(b *testing.B) {
 	p, err := ParsePosition(midGame)
 	if err != nil {
 		b.Fatal(err)
 	}
-	buf := make([]Move, 0, 256)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		buf = p.AppendMoves(buf[:0], i%6+1, Rules{})
-		i++
+	for roll := 0; roll <= 6; roll++ {
+		b.Run(fmt.Sprintf("roll=%d", roll), func(b *testing.B) {
+			buf := make([]Move, 0, 256)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := roll
+				if r == 0 {
+					r = i%6 + 1
+				}
+				buf = p.AppendMoves(buf[:0], r, Rules{})
+				i++
+			}
+		})
 	}
 }
 

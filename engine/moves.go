@@ -83,13 +83,14 @@ func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 		return dst
 	}
 	own := PawnOf(p.turn)
+	var free squareSet // computed when a move first captures a barricade
 	for s := Square(0); s < NumSquares; s++ {
 		if p.cells[s] == own {
 			var dest squareSet
 			visited := squareSet{}
 			visited.add(s)
 			p.walk(s, roll, &visited, &dest, own)
-			dst = p.appendDestinations(dst, s, &dest, r)
+			dst = p.appendDestinations(dst, s, &dest, r, &free)
 		}
 	}
 	if p.home[p.turn] > 0 {
@@ -104,7 +105,7 @@ func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 			visited.add(entry)
 			p.walk(entry, roll-1, &visited, &dest, own)
 		}
-		dst = p.appendDestinations(dst, NoSquare, &dest, r)
+		dst = p.appendDestinations(dst, NoSquare, &dest, r, &free)
 	}
 	return dst
 }
@@ -132,26 +133,67 @@ func (p *Position) walk(at Square, steps int, visited, dest *squareSet, own Piec
 	}
 }
 
-func (p *Position) appendDestinations(dst []Move, from Square, dest *squareSet, r Rules) []Move {
+func (p *Position) appendDestinations(dst []Move, from Square, dest *squareSet, r Rules, free *squareSet) []Move {
 	dest.each(func(to Square) {
 		if p.cells[to] != Barricade {
 			dst = append(dst, Move{From: from, To: to, Place: NoSquare})
 			return
 		}
-		for q := Square(0); q < NumSquares; q++ {
-			if p.placeable(q, from, to, r) {
-				dst = append(dst, Move{From: from, To: to, Place: q})
-			}
+		if free[0]|free[1] == 0 {
+			*free = p.freeForBarricade(r)
 		}
+		places := *free
+		if from != NoSquare && barricadeSquares[boolIndex(r.SafeRow2)].has(from) {
+			places.add(from) // the square just left counts as free
+		}
+		places.each(func(q Square) {
+			dst = append(dst, Move{From: from, To: to, Place: q})
+		})
 	})
 	return dst
+}
+
+// barricadeSquares are the squares a barricade may ever stand on: all but
+// row 1 and the goal, and under safe-row-2 ([1]) not row 2 either.
+var barricadeSquares [2]squareSet
+
+func init() {
+	for q := Square(0); q < NumSquares; q++ {
+		if q == Goal || squareRow[q] == 1 {
+			continue
+		}
+		barricadeSquares[0].add(q)
+		if squareRow[q] != 2 {
+			barricadeSquares[1].add(q)
+		}
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// freeForBarricade returns the empty squares a captured barricade may go to
+// (before the moving pawn leaves its square).
+func (p *Position) freeForBarricade(r Rules) squareSet {
+	var empty squareSet
+	for q := Square(0); q < NumSquares; q++ {
+		if p.cells[q] == Empty {
+			empty.add(q)
+		}
+	}
+	allowed := barricadeSquares[boolIndex(r.SafeRow2)]
+	return squareSet{empty[0] & allowed[0], empty[1] & allowed[1]}
 }
 
 // placeable reports whether a barricade captured by the move from-to may be
 // put on q: a free square (the one just left counts as free) off row 1, off
 // the goal, and off row 2 under the safe-row-2 rule.
 func (p *Position) placeable(q, from, to Square, r Rules) bool {
-	if q == to || q == Goal || squareRow[q] == 1 || (r.SafeRow2 && squareRow[q] == 2) {
+	if q == to || !barricadeSquares[boolIndex(r.SafeRow2)].has(q) {
 		return false
 	}
 	return q == from || p.cells[q] == Empty
