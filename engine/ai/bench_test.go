@@ -32,6 +32,7 @@ func benchDecisions(b *testing.B) []decision {
 func benchmarkDecisions(b *testing.B, level Level) {
 	decisions := benchDecisions(b)
 	var times []time.Duration
+	var works []int
 	captures := 0
 	for _, d := range decisions {
 		if slices.ContainsFunc(d.moves, func(m engine.Move) bool { return m.Place != engine.NoSquare }) {
@@ -45,6 +46,9 @@ func benchmarkDecisions(b *testing.B, level Level) {
 			start := time.Now()
 			p.Choose(d.pos, d.roll, d.rules, d.moves)
 			times = append(times, time.Since(start))
+			if h, ok := p.(*hardPlayer); ok {
+				works = append(works, h.work)
+			}
 		}
 	}
 	slices.Sort(times)
@@ -58,6 +62,10 @@ func benchmarkDecisions(b *testing.B, level Level) {
 	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
 	b.ReportMetric(float64(len(decisions)), "positions")
 	b.ReportMetric(float64(captures), "with-capture")
+	if len(works) > 0 {
+		slices.Sort(works)
+		b.ReportMetric(float64(works[len(works)*95/100]), "p95-work")
+	}
 	b.ReportMetric(0, "ns/op")
 }
 

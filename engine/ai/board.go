@@ -37,9 +37,10 @@ var (
 // steps from one square: the square reached, after how many steps, and the
 // index just past the node's subtree.
 type pathNode struct {
-	sq    engine.Square
-	steps int8
-	skip  int16
+	sq     engine.Square
+	steps  int8
+	skip   int16
+	parent int16 // the node one step back, -1 for the first step
 }
 
 // paths holds the path tries of all squares, one after another; the trie
@@ -57,18 +58,18 @@ func init() {
 		}
 		stepDist[s] = int8(engine.DistanceToGoal(s))
 	}
-	var build func(at engine.Square, steps int, visited *squareSet)
-	build = func(at engine.Square, steps int, visited *squareSet) {
+	var build func(at engine.Square, steps int, visited *squareSet, parent int16)
+	build = func(at engine.Square, steps int, visited *squareSet, parent int16) {
 		for i := uint8(0); i < nbrCount[at]; i++ {
 			q := nbrs[at][i]
 			if visited.has(q) {
 				continue
 			}
 			k := len(paths)
-			paths = append(paths, pathNode{sq: q, steps: int8(steps + 1)})
+			paths = append(paths, pathNode{sq: q, steps: int8(steps + 1), parent: parent})
 			if steps+1 < maxRoll {
 				visited.add(q)
-				build(q, steps+1, visited)
+				build(q, steps+1, visited, int16(k))
 				visited.del(q)
 			}
 			paths[k].skip = int16(len(paths))
@@ -78,7 +79,7 @@ func init() {
 		pathStart[s] = int16(len(paths))
 		var visited squareSet
 		visited.add(s)
-		build(s, 0, &visited)
+		build(s, 0, &visited, -1)
 	}
 	pathStart[engine.NumSquares] = int16(len(paths))
 }

@@ -31,11 +31,19 @@ type params struct {
 	backups int
 	// power turns times into win chances: chance ∝ time^-power.
 	power float64
-	// threat scales the expected loss from capture.
+	// threat scales the expected loss from capture by the colours that
+	// move before the threatened colour's next turn.
 	threat float64
+	// counter scales it for the colours that move after, which the
+	// threatened colour may still escape.
+	counter float64
 }
 
-var defaultParams = params{backup: 0.35, backups: 2, power: 3, threat: 1}
+var defaultParams = params{backup: 0.35, backups: 2, power: 3, threat: 1, counter: 0}
+
+// tableWork is the cost of a value table in evaluator work: about ten
+// evaluations.
+const tableWork = 10
 
 // unreachable is the value of a square from which the goal cannot be reached.
 const unreachable = 200
@@ -50,6 +58,9 @@ type valueTable struct {
 // evaluator evaluates positions. It caches value tables by barricade set
 // and is not safe for concurrent use.
 type evaluator struct {
+	// work counts the evaluations made and, at tableWork each, the value
+	// tables computed: a measure of time that does not depend on the machine.
+	work int
 	p     params
 	cache map[squareSet]*valueTable
 	reach [engine.NumSquares][maxRoll + 1]squareSet
@@ -65,6 +76,7 @@ func (e *evaluator) table(bars squareSet) *valueTable {
 		return t
 	}
 	t := new(valueTable)
+	e.work += tableWork
 	e.compute(&bars, t)
 	e.cache[bars] = t
 	return t
@@ -170,34 +182,28 @@ func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 	}
 }
 
-// threats holds, for each colour, the rolls (bit d-1 for roll d) with
-// which it could land on each square.
-type threats [engine.NumColors][engine.NumSquares]uint8
-
-// colorThreats fills th[c] with the squares colour c could land on.
-func (b *board) colorThreats(c engine.Color, th *[engine.NumSquares]uint8) {
-	*th = [engine.NumSquares]uint8{}
-	var out [maxRoll + 1]squareSet
-	own := engine.PawnOf(c)
-	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		if b.cells[s] != own {
-			continue
-		}
-		reachFrom(&b.bars, s, &out)
-	}
-	if b.home[c] > 0 {
-		entry := engine.Entry(c)
-		th[entry] |= 1
-		var fromEntry [maxRoll + 1]squareSet
-		reachFrom(&b.bars, entry, &fromEntry)
-		for d := 1; d < maxRoll; d++ {
-			out[d+1][0] |= fromEntry[d][0]
-			out[d+1][1] |= fromEntry[d][1]
-		}
-	}
+// rollsTo returns the rolls (bit d-1 for roll d) with which colour x
+// could land on s, from its pawns (pawns[x]) or its house. reach holds
+// what a pawn on s could reach: paths are the same both ways.
+func (b *board) rollsTo(x engine.Color, s engine.Square, reach *[maxRoll + 1]squareSet, pawns *squareSet) uint8 {
+	var r uint8
 	for d := 1; d <= maxRoll; d++ {
-		out[d].forEach(func(s engine.Square) { th[s] |= 1 << (d - 1) })
+		if reach[d][0]&pawns[0] != 0 || reach[d][1]&pawns[1] != 0 {
+			r |= 1 << (d - 1)
+		}
 	}
+	if b.home[x] > 0 {
+		entry := engine.Entry(x)
+		if s == entry {
+			r |= 1
+		}
+		for d := 2; d <= maxRoll; d++ {
+			if reach[d-1].has(entry) {
+				r |= 1 << (d - 1)
+			}
+		}
+	}
+	return r
 }
 
 // colorTime returns the expected turns colour c needs, given the values of
@@ -242,6 +248,7 @@ func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
 		out[b.winner] = 1
 		return out
 	}
+	e.work++
 	t := e.table(b.bars)
 	// Seat order from the colour to move.
 	var order [engine.NumColors]engine.Color
@@ -250,44 +257,62 @@ func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
 		order[n] = c
 		n++
 	}
-	var th threats
-	for i := 0; i < n-1; i++ {
-		b.colorThreats(order[i], &th[order[i]])
+	// The pawns of each colour and their values.
+	var (
+		vals [engine.NumColors][engine.PawnsPerColor]float64
+		sqs  [engine.NumColors][engine.PawnsPerColor]engine.Square
+		cnt  [engine.NumColors]int
+		set  [engine.NumColors]squareSet
+	)
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		if p := b.cells[s]; p.IsPawn() {
+			c := p.Color()
+			if k := cnt[c]; k < engine.PawnsPerColor {
+				vals[c][k], sqs[c][k] = t.sq[s], s
+				cnt[c]++
+				set[c].add(s)
+			}
+		}
 	}
 	var times [engine.NumColors]float64
 	for i := 0; i < n; i++ {
 		c := order[i]
-		var (
-			vals [engine.PawnsPerColor]float64
-			sqs  [engine.PawnsPerColor]engine.Square
-		)
-		k := 0
-		own := engine.PawnOf(c)
-		for s := engine.Square(0); s < engine.NumSquares && k < len(vals); s++ {
-			if b.cells[s] == own {
-				vals[k], sqs[k] = t.sq[s], s
-				k++
-			}
-		}
+		k := cnt[c]
+		vals, sqs := &vals[c], &sqs[c]
 		home := int(b.home[c])
 		base := e.colorTime(vals[:k], t.home[c], home)
 		total := base
-		if i > 0 && e.p.threat > 0 {
+		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
-				safe := 1.0
-				for x := 0; x < i; x++ {
-					if r := th[order[x]][sqs[j]]; r != 0 {
+				safe, escapable := 1.0, 1.0
+				var reach [maxRoll + 1]squareSet
+				reachFrom(&b.bars, sqs[j], &reach)
+				last := i
+				if e.p.counter > 0 {
+					last = n
+				}
+				for x := 0; x < last; x++ {
+					if x == i {
+						continue
+					}
+					r := b.rollsTo(order[x], sqs[j], &reach, &set[order[x]])
+					switch {
+					case r == 0:
+					case x < i:
 						safe *= 1 - float64(popcount8(r))/maxRoll
+					default:
+						escapable *= 1 - float64(popcount8(r))/maxRoll
 					}
 				}
-				if safe == 1 {
+				risk := e.p.threat*(1-safe) + e.p.counter*(1-escapable)
+				if risk == 0 {
 					continue
 				}
 				saved := vals[j]
 				vals[j] = t.home[c]
 				lost := e.colorTime(vals[:k], t.home[c], home)
 				vals[j] = saved
-				total += e.p.threat * (1 - safe) * (lost - base)
+				total += risk * (lost - base)
 			}
 		}
 		times[c] = total + float64(i)/float64(n)

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -15,12 +16,23 @@ type budget struct {
 	// placements is how many placements of one barricade capture stay
 	// candidates at the root.
 	placements int
-	// replyPlacements is how many squares an opponent's captured barricade
-	// is tried on inside the search.
+	// depth is how many turns after hard's move the search plays out, every
+	// roll of each: 1 searches the next player's roll and reply.
+	depth int
+	// replyPlacements is how many squares a barricade captured inside the
+	// search is tried on at the first turn after the root; 0 tries all.
 	replyPlacements int
+	// deepPlacements is the same for the later turns.
+	deepPlacements int
+	// deep is how many candidates, best first after the search one turn
+	// ahead, are searched depth turns ahead.
+	deep int
+	// work bounds the evaluator's work (see evaluator.work) before another
+	// candidate is searched deeper; at least two are.
+	work int
 }
 
-var defaultHardBudget = budget{candidates: 6, placements: 3, replyPlacements: 6}
+var defaultHardBudget = budget{candidates: 8, placements: 3, depth: 2, replyPlacements: 6, deepPlacements: 4, deep: 8, work: 9000}
 
 // hardPlayer looks one turn ahead: for each of its best moves it averages,
 // over the six rolls of the next player, the evaluation after that
@@ -30,6 +42,7 @@ type hardPlayer struct {
 	rng    *rand.Rand
 	budget budget
 	p      params
+	work   int // the work of the last decision, for tests
 }
 
 type candidate struct {
@@ -64,22 +77,49 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	if cands[0].move.To == engine.Goal {
 		return cands[0].move
 	}
-	n := min(len(cands), p.budget.candidates)
+	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
-	best, bestVal := []int(nil), -1.0
-	for i := 0; i < n; i++ {
+	after := func(c *candidate) board {
 		b := root
-		b.apply(cands[i].move, again)
-		v := s.expect(&b)
-		switch {
+		b.apply(c.move, again)
+		return b
+	}
+	// One turn ahead for every candidate, then deeper for the best of them
+	// while the work budget lasts.
+	for i := range cands {
+		b := after(&cands[i])
+		cands[i].value = s.expect(&b, 1)
+	}
+	searched := len(cands)
+	if p.budget.depth > 1 {
+		slices.SortStableFunc(cands, byValue)
+		searched = 0
+		for i := range cands {
+			if searched == p.budget.deep {
+				break
+			}
+			if searched >= 2 && e.work+e.work/(searched+1) > p.budget.work {
+				break
+			}
+			b := after(&cands[i])
+			cands[i].value = s.expect(&b, p.budget.depth)
+			searched++
+		}
+	}
+	best, bestVal := []int(nil), -1.0
+	for i := 0; i < searched; i++ {
+		switch v := cands[i].value; {
 		case v > bestVal+1e-12:
 			bestVal, best = v, append(best[:0], i)
 		case v >= bestVal-1e-12:
 			best = append(best, i)
 		}
 	}
+	p.work = e.work
 	return cands[best[p.rng.IntN(len(best))]].move
 }
+
+func byValue(a, b candidate) int { return cmpFloat(b.value, a.value) }
 
 func byStatic(a, b candidate) int {
 	switch {
@@ -100,111 +140,276 @@ type searcher struct {
 	steps  []step
 }
 
-// expect returns me's chance after the colour to move in b plays each roll
-// in turn, choosing its best reply by the evaluation.
-func (s *searcher) expect(b *board) float64 {
+// expect returns me's chance after the colour to move in b and the
+// players after it, depth turns in all, play each roll of the die with the
+// move their evaluation likes best (for the colour to move, its own chance).
+func (s *searcher) expect(b *board, depth int) float64 {
 	if b.winner != engine.NoColor {
 		if b.winner == s.me {
 			return 1
 		}
 		return 0
 	}
-	x := b.turn
+	if depth == 0 {
+		return s.e.chances(b)[s.me]
+	}
+	limit := s.budget.deepPlacements
+	if depth == s.budget.depth {
+		limit = s.budget.replyPlacements
+	}
 	total := 0.0
 	for roll := 1; roll <= maxRoll; roll++ {
-		s.steps = b.steps(s.steps[:0], roll)
-		if len(s.steps) == 0 {
-			nb := *b
-			nb.pass()
-			total += s.e.chances(&nb)[s.me]
+		nb, ch := s.reply(b, roll, limit)
+		if depth == 1 && nb.winner == engine.NoColor {
+			total += ch[s.me] // the evaluation the reply was chosen by
 			continue
 		}
-		again := s.rules.SixAgain && roll == maxRoll
-		bestX, bestMe := -1.0, 0.0
-		steps := append([]step(nil), s.steps...)
-		for _, st := range steps {
-			m := engine.Move{From: st.from, To: st.to, Place: engine.NoSquare}
-			if b.cells[st.to] == engine.Barricade {
-				for _, q := range s.placements(b, st) {
-					m.Place = q
-					nb := *b
-					nb.apply(m, again)
-					ch := s.e.chances(&nb)
-					if ch[x] > bestX {
-						bestX, bestMe = ch[x], ch[s.me]
-					}
-				}
-				continue
-			}
-			nb := *b
-			nb.apply(m, again)
-			ch := s.e.chances(&nb)
-			if ch[x] > bestX {
-				bestX, bestMe = ch[x], ch[s.me]
-			}
-		}
-		total += bestMe
+		total += s.expect(&nb, depth-1)
 	}
 	return total / maxRoll
 }
 
-// placements returns the squares tried for the barricade captured by st:
-// squares on the shortest ways to the goal of the leading pawn of each
-// opponent of the mover, nearest first, and the first free square in
-// front of the goal when there is no such square.
-func (s *searcher) placements(b *board, st step) []engine.Square {
+// reply returns the board after the colour to move in b plays roll with
+// the move that gives it the best chance by the evaluation, and the
+// evaluation of that board. limit bounds the placements tried for a
+// captured barricade (0: all).
+func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]float64) {
 	x := b.turn
-	t := s.e.table(b.bars)
-	var out []engine.Square
-	var seen squareSet
-	try := func(q engine.Square) {
-		if len(out) < s.budget.replyPlacements && !seen.has(q) && b.placeable(q, st.from, st.to, s.rules) {
-			seen.add(q)
-			out = append(out, q)
+	start := len(s.steps)
+	s.steps = b.steps(s.steps, roll)
+	steps := s.steps[start:]
+	defer func() { s.steps = s.steps[:start] }()
+	if len(steps) == 0 {
+		nb := *b
+		nb.pass()
+		return nb, s.e.chances(&nb)
+	}
+	again := s.rules.SixAgain && roll == maxRoll
+	var (
+		best   board
+		bestCh [engine.NumColors]float64
+		order  []engine.Square
+		places []engine.Square
+	)
+	bestX := -1.0
+	try := func(m engine.Move) {
+		nb := *b
+		nb.apply(m, again)
+		if ch := s.e.chances(&nb); ch[x] > bestX {
+			best, bestCh, bestX = nb, ch, ch[x]
 		}
 	}
+	for _, st := range steps {
+		m := engine.Move{From: st.from, To: st.to, Place: engine.NoSquare}
+		if st.to == engine.Goal {
+			nb := *b
+			nb.apply(m, again)
+			return nb, s.e.chances(&nb)
+		}
+		if b.cells[st.to] != engine.Barricade {
+			try(m)
+			continue
+		}
+		if limit == 0 {
+			for q := engine.Square(0); q < engine.NumSquares; q++ {
+				if b.placeable(q, st.from, st.to, s.rules) {
+					m.Place = q
+					try(m)
+				}
+			}
+			continue
+		}
+		if order == nil {
+			order = s.placementOrder(b)
+			s.e.work += placementOrderWork
+		}
+		places = pickPlacements(b, order, st, limit, s.rules, places[:0])
+		for _, q := range places {
+			m.Place = q
+			try(m)
+		}
+	}
+	return best, bestCh
+}
+
+// placements returns up to limit squares to try for the barricade
+// captured by st: the squares the opponents' leading pawns are most likely
+// to cross soon (see route; the most advanced opponent counts fully, the
+// next half, and so on); failing those, any legal square.
+func (s *searcher) placements(b *board, st step, limit int) []engine.Square {
+	return pickPlacements(b, s.placementOrder(b), st, limit, s.rules, nil)
+}
+
+// placementOrder returns the squares of placements' candidates, best first,
+// before the rules of placement are applied.
+func (s *searcher) placementOrder(b *board) []engine.Square {
+	x := b.turn
+	t := s.e.table(b.bars)
+	type cand struct {
+		q    engine.Square
+		flow float64
+	}
+	var cands []cand
+	// The two best pawns of each opponent, a pawn in the house standing
+	// on its entry square (where it also counts as placeable).
+	type lead struct {
+		sq      engine.Square
+		val     float64
+		housed  bool
+		primary bool
+	}
+	var leads []lead
 	for c := engine.Red; c <= engine.Blue; c++ {
 		if c == x || !b.inPlay[c] {
 			continue
 		}
-		// The opponent's leading pawn: the smallest value.
-		lead, leadVal := engine.NoSquare, t.home[c]
+		first := lead{engine.Entry(c), t.home[c], true, true}
+		second := lead{engine.NoSquare, math.Inf(1), false, false}
+		if b.home[c] == 0 {
+			first = lead{engine.NoSquare, math.Inf(1), false, true}
+		} else if b.home[c] > 1 {
+			second = lead{engine.Entry(c), t.home[c], true, false}
+		}
 		own := engine.PawnOf(c)
 		for q := engine.Square(0); q < engine.NumSquares; q++ {
-			if b.cells[q] == own && t.sq[q] < leadVal {
-				lead, leadVal = q, t.sq[q]
+			if b.cells[q] != own {
+				continue
+			}
+			if l := (lead{q, t.sq[q], false, false}); l.val < first.val {
+				second, first = first, l
+			} else if l.val < second.val {
+				second = l
 			}
 		}
-		if lead == engine.NoSquare {
-			lead = engine.Entry(c)
-			try(lead)
+		first.primary, second.primary = true, false
+		for _, l := range []lead{first, second} {
+			if l.sq != engine.NoSquare {
+				leads = append(leads, l)
+			}
 		}
-		// Breadth-first along shortest ways to the goal.
-		frontier := []engine.Square{lead}
-		for depth := 0; depth < 4 && len(frontier) > 0; depth++ {
-			var nextF []engine.Square
-			for _, f := range frontier {
-				for i := uint8(0); i < nbrCount[f]; i++ {
-					q := nbrs[f][i]
-					if stepDist[q] == stepDist[f]-1 {
-						try(q)
-						nextF = append(nextF, q)
-					}
+	}
+	// Opponents in order of their best pawn.
+	slices.SortStableFunc(leads, func(a, b lead) int { return cmpFloat(a.val, b.val) })
+	var flow [engine.NumSquares]float64
+	weight := 1.0
+	for _, l := range leads {
+		w := weight
+		if l.primary {
+			weight /= 2
+		} else {
+			w = weight * secondPawnWeight
+		}
+		if l.housed {
+			flow[l.sq] += w
+		}
+		s.route(b, t, l.sq, w, &flow)
+	}
+	for q := engine.Square(0); q < engine.NumSquares; q++ {
+		if flow[q] > 0 {
+			cands = append(cands, cand{q, flow[q]})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmpFloat(b.flow, a.flow) })
+	order := make([]engine.Square, len(cands))
+	for i, c := range cands {
+		order[i] = c.q
+	}
+	return order
+}
+
+// pickPlacements appends to dst up to limit squares of order on which the
+// barricade captured by st may be placed, or the first legal square when
+// none of order is.
+func pickPlacements(b *board, order []engine.Square, st step, limit int, r engine.Rules, dst []engine.Square) []engine.Square {
+	start := len(dst)
+	for _, q := range order {
+		if len(dst)-start == limit {
+			break
+		}
+		if b.placeable(q, st.from, st.to, r) {
+			dst = append(dst, q)
+		}
+	}
+	for q := engine.Square(0); q < engine.NumSquares && len(dst) == start; q++ {
+		if b.placeable(q, st.from, st.to, r) {
+			dst = append(dst, q)
+		}
+	}
+	return dst
+}
+
+// placementOrderWork is placementOrder's cost in evaluator work.
+const placementOrderWork = 20
+
+// secondPawnWeight weighs the routes of an opponent's second pawn.
+const secondPawnWeight = 0.4
+
+// routeMoves is how many moves ahead route follows a pawn.
+const routeMoves = 5
+
+// route adds to flow, for each square, the chance that a pawn on from
+// crosses or lands on it in its next routeMoves moves if it moves on every
+// roll that improves its value, to the best landing of the roll (by the
+// first path found), and waits otherwise.
+func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight float64, flow *[engine.NumSquares]float64) {
+	var massBuf, nextBuf [engine.NumSquares]float64
+	var activeBuf, nextActiveBuf [engine.NumSquares]engine.Square
+	mass, next := &massBuf, &nextBuf
+	active, nextActive := append(activeBuf[:0], from), nextActiveBuf[:0]
+	mass[from] = weight
+	add := func(q engine.Square, m float64) {
+		if next[q] == 0 {
+			nextActive = append(nextActive, q)
+		}
+		next[q] += m
+	}
+	for range routeMoves {
+		for _, u := range active {
+			m := mass[u]
+			mass[u] = 0
+			if u == engine.Goal {
+				add(u, m)
+				continue
+			}
+			// The trie node of the best landing of each roll.
+			best := [maxRoll + 1]int{-1, -1, -1, -1, -1, -1, -1}
+			v := t.sq[u]
+			end := int(pathStart[u+1])
+			for i := int(pathStart[u]); i < end; {
+				n := paths[i]
+				if t.sq[n.sq] < v && (best[n.steps] < 0 || t.sq[n.sq] < t.sq[paths[best[n.steps]].sq]) {
+					best[n.steps] = i
+				}
+				if b.bars.has(n.sq) {
+					i = int(n.skip)
+				} else {
+					i++
 				}
 			}
-			frontier = nextF
+			share := m / maxRoll
+			for d := 1; d <= maxRoll; d++ {
+				k := best[d]
+				if k < 0 {
+					add(u, share)
+					continue
+				}
+				add(paths[k].sq, share)
+				for ; k >= 0; k = int(paths[k].parent) {
+					flow[paths[k].sq] += share
+				}
+			}
 		}
+		mass, next = next, mass
+		active, nextActive = nextActive, active[:0]
 	}
-	if len(out) == 0 {
-		for _, name := range []string{"i13", "h13", "j13"} {
-			q, _ := engine.ParseSquare(name)
-			try(q)
-		}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
 	}
-	if len(out) == 0 {
-		for q := engine.Square(0); q < engine.NumSquares && len(out) == 0; q++ {
-			try(q)
-		}
-	}
-	return out
+	return 0
 }
