@@ -60,7 +60,7 @@ type valueTable struct {
 type evaluator struct {
 	// work counts the evaluations made and, at tableWork each, the value
 	// tables computed: a measure of time that does not depend on the machine.
-	work int
+	work  int
 	p     params
 	cache map[squareSet]*valueTable
 	reach [engine.NumSquares][maxRoll + 1]squareSet
