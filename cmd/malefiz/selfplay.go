@@ -118,10 +118,10 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "%d games, players %s, seed %d, seats rotated\n", *games, *playersFlag, *seed)
-	fmt.Fprintf(stdout, "%-4s %-7s %6s %8s  %s\n", "seat", "player", "wins", "win rate", "95% interval")
+	fmt.Fprintf(stdout, "%-2s %-7s %6s %8s  %s\n", "#", "player", "wins", "win rate", "95% interval")
 	for i, l := range levels {
 		lo, hi := wilson(wins[i], *games)
-		fmt.Fprintf(stdout, "%-4d %-7s %6d %7.1f%%  %.1f%% – %.1f%%\n", i+1, l, wins[i],
+		fmt.Fprintf(stdout, "%-2d %-7s %6d %7.1f%%  %.1f%% – %.1f%%\n", i+1, l, wins[i],
 			100*float64(wins[i])/float64(*games), 100*lo, 100*hi)
 	}
 	if unfinished > 0 {

@@ -255,3 +255,69 @@ func TestHardChoosesLegalMovesAndReplays(t *testing.T) {
 		}
 	}
 }
+
+func TestForcedMoves(t *testing.T) {
+	pos := engine.StartPosition()
+	moves := pos.Moves(6, engine.Rules{})
+	if len(moves) != 1 {
+		t.Fatalf("start roll 6: %d moves, want 1", len(moves))
+	}
+	for _, l := range append(Levels(), Greedy) {
+		p, _ := New(l, 1)
+		if got := p.Choose(pos, 6, engine.Rules{}, moves); got != moves[0] {
+			t.Errorf("%s chose %s, want the only move %s", l, got, moves[0])
+		}
+		if got := p.Choose(pos, 6, engine.Rules{}, nil); got != NoMove {
+			t.Errorf("%s chose %s from no moves, want NoMove", l, got)
+		}
+	}
+}
+
+func TestSensibleMoves(t *testing.T) {
+	const bars = "a3,e3,i3,m3,q3,g7,k7,i9"
+	tests := []struct {
+		name     string
+		position string
+		roll     int
+		levels   []Level
+		want     func(engine.Move) bool
+		wantText string
+	}{
+		{
+			name:     "takes the win",
+			position: "players=rb turn=r r=h13,c5 b=j13 x=" + bars + ",i10,i11",
+			roll:     2,
+			levels:   []Level{Easy, Normal, Hard, Greedy},
+			want:     func(m engine.Move) bool { return m.To == engine.Goal },
+			wantText: "a move to the goal",
+		},
+		{
+			name:     "captures the leader",
+			position: "players=rb turn=r r=d13,c5 b=g13,e1 x=" + bars + ",i10,i11",
+			roll:     3,
+			levels:   []Level{Normal, Hard, Greedy},
+			want:     func(m engine.Move) bool { return m.To.String() == "g13" },
+			wantText: "d13-g13",
+		},
+		{
+			name:     "blocks the leader at the goal",
+			position: "players=rb turn=r r=i10 b=h13 x=" + bars + ",i11",
+			roll:     1,
+			levels:   []Level{Normal, Hard},
+			want:     func(m engine.Move) bool { return m.To.String() == "i11" && m.Place.String() == "i13" },
+			wantText: "i10-i11/i13",
+		},
+	}
+	for _, tt := range tests {
+		pos := mustPosition(t, tt.position)
+		moves := pos.Moves(tt.roll, engine.Rules{})
+		for _, l := range tt.levels {
+			t.Run(tt.name+"/"+string(l), func(t *testing.T) {
+				p, _ := New(l, 1)
+				if got := p.Choose(pos, tt.roll, engine.Rules{}, moves); !tt.want(got) {
+					t.Errorf("%s roll %d: chose %s, want %s", tt.position, tt.roll, got, tt.wantText)
+				}
+			})
+		}
+	}
+}

@@ -39,7 +39,7 @@ type params struct {
 	counter float64
 }
 
-var defaultParams = params{backup: 0.35, backups: 2, power: 3, threat: 1, counter: 0}
+var defaultParams = params{backup: 0.35, backups: 2, power: 3, threat: 1, counter: 0.3}
 
 // tableWork is the cost of a value table in evaluator work: about ten
 // evaluations.

@@ -34,10 +34,12 @@ type budget struct {
 
 var defaultHardBudget = budget{candidates: 8, placements: 3, depth: 2, replyPlacements: 6, deepPlacements: 4, deep: 8, work: 9000}
 
-// hardPlayer looks one turn ahead: for each of its best moves it averages,
-// over the six rolls of the next player, the evaluation after that
-// player's best reply (expectimax), replies and their barricade
-// placements chosen by the same evaluation.
+// hardPlayer searches: for each of its best moves by the evaluation it
+// averages, over the six rolls of the next player, the evaluation after
+// that player's best reply (expectimax; a reply and its barricade
+// placement are chosen by the evaluation, from the replying colour's
+// side). The moves that search best are then searched a turn deeper, every
+// roll of the player after that too, while the work budget lasts.
 type hardPlayer struct {
 	rng    *rand.Rand
 	budget budget
@@ -53,6 +55,9 @@ type candidate struct {
 
 // Choose implements Player.
 func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
+	if m, ok := forced(moves); ok {
+		return m
+	}
 	e := newEvaluator(p.p)
 	root := newBoard(pos)
 	me := root.turn

@@ -48,10 +48,26 @@ func (l Level) String() string { return string(l) }
 // Player chooses moves for one colour.
 type Player interface {
 	// Choose returns one of moves, the legal moves of pos's colour to move
-	// for roll under rules. moves must not be empty; a move that captures a
-	// barricade appears once per legal placement, and the one returned
-	// carries its placement.
+	// for roll under rules. A move that captures a barricade appears once
+	// per legal placement, and the one returned carries its placement.
+	// moves should not be empty; if it is, Choose returns NoMove.
 	Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move
+}
+
+// NoMove is what Choose returns when it is given no moves: a move from
+// nowhere to nowhere, which no game accepts.
+var NoMove = engine.Move{From: engine.NoSquare, To: engine.NoSquare, Place: engine.NoSquare}
+
+// forced returns the move to play without thinking when there is at most
+// one.
+func forced(moves []engine.Move) (engine.Move, bool) {
+	switch len(moves) {
+	case 0:
+		return NoMove, true
+	case 1:
+		return moves[0], true
+	}
+	return NoMove, false
 }
 
 // New returns a player of the given level whose random choices all come

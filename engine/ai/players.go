@@ -42,6 +42,9 @@ type greedyPlayer struct {
 
 // Choose implements Player.
 func (p *greedyPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
+	if m, ok := forced(moves); ok {
+		return m
+	}
 	gs := groupMoves(moves)
 	me := pos.Turn()
 	captures := func(g *group) bool {
@@ -78,6 +81,9 @@ type easyPlayer struct {
 
 // Choose implements Player.
 func (p *easyPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
+	if m, ok := forced(moves); ok {
+		return m
+	}
 	gs := groupMoves(moves)
 	for i := range gs {
 		if gs[i].to == engine.Goal {
@@ -105,6 +111,9 @@ type normalPlayer struct {
 
 // Choose implements Player.
 func (p *normalPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
+	if m, ok := forced(moves); ok {
+		return m
+	}
 	e := newEvaluator(p.p)
 	root := newBoard(pos)
 	me := root.turn
