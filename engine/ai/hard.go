@@ -237,16 +237,14 @@ func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]fl
 	return best, bestCh
 }
 
-// placements returns up to limit squares to try for the barricade
-// captured by st: the squares the opponents' leading pawns are most likely
-// to cross soon (see route; the most advanced opponent counts fully, the
-// next half, and so on); failing those, any legal square.
-func (s *searcher) placements(b *board, st step, limit int) []engine.Square {
-	return pickPlacements(b, s.placementOrder(b), st, limit, s.rules, nil)
-}
-
-// placementOrder returns the squares of placements' candidates, best first,
-// before the rules of placement are applied.
+// placementOrder returns the squares to try first for a barricade that
+// the colour to move in b captures, best first: the squares the
+// opponents' leading pawns are most likely to cross soon (see route).
+// The two best pawns of each opponent are followed, all of them in order
+// of value, with a weight that starts at 1 and halves after each
+// opponent's best pawn; a second pawn counts secondPawnWeight of the
+// weight it finds (in a two-player game: 1 for the best pawn, 0.2 for the
+// second). pickPlacements then keeps the legal squares.
 func (s *searcher) placementOrder(b *board) []engine.Square {
 	x := b.turn
 	t := s.e.table(b.bars)
