@@ -18,7 +18,8 @@ const (
 	Easy Level = "easy"
 	// Normal plays the move with the best heuristic evaluation.
 	Normal Level = "normal"
-	// Hard searches the next player's roll and reply (expectimax).
+	// Hard searches the rolls and replies of the next players (expectimax)
+	// with normal's evaluation.
 	Hard Level = "hard"
 	// Greedy captures a pawn when it can, otherwise brings a pawn closest
 	// to the goal, and puts captured barricades on a random square.
