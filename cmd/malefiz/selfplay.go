@@ -62,7 +62,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		levels = append(levels, l)
 	}
 	if len(levels) < 2 || len(levels) > engine.NumColors {
-		return fail(stderr, "selfplay: -players names %d players, want 2 to 4", len(levels))
+		return fail(stderr, "selfplay: -players gives %d levels, want 2 to 4", len(levels))
 	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
 
