@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -379,11 +380,7 @@ func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.S
 			leaders = append(leaders, lead{sq, engine.DistanceToGoal(sq)})
 		}
 	}
-	for i := 1; i < len(leaders); i++ {
-		for j := i; j > 0 && leaders[j].dist < leaders[j-1].dist; j-- {
-			leaders[j], leaders[j-1] = leaders[j-1], leaders[j]
-		}
-	}
+	slices.SortStableFunc(leaders, func(x, y lead) int { return x.dist - y.dist })
 	for _, l := range leaders[:min(2, len(leaders))] {
 		at, found := l.sq, 0
 		for step := 0; step < 8 && at != engine.Goal && found < 2; step++ {
@@ -400,11 +397,7 @@ func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.S
 		}
 	}
 	rest := append([]engine.Square(nil), legal...)
-	for i := 1; i < len(rest); i++ {
-		for j := i; j > 0 && engine.DistanceToGoal(rest[j]) < engine.DistanceToGoal(rest[j-1]); j-- {
-			rest[j], rest[j-1] = rest[j-1], rest[j]
-		}
-	}
+	slices.SortStableFunc(rest, func(x, y engine.Square) int { return engine.DistanceToGoal(x) - engine.DistanceToGoal(y) })
 	for _, sq := range rest {
 		add(sq)
 	}
