@@ -9,14 +9,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // rollFor clicks Roll on the turn message for the player to move with the
 // given die and returns the updated message.
-func rollFor(t *testing.T, h *harness, gameID int64, roll int) (discordtest.Message, string) {
+func rollFor(t *testing.T, h *harness, gameID int64, roll int) (fakediscord.Message, string) {
 	t.Helper()
 	turn, running := h.waitTurn(gameID)
 	if !running {
@@ -55,7 +55,7 @@ func TestRefusals(t *testing.T) {
 	h := newHarness(t)
 	gameID, turn := openTwoPlayerGame(t, h)
 	roll := control(t, turn, bot.ActRoll)
-	refused := func(name string, resp *discordtest.Response, want string) {
+	refused := func(name string, resp *fakediscord.Response, want string) {
 		t.Helper()
 		if !resp.Ephemeral() || !strings.Contains(resp.Message.Content, want) {
 			t.Errorf("%s: ephemeral=%v %q, want a private %q", name, resp.Ephemeral(), resp.Message.Content, want)
@@ -96,11 +96,11 @@ func TestTwentyClicksApplyOneRoll(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := h.fake.Click(h.ctx(), discordtest.Invocation{User: alice, MessageID: turn.ID, CustomID: roll})
+			resp, err := h.fake.Click(h.ctx(), fakediscord.Invocation{User: alice, MessageID: turn.ID, CustomID: roll})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
-			case errors.Is(err, discordtest.ErrInvocation):
+			case errors.Is(err, fakediscord.ErrInvocation):
 				// The button was gone before this click left: Discord would not send it.
 			case err != nil:
 				t.Errorf("click: %v", err)
@@ -135,7 +135,7 @@ func TestDiscordFaultsLoseNothing(t *testing.T) {
 	gameID, _ := openTwoPlayerGame(t, h)
 
 	// 429 on the next turn message: discordgo waits and retries.
-	h.fake.FailNext(discordtest.OnRoute(discordtest.RouteMessageCreate), discordtest.RateLimited, 1)
+	h.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.RateLimited, 1)
 	moves, player := rollFor(t, h, gameID, 1)
 	h.click(player, moves.ID, control(t, moves, bot.ActMove))
 	if next, running := h.waitTurn(gameID); !running || next.Pinged[0] != bob {
@@ -144,7 +144,7 @@ func TestDiscordFaultsLoseNothing(t *testing.T) {
 
 	// 500 on the next turn message: the move stays made; /malefiz board
 	// brings the turn back and the game goes on.
-	h.fake.FailNext(discordtest.OnRoute(discordtest.RouteMessageCreate), discordtest.ServerError, 1)
+	h.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.ServerError, 1)
 	moves, player = rollFor(t, h, gameID, 1)
 	h.click(player, moves.ID, control(t, moves, bot.ActMove))
 	_, g := h.game(gameID)
@@ -174,7 +174,7 @@ func TestDiscordFaultsLoseNothing(t *testing.T) {
 	if !joined.Ephemeral() {
 		t.Errorf("join by command should answer privately")
 	}
-	if _, err := h2.fake.WaitFor(h2.ctx(), func(c discordtest.Call) bool { return c.Route == discordtest.RouteMessageCreate }); err != nil {
+	if _, err := h2.fake.WaitFor(h2.ctx(), func(c fakediscord.Call) bool { return c.Route == fakediscord.RouteMessageCreate }); err != nil {
 		t.Fatalf("the lobby was not posted again: %v", err)
 	}
 	last := h2.lastMessage()

@@ -9,7 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -19,7 +19,7 @@ func TestServerSettings(t *testing.T) {
 	if resp := h.command(alice, "settings", map[string]any{"turn-timeout": "1h"}); !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "Manage Server") {
 		t.Fatalf("settings without Manage Server: %q", resp.Message.Content)
 	}
-	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: alice, Name: "malefiz", Sub: "settings",
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "settings",
 		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"turn-timeout": "6h", "reminders": false}})
 	if err != nil || !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "6 hours") {
 		t.Fatalf("settings by a manager: %v %+v", err, resp.Message)
@@ -43,7 +43,7 @@ func TestMissingPermissionsAreExplained(t *testing.T) {
 	// The bot loses Send Messages before the game starts.
 	h.fake.SetPermissions(h.fake.ChannelID, discordgo.PermissionViewChannel)
 	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
-	call, err := h.fake.WaitFor(h.ctx(), func(c discordtest.Call) bool { return c.Route == discordtest.RouteFollowup })
+	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool { return c.Route == fakediscord.RouteFollowup })
 	if err != nil {
 		t.Fatalf("no follow-up explaining the missing permissions: %v", err)
 	}
@@ -57,7 +57,7 @@ func TestMissingPermissionsAreExplained(t *testing.T) {
 	}
 	// The game started all the same; once the permission is back,
 	// /malefiz board brings the turn on screen.
-	h.fake.SetPermissions(h.fake.ChannelID, discordtest.DefaultAppPermissions)
+	h.fake.SetPermissions(h.fake.ChannelID, fakediscord.DefaultAppPermissions)
 	board := h.command(alice, "board", nil)
 	if board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
 		t.Errorf("board after the permission came back: %v", board.Message.CustomIDs())
@@ -97,7 +97,7 @@ func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
 			n++
 		}
 	}
-	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: player(11), Name: "malefiz", Sub: "leaderboard"})
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: player(11), Name: "malefiz", Sub: "leaderboard"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +156,8 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 }
 
 func TestGermanPlayersReadGerman(t *testing.T) {
-	h := newHarness(t, discordtest.WithGuild(discordtest.Guild{Locale: "de"}))
-	rules, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: alice, Locale: "de", Name: "malefiz", Sub: "rules"})
+	h := newHarness(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}))
+	rules, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Locale: "de", Name: "malefiz", Sub: "rules"})
 	if err != nil || !rules.Ephemeral() || !strings.Contains(rules.Message.Content, "Malefiz in Kürze") {
 		t.Fatalf("rules in German: %v %q", err, rules.Message.Content)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -23,7 +23,7 @@ const (
 
 // openTwoPlayerGame runs /malefiz new, bob joins and alice starts; it
 // returns the game's ID and the first turn message.
-func openTwoPlayerGame(t *testing.T, h *harness) (int64, discordtest.Message) {
+func openTwoPlayerGame(t *testing.T, h *harness) (int64, fakediscord.Message) {
 	t.Helper()
 	resp := h.command(alice, "new", map[string]any{"seats": 2})
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Ephemeral() {
@@ -104,7 +104,7 @@ func playTurn(t *testing.T, h *harness, gameID int64, wantCapture bool) (capture
 		menu, _ := resp.Message.Component(rows)
 		lowest := menu.Options[len(menu.Options)-1].Value
 		resp = h.click(player, turnMsg.ID, rows, lowest)
-		var squareMenu discordtest.Component
+		var squareMenu fakediscord.Component
 		for _, c := range resp.Message.Controls() {
 			if strings.HasPrefix(c.CustomID, "mf/place/") && c.Type == discordgo.SelectMenuComponent {
 				squareMenu = c
@@ -203,8 +203,8 @@ func checkStatsCommands(t *testing.T, h *harness, gameID int64, g *engine.Game) 
 	if replay.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
 		t.Fatalf("replay should defer, got type %d", replay.Type)
 	}
-	call, err := h.fake.WaitFor(h.ctx(), func(c discordtest.Call) bool {
-		return c.Route == discordtest.RouteWebhookMessageEdit && c.InteractionID == replay.InteractionID
+	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == replay.InteractionID
 	})
 	if err != nil || len(call.Files) != 1 {
 		t.Fatalf("replay edit: %v, files %d", err, len(call.Files))

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -175,7 +175,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 		go func() { defer wg.Done(); h.tick() }()
 		go func() {
 			defer wg.Done()
-			h.fake.Click(h.ctx(), discordtestInvocation(alice, turn.ID, control(t, turn, bot.ActRoll)))
+			h.fake.Click(h.ctx(), fakeInvocation(alice, turn.ID, control(t, turn, bot.ActRoll)))
 		}()
 		wg.Wait()
 		h.waitTurn(gameID)
@@ -194,7 +194,7 @@ func TestLostTurnMessageIsPostedAgain(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
 	gameID := newTimedGame(t, h)
-	h.fake.FailNext(discordtest.OnRoute(discordtest.RouteMessageCreate), discordtest.ServerError, 1)
+	h.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.ServerError, 1)
 	moves, player := rollFor(t, h, gameID, 1)
 	h.click(player, moves.ID, control(t, moves, bot.ActMove))
 	sg, _ := h.game(gameID)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -45,7 +45,7 @@ func (d *scriptedDie) set(rolls ...int) {
 // harness runs the real program against a fake Discord with a temp database.
 type harness struct {
 	t      testing.TB
-	fake   *discordtest.Fake
+	fake   *fakediscord.Fake
 	dbPath string
 	die    *scriptedDie
 	main   *Main
@@ -70,14 +70,14 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newHarness(t testing.TB, opts ...discordtest.Option) *harness {
+func newHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return newHarnessClock(t, nil, opts...)
 }
 
 // newHarnessClock runs the program with a fake clock whose timers the test
 // drives with tick.
-func newHarnessClock(t testing.TB, clock *fakeClock, opts ...discordtest.Option) *harness {
-	h := &harness{t: t, fake: discordtest.New(t, opts...), dbPath: filepath.Join(t.TempDir(), "malefiz.db"),
+func newHarnessClock(t testing.TB, clock *fakeClock, opts ...fakediscord.Option) *harness {
+	h := &harness{t: t, fake: fakediscord.New(t, opts...), dbPath: filepath.Join(t.TempDir(), "malefiz.db"),
 		die: &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))}, clock: clock}
 	h.start()
 	t.Cleanup(h.stop)
@@ -129,9 +129,9 @@ func (h *harness) ctx() context.Context {
 }
 
 // command runs /malefiz SUB as user.
-func (h *harness) command(user, sub string, opts map[string]any) *discordtest.Response {
+func (h *harness) command(user, sub string, opts map[string]any) *fakediscord.Response {
 	h.t.Helper()
-	resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: user, Name: "malefiz", Sub: sub, Options: opts})
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: user, Name: "malefiz", Sub: sub, Options: opts})
 	if err != nil {
 		h.t.Fatalf("/malefiz %s by %s: %v", sub, user, err)
 	}
@@ -139,9 +139,9 @@ func (h *harness) command(user, sub string, opts map[string]any) *discordtest.Re
 }
 
 // click presses a control of message msgID as user.
-func (h *harness) click(user, msgID, customID string, values ...string) *discordtest.Response {
+func (h *harness) click(user, msgID, customID string, values ...string) *fakediscord.Response {
 	h.t.Helper()
-	resp, err := h.fake.Click(h.ctx(), discordtest.Invocation{User: user, MessageID: msgID, CustomID: customID, Values: values})
+	resp, err := h.fake.Click(h.ctx(), fakediscord.Invocation{User: user, MessageID: msgID, CustomID: customID, Values: values})
 	if err != nil {
 		h.t.Fatalf("click %s by %s: %v", customID, user, err)
 	}
@@ -150,7 +150,7 @@ func (h *harness) click(user, msgID, customID string, values ...string) *discord
 
 // control returns the custom ID of the first control of m whose custom ID
 // has the action prefix mf/ACTION/.
-func control(t testing.TB, m discordtest.Message, action bot.Action) string {
+func control(t testing.TB, m fakediscord.Message, action bot.Action) string {
 	t.Helper()
 	for _, id := range m.CustomIDs() {
 		if strings.HasPrefix(id, "mf/"+string(action)+"/") {
@@ -161,7 +161,7 @@ func control(t testing.TB, m discordtest.Message, action bot.Action) string {
 	return ""
 }
 
-func hasControl(m discordtest.Message, action bot.Action) bool {
+func hasControl(m fakediscord.Message, action bot.Action) bool {
 	for _, id := range m.CustomIDs() {
 		if strings.HasPrefix(id, "mf/"+string(action)+"/") {
 			return true
@@ -188,7 +188,7 @@ func (h *harness) game(id int64) (*store.Game, *engine.Game) {
 }
 
 // lastMessage is the newest message of the default channel.
-func (h *harness) lastMessage() discordtest.Message {
+func (h *harness) lastMessage() fakediscord.Message {
 	h.t.Helper()
 	m, ok := h.fake.LastMessage(h.fake.ChannelID)
 	if !ok {
@@ -198,7 +198,7 @@ func (h *harness) lastMessage() discordtest.Message {
 }
 
 // hasBoard reports whether m carries the board PNG.
-func hasBoard(m discordtest.Message) bool {
+func hasBoard(m fakediscord.Message) bool {
 	for _, a := range m.Attachments {
 		if a.Filename == "board.png" && len(a.Data) > 8 && string(a.Data[1:4]) == "PNG" {
 			return true
@@ -228,7 +228,7 @@ func bestRoll(p engine.Position, r engine.Rules, wantCapture bool) (int, engine.
 
 // waitTurn waits until the bot has posted the message of the game's current
 // turn (or finished the game) and returns the turn message.
-func (h *harness) waitTurn(gameID int64) (discordtest.Message, bool) {
+func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -250,7 +250,7 @@ func (h *harness) waitTurn(gameID int64) (discordtest.Message, bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	h.t.Fatalf("game %d: the bot did not post the next turn", gameID)
-	return discordtest.Message{}, false
+	return fakediscord.Message{}, false
 }
 
 func sleepShort() { time.Sleep(5 * time.Millisecond) }
@@ -274,6 +274,6 @@ func (h *harness) tick() int {
 	return n
 }
 
-func discordtestInvocation(user, msgID, customID string) discordtest.Invocation {
-	return discordtest.Invocation{User: user, MessageID: msgID, CustomID: customID}
+func fakeInvocation(user, msgID, customID string) fakediscord.Invocation {
+	return fakediscord.Invocation{User: user, MessageID: msgID, CustomID: customID}
 }

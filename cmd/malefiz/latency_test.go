@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // BenchmarkInteractionLatency measures the time from an interaction's
@@ -23,7 +23,7 @@ func BenchmarkInteractionLatency(b *testing.B) {
 	for i := range channels {
 		channels[i] = fmt.Sprintf("2000000000000%05d", i)
 	}
-	h := newHarness(b, discordtest.WithGuild(discordtest.Guild{Channels: channels}))
+	h := newHarness(b, fakediscord.WithGuild(fakediscord.Guild{Channels: channels}))
 	type table struct {
 		mu      sync.Mutex
 		id      int64
@@ -32,7 +32,7 @@ func BenchmarkInteractionLatency(b *testing.B) {
 	tables := make([]*table, games)
 	for i, ch := range channels {
 		a, c := fmt.Sprintf("3000000000000%05d", 2*i), fmt.Sprintf("3000000000000%05d", 2*i+1)
-		resp, err := h.fake.SlashCommand(h.ctx(), discordtest.Invocation{User: a, Channel: ch, Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 2}})
+		resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: a, Channel: ch, Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 2}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func BenchmarkInteractionLatency(b *testing.B) {
 		if g.Turn() != 0 {
 			player = t.players[1]
 		}
-		inv := discordtest.Invocation{User: player, MessageID: m.ID, CustomID: customID}
+		inv := fakediscord.Invocation{User: player, MessageID: m.ID, CustomID: customID}
 		if c, _ := m.Component(customID); len(c.Options) > 0 {
 			inv.Values = []string{c.Options[0].Value}
 		}

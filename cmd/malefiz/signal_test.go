@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -22,7 +22,7 @@ func TestHelperProcess(t *testing.T) {
 }
 
 func TestSIGTERMStopsCleanly(t *testing.T) {
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	dbPath := filepath.Join(t.TempDir(), "malefiz.db")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
 	cmd.Env = append(os.Environ(), "MALEFIZ_HELPER_PROCESS=1", "MALEFIZ_DISCORD_TOKEN="+fake.Token(),
@@ -39,7 +39,7 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	resp, err := fake.SlashCommand(t.Context(), discordtest.Invocation{User: alice, Name: "malefiz", Sub: "new"})
+	resp, err := fake.SlashCommand(t.Context(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "new"})
 	if err != nil || resp.Ephemeral() {
 		t.Fatalf("new: %v", err)
 	}

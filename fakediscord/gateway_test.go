@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // pong answers every slash command with "pong <name>".
@@ -24,12 +24,12 @@ func pong(name string, count *atomic.Int32) func(*discordgo.Session, *discordgo.
 
 func TestReconnect(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	var first, second atomic.Int32
 	s := openBot(t, fake, pong("first", &first))
 	register(t, s, fake)
 	ctx := timeout(t, 20*time.Second)
-	join := discordtest.Invocation{Name: "malefiz", Sub: "join"}
+	join := fakediscord.Invocation{Name: "malefiz", Sub: "join"}
 	if _, err := fake.SlashCommand(ctx, join); err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +73,12 @@ func TestReconnect(t *testing.T) {
 // by itself, resumes, and gets the interactions it missed.
 func TestDroppedConnectionResumes(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	var n atomic.Int32
 	s := openBot(t, fake, pong("bot", &n))
 	register(t, s, fake)
 	fake.DropConnections()
-	resp, err := fake.SlashCommand(timeout(t, 20*time.Second), discordtest.Invocation{Name: "malefiz", Sub: "join"})
+	resp, err := fake.SlashCommand(timeout(t, 20*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "join"})
 	if err != nil || resp.Message.Content != "pong bot" {
 		t.Fatalf("after drop: %+v, %v", resp, err)
 	}
@@ -91,12 +91,12 @@ func TestIdentifyRefused(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		opts  []discordtest.Option
+		opts  []fakediscord.Option
 		setup func(*discordgo.Session)
 		want  string // in the Open error; "" for success
 	}{
 		{"privileged intent", nil, func(s *discordgo.Session) { s.Identify.Intents |= discordgo.IntentMessageContent }, "4014"},
-		{"privileged intent allowed", []discordtest.Option{discordtest.WithPrivilegedIntents(discordgo.IntentMessageContent)},
+		{"privileged intent allowed", []fakediscord.Option{fakediscord.WithPrivilegedIntents(discordgo.IntentMessageContent)},
 			func(s *discordgo.Session) { s.Identify.Intents |= discordgo.IntentMessageContent }, ""},
 		{"wrong token", nil, func(s *discordgo.Session) { s.Identify.Token = "Bot nope" }, "4004"},
 		{"uncompressed", nil, func(s *discordgo.Session) { s.Compress = false }, ""},
@@ -104,7 +104,7 @@ func TestIdentifyRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fake := discordtest.New(t, tt.opts...)
+			fake := fakediscord.New(t, tt.opts...)
 			s := newSession(t, fake)
 			s.ShouldReconnectOnError = false
 			tt.setup(s)

@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"context"
@@ -151,7 +151,7 @@ func (f *Fake) write(w http.ResponseWriter, c *Call, status int, body any, heade
 	if body != nil {
 		var err error
 		if data, err = json.Marshal(body); err != nil {
-			status, data = http.StatusInternalServerError, []byte(`{"message": "discordtest: `+strconv.Quote(err.Error())+`", "code": 0}`)
+			status, data = http.StatusInternalServerError, []byte(`{"message": "fakediscord: `+strconv.Quote(err.Error())+`", "code": 0}`)
 		}
 	}
 	c.Status = status

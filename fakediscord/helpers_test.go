@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // newSession returns a discordgo session whose REST calls go to the fake.
 // It is not opened.
-func newSession(t *testing.T, fake *discordtest.Fake) *discordgo.Session {
+func newSession(t *testing.T, fake *fakediscord.Fake) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + fake.Token())
 	if err != nil {
@@ -34,7 +34,7 @@ func newSession(t *testing.T, fake *discordtest.Fake) *discordgo.Session {
 
 // openBot opens a session with the given event handlers, waits until the
 // fake sees it ready, and closes it when the test ends.
-func openBot(t *testing.T, fake *discordtest.Fake, handlers ...any) *discordgo.Session {
+func openBot(t *testing.T, fake *fakediscord.Fake, handlers ...any) *discordgo.Session {
 	t.Helper()
 	s := newSession(t, fake)
 	for _, h := range handlers {
@@ -97,7 +97,7 @@ func malefizCommand() *discordgo.ApplicationCommand {
 }
 
 // register registers malefizCommand in the fake's default guild.
-func register(t *testing.T, s *discordgo.Session, fake *discordtest.Fake) {
+func register(t *testing.T, s *discordgo.Session, fake *fakediscord.Fake) {
 	t.Helper()
 	if _, err := s.ApplicationCommandBulkOverwrite(fake.AppID, fake.GuildID, []*discordgo.ApplicationCommand{malefizCommand()}); err != nil {
 		t.Fatalf("register commands: %v", err)

@@ -1,4 +1,4 @@
-// Package discordtest is a fake Discord for tests of a bot built on
+// Package fakediscord is a fake Discord for tests of a bot built on
 // discordgo: an HTTP server on 127.0.0.1 that answers the REST routes such a
 // bot uses and a gateway websocket that sends READY and the interactions a
 // test asks for.
@@ -8,10 +8,10 @@
 // bot.NewAPITransport), and GET /api/v9/gateway answers with the fake's
 // websocket URL.
 //
-//	fake := discordtest.New(t)
+//	fake := fakediscord.New(t)
 //	// start the bot with token fake.Token() and api_url fake.URL()
-//	resp, err := fake.SlashCommand(ctx, discordtest.Invocation{User: "1", Name: "malefiz", Sub: "new"})
-//	next, err := fake.Click(ctx, discordtest.Invocation{User: "1", MessageID: resp.Message.ID, CustomID: "mf/join/1"})
+//	resp, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: "1", Name: "malefiz", Sub: "new"})
+//	next, err := fake.Click(ctx, fakediscord.Invocation{User: "1", MessageID: resp.Message.ID, CustomID: "mf/join/1"})
 //
 // The fake records every REST call (Calls, WaitFor, Unexpected), keeps a
 // model of the messages the bot created and edited (Message,
@@ -26,4 +26,4 @@
 // "components": null is ignored (send [] to remove buttons), and existing
 // attachments are kept unless "attachments" lists the ones to keep; new
 // files are added to them.
-package discordtest
+package fakediscord

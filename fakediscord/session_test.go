@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // TestSessionEndToEnd drives a real discordgo session through READY, a
@@ -16,7 +16,7 @@ import (
 // follow-ups, and channel messages.
 func TestSessionEndToEnd(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t, discordtest.WithGuild(discordtest.Guild{Locale: "de"}))
+	fake := fakediscord.New(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}))
 	png := boardPNG(t)
 	const user = "1100000000000000042"
 	got := make(chan *discordgo.Interaction, 2)
@@ -78,7 +78,7 @@ func TestSessionEndToEnd(t *testing.T) {
 	}
 
 	// A slash command answered with a file and buttons.
-	resp, err := fake.SlashCommand(timeout(t, 10*time.Second), discordtest.Invocation{
+	resp, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{
 		User: user, Locale: "de", Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 4, "six-again": true},
 	})
 	if err != nil {
@@ -88,8 +88,8 @@ func TestSessionEndToEnd(t *testing.T) {
 	if i.Locale != "de" || i.GuildLocale == nil || *i.GuildLocale != "de" || i.Member.User.ID != user || i.AppID != fake.AppID {
 		t.Errorf("interaction locale %q guild locale %v user %q app %q", i.Locale, i.GuildLocale, i.Member.User.ID, i.AppID)
 	}
-	if i.AppPermissions != discordtest.DefaultAppPermissions {
-		t.Errorf("app permissions %d, want %d", i.AppPermissions, discordtest.DefaultAppPermissions)
+	if i.AppPermissions != fakediscord.DefaultAppPermissions {
+		t.Errorf("app permissions %d, want %d", i.AppPermissions, fakediscord.DefaultAppPermissions)
 	}
 	data := i.ApplicationCommandData()
 	if sub := data.Options[0]; sub.Name != "new" || sub.Type != discordgo.ApplicationCommandOptionSubCommand ||
@@ -142,7 +142,7 @@ func TestSessionEndToEnd(t *testing.T) {
 	}
 
 	// A click updates the message and removes its buttons.
-	click, err := fake.Click(timeout(t, 10*time.Second), discordtest.Invocation{User: user, MessageID: msg.ID, CustomID: "mf/join/1"})
+	click, err := fake.Click(timeout(t, 10*time.Second), fakediscord.Invocation{User: user, MessageID: msg.ID, CustomID: "mf/join/1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestSessionEndToEnd(t *testing.T) {
 // and a deferred update of the clicked message.
 func TestDeferredResponse(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 		switch ic.Type {
 		case discordgo.InteractionApplicationCommand:
@@ -214,15 +214,15 @@ func TestDeferredResponse(t *testing.T) {
 	})
 	register(t, s, fake)
 	ctx := timeout(t, 10*time.Second)
-	resp, err := fake.SlashCommand(ctx, discordtest.Invocation{Name: "malefiz", Sub: "join"})
+	resp, err := fake.SlashCommand(ctx, fakediscord.Invocation{Name: "malefiz", Sub: "join"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || resp.Message.Flags&discordgo.MessageFlagsLoading == 0 {
 		t.Errorf("deferred response %+v", resp.Message)
 	}
-	edit, err := fake.WaitFor(ctx, func(c discordtest.Call) bool {
-		return c.Route == discordtest.RouteWebhookMessageEdit && c.InteractionID == resp.InteractionID
+	edit, err := fake.WaitFor(ctx, func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == resp.InteractionID
 	})
 	if err != nil || !edit.OK() || edit.Param("message") != "@original" {
 		t.Fatalf("edit call %+v, %v", edit, err)
@@ -232,12 +232,12 @@ func TestDeferredResponse(t *testing.T) {
 		t.Errorf("after edit %+v", m)
 	}
 
-	click, err := fake.Click(ctx, discordtest.Invocation{MessageID: m.ID, CustomID: "b"})
+	click, err := fake.Click(ctx, fakediscord.Invocation{MessageID: m.ID, CustomID: "b"})
 	if err != nil || click.Type != discordgo.InteractionResponseDeferredMessageUpdate || click.Message.ID != m.ID {
 		t.Fatalf("click %+v, %v", click, err)
 	}
-	if _, err := fake.WaitFor(ctx, func(c discordtest.Call) bool {
-		return c.Route == discordtest.RouteWebhookMessageEdit && c.InteractionID == click.InteractionID
+	if _, err := fake.WaitFor(ctx, func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == click.InteractionID
 	}); err != nil {
 		t.Fatal(err)
 	}

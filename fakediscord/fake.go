@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 )
 
 // ErrClosed is returned by the waiting methods of a Fake that was closed.
-var ErrClosed = errors.New("discordtest: fake closed")
+var ErrClosed = errors.New("fakediscord: fake closed")
 
 // DefaultAppPermissions are the bot's permissions in a channel unless
 // SetPermissions says otherwise: what the bot's invite asks for plus what
@@ -126,7 +126,7 @@ func New(tb testing.TB, opts ...Option) *Fake {
 	tb.Cleanup(func() {
 		f.Close()
 		for _, c := range f.Unexpected() {
-			tb.Logf("discordtest: unexpected call %s %s answered 404", c.Method, c.Path)
+			tb.Logf("fakediscord: unexpected call %s %s answered 404", c.Method, c.Path)
 		}
 	})
 	return f

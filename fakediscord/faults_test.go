@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // restCode returns the HTTP status and Discord code of a discordgo error.
@@ -28,7 +28,7 @@ func restCode(t *testing.T, err error) (int, int) {
 }
 
 // calls counts the calls to a route.
-func calls(fake *discordtest.Fake, route string) (all, faults int) {
+func calls(fake *fakediscord.Fake, route string) (all, faults int) {
 	for _, c := range fake.Calls() {
 		if c.Route == route {
 			all++
@@ -42,11 +42,11 @@ func calls(fake *discordtest.Fake, route string) (all, faults int) {
 
 func TestRateLimitIsRetried(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	var limited atomic.Int32
 	s.AddHandler(func(_ *discordgo.Session, rl *discordgo.RateLimit) { limited.Add(1) })
-	fake.FailNext(discordtest.OnRoute(discordtest.RouteMessageCreate), discordtest.RateLimited, 2)
+	fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.RateLimited, 2)
 
 	start := time.Now()
 	m, err := s.ChannelMessageSend(fake.ChannelID, "hello")
@@ -56,7 +56,7 @@ func TestRateLimitIsRetried(t *testing.T) {
 	if took := time.Since(start); took < 100*time.Millisecond {
 		t.Errorf("took %v, want at least two retry_after waits of 50ms", took)
 	}
-	if all, faults := calls(fake, discordtest.RouteMessageCreate); all != 3 || faults != 2 {
+	if all, faults := calls(fake, fakediscord.RouteMessageCreate); all != 3 || faults != 2 {
 		t.Errorf("%d calls, %d faults; want 3 and 2", all, faults)
 	}
 	if limited.Load() != 2 || fake.PendingFaults() != 0 {
@@ -76,26 +76,26 @@ func TestFaults(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		fault      discordtest.Fault
+		fault      fakediscord.Fault
 		wantStatus int
 		wantCode   int
 		wantCalls  int
 	}{
-		{"unknown message", discordtest.UnknownMessage, 404, 10008, 1},
-		{"missing permissions", discordtest.MissingPermissions, 403, 50013, 1},
-		{"server error is not retried", discordtest.ServerError, 500, 0, 1},
-		{"bad gateway is retried", discordtest.BadGateway, 0, 0, 4},
+		{"unknown message", fakediscord.UnknownMessage, 404, 10008, 1},
+		{"missing permissions", fakediscord.MissingPermissions, 403, 50013, 1},
+		{"server error is not retried", fakediscord.ServerError, 500, 0, 1},
+		{"bad gateway is retried", fakediscord.BadGateway, 0, 0, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fake := discordtest.New(t)
+			fake := fakediscord.New(t)
 			s := newSession(t, fake)
 			m, err := s.ChannelMessageSend(fake.ChannelID, "turn 1")
 			if err != nil {
 				t.Fatal(err)
 			}
-			fake.FailNext(discordtest.And(discordtest.OnRoute(discordtest.RouteMessageEdit), discordtest.OnMessage(m.ID)), tt.fault, 5)
+			fake.FailNext(fakediscord.And(fakediscord.OnRoute(fakediscord.RouteMessageEdit), fakediscord.OnMessage(m.ID)), tt.fault, 5)
 			_, err = s.ChannelMessageEdit(fake.ChannelID, m.ID, "turn 1: done")
 			if tt.wantStatus == 0 {
 				if err == nil {
@@ -104,7 +104,7 @@ func TestFaults(t *testing.T) {
 			} else if status, code := restCode(t, err); status != tt.wantStatus || code != tt.wantCode {
 				t.Errorf("got %d/%d, want %d/%d", status, code, tt.wantStatus, tt.wantCode)
 			}
-			if all, _ := calls(fake, discordtest.RouteMessageEdit); all != tt.wantCalls {
+			if all, _ := calls(fake, fakediscord.RouteMessageEdit); all != tt.wantCalls {
 				t.Errorf("%d edit calls, want %d", all, tt.wantCalls)
 			}
 			if got, _ := fake.Message(m.ID); got.Content != "turn 1" {
@@ -116,7 +116,7 @@ func TestFaults(t *testing.T) {
 
 func TestDeletedMessage(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	deleted := make(chan *discordgo.MessageDelete, 1)
 	s := openBot(t, fake, func(_ *discordgo.Session, d *discordgo.MessageDelete) { deleted <- d })
 	m, err := s.ChannelMessageSend(fake.ChannelID, "turn 1")
@@ -166,7 +166,7 @@ func TestChannelPermissions(t *testing.T) {
 		{"enough", discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionAttachFiles | discordgo.PermissionEmbedLinks,
 			discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: "t"}}, Files: file()}, 0},
 	}
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,7 +188,7 @@ func TestChannelPermissions(t *testing.T) {
 
 func TestUnknownRouteIsRecorded(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	_, err := s.GuildMembers(fake.GuildID, "", 10)
 	if status, code := restCode(t, err); status != 404 || code != 0 {
@@ -202,7 +202,7 @@ func TestUnknownRouteIsRecorded(t *testing.T) {
 
 func TestWrongTokenIsUnauthorized(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	s.Token = "Bot wrong"
 	_, err := s.User("@me")

@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func (c Call) Param(name string) string { return c.Params[name] }
 // Decode unmarshals the call's JSON payload into v.
 func (c Call) Decode(v any) error {
 	if len(c.Body) == 0 {
-		return errors.New("discordtest: call has no JSON body")
+		return errors.New("fakediscord: call has no JSON body")
 	}
 	return json.Unmarshal(c.Body, v)
 }

@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // ErrInvocation is wrapped by the errors of an Invocation a Discord user
 // could not make: an unregistered command, a missing required option, a
 // button that is not on the message, a disabled one.
-var ErrInvocation = errors.New("discordtest: impossible invocation")
+var ErrInvocation = errors.New("fakediscord: impossible invocation")
 
 // Invocation describes what a user does: run a slash command
 // (SlashCommand) or click a component (Click). Zero fields take defaults.

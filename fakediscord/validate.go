@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"net/http"

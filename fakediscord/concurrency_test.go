@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"bytes"
@@ -11,12 +11,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 func TestConcurrentClicks(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 		respond(t, s, ic.Interaction, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseUpdateMessage,
@@ -33,7 +33,7 @@ func TestConcurrentClicks(t *testing.T) {
 	ids := make(chan string, clicks)
 	for i := range clicks {
 		wg.Go(func() {
-			resp, err := fake.Click(ctx, discordtest.Invocation{User: strconv.Itoa(5000 + i), MessageID: m.ID, CustomID: "mf/roll/1/1"})
+			resp, err := fake.Click(ctx, fakediscord.Invocation{User: strconv.Itoa(5000 + i), MessageID: m.ID, CustomID: "mf/roll/1/1"})
 			if err != nil {
 				t.Error(err)
 				return
@@ -58,7 +58,7 @@ func TestConcurrentClicks(t *testing.T) {
 // and the old one edited.
 func TestParallelGames(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	png := boardPNG(t)
 	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 		switch ic.Type {
@@ -94,7 +94,7 @@ func TestParallelGames(t *testing.T) {
 	for g := range games {
 		wg.Go(func() {
 			ch := strconv.Itoa(7000 + g)
-			if _, err := fake.SlashCommand(ctx, discordtest.Invocation{Channel: ch, Name: "malefiz", Sub: "join"}); err != nil {
+			if _, err := fake.SlashCommand(ctx, fakediscord.Invocation{Channel: ch, Name: "malefiz", Sub: "join"}); err != nil {
 				t.Error(err)
 				return
 			}
@@ -123,17 +123,17 @@ func TestParallelGames(t *testing.T) {
 
 // clickAndWait clicks the roll button of turn and waits until the next
 // turn's message is there.
-func clickAndWait(ctx context.Context, fake *discordtest.Fake, ch string, turn int) error {
+func clickAndWait(ctx context.Context, fake *fakediscord.Fake, ch string, turn int) error {
 	last, ok := fake.LastMessage(ch)
 	if !ok {
 		return fmt.Errorf("no message")
 	}
-	resp, err := fake.Click(ctx, discordtest.Invocation{MessageID: last.ID, CustomID: fmt.Sprintf("roll/%s/%d", ch, turn)})
+	resp, err := fake.Click(ctx, fakediscord.Invocation{MessageID: last.ID, CustomID: fmt.Sprintf("roll/%s/%d", ch, turn)})
 	if err != nil {
 		return err
 	}
-	_, err = fake.WaitFor(ctx, func(c discordtest.Call) bool {
-		return c.Seq > resp.Call.Seq && c.Route == discordtest.RouteMessageEdit && c.Param("message") == last.ID
+	_, err = fake.WaitFor(ctx, func(c fakediscord.Call) bool {
+		return c.Seq > resp.Call.Seq && c.Route == fakediscord.RouteMessageEdit && c.Param("message") == last.ID
 	})
 	return err
 }

@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"errors"
@@ -8,12 +8,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 func TestSlashCommandChecks(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	register(t, newSession(t, fake), fake)
 	got := make(chan *discordgo.Interaction, 1)
 	openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -25,26 +25,26 @@ func TestSlashCommandChecks(t *testing.T) {
 	})
 	tests := []struct {
 		name    string
-		inv     discordtest.Invocation
+		inv     fakediscord.Invocation
 		wantErr string // "" for a valid invocation
 	}{
-		{"valid", discordtest.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": int64(3), "speed": "fast"}}, ""},
-		{"user option", discordtest.Invocation{Name: "malefiz", Sub: "stats", Options: map[string]any{"user": "1234"}}, ""},
-		{"unknown command", discordtest.Invocation{Name: "chess"}, "no command /chess"},
-		{"no subcommand", discordtest.Invocation{Name: "malefiz"}, "a subcommand is required"},
-		{"unknown subcommand", discordtest.Invocation{Name: "malefiz", Sub: "fly"}, `no subcommand "fly"`},
-		{"unknown option", discordtest.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"colour": "red"}}, "unknown options"},
-		{"wrong type", discordtest.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": "four"}}, "not a number"},
-		{"below min", discordtest.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 1}}, "out of range"},
-		{"not a choice", discordtest.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"speed": "medium"}}, "not one of the choices"},
-		{"required missing", discordtest.Invocation{Name: "malefiz", Sub: "stats"}, `"user" is required`},
-		{"unknown guild", discordtest.Invocation{Guild: "1", Name: "malefiz", Sub: "join"}, "not in guild"},
+		{"valid", fakediscord.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": int64(3), "speed": "fast"}}, ""},
+		{"user option", fakediscord.Invocation{Name: "malefiz", Sub: "stats", Options: map[string]any{"user": "1234"}}, ""},
+		{"unknown command", fakediscord.Invocation{Name: "chess"}, "no command /chess"},
+		{"no subcommand", fakediscord.Invocation{Name: "malefiz"}, "a subcommand is required"},
+		{"unknown subcommand", fakediscord.Invocation{Name: "malefiz", Sub: "fly"}, `no subcommand "fly"`},
+		{"unknown option", fakediscord.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"colour": "red"}}, "unknown options"},
+		{"wrong type", fakediscord.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": "four"}}, "not a number"},
+		{"below min", fakediscord.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 1}}, "out of range"},
+		{"not a choice", fakediscord.Invocation{Name: "malefiz", Sub: "new", Options: map[string]any{"speed": "medium"}}, "not one of the choices"},
+		{"required missing", fakediscord.Invocation{Name: "malefiz", Sub: "stats"}, `"user" is required`},
+		{"unknown guild", fakediscord.Invocation{Guild: "1", Name: "malefiz", Sub: "join"}, "not in guild"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), tt.inv)
 			if tt.wantErr != "" {
-				if !errors.Is(err, discordtest.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
+				if !errors.Is(err, fakediscord.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("error %v, want ErrInvocation with %q", err, tt.wantErr)
 				}
 				return
@@ -68,7 +68,7 @@ func TestSlashCommandChecks(t *testing.T) {
 
 func TestClickChecks(t *testing.T) {
 	t.Parallel()
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 		respond(t, s, ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	})
@@ -93,24 +93,24 @@ func TestClickChecks(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		inv     discordtest.Invocation
+		inv     fakediscord.Invocation
 		wantErr string
 	}{
-		{"button", discordtest.Invocation{MessageID: m.ID, CustomID: "on"}, ""},
-		{"select", discordtest.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"1", "3"}}, ""},
-		{"no such message", discordtest.Invocation{MessageID: "1", CustomID: "on"}, "no message"},
-		{"no such component", discordtest.Invocation{MessageID: m.ID, CustomID: "gone"}, "has no component"},
-		{"disabled", discordtest.Invocation{MessageID: m.ID, CustomID: "off"}, "disabled"},
-		{"values on a button", discordtest.Invocation{MessageID: m.ID, CustomID: "on", Values: []string{"1"}}, "takes no values"},
-		{"too many values", discordtest.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"1", "2", "3"}}, "1 to 2"},
-		{"not an option", discordtest.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"9"}}, "not an option"},
-		{"wrong channel", discordtest.Invocation{Channel: "42", MessageID: m.ID, CustomID: "on"}, "not 42"},
+		{"button", fakediscord.Invocation{MessageID: m.ID, CustomID: "on"}, ""},
+		{"select", fakediscord.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"1", "3"}}, ""},
+		{"no such message", fakediscord.Invocation{MessageID: "1", CustomID: "on"}, "no message"},
+		{"no such component", fakediscord.Invocation{MessageID: m.ID, CustomID: "gone"}, "has no component"},
+		{"disabled", fakediscord.Invocation{MessageID: m.ID, CustomID: "off"}, "disabled"},
+		{"values on a button", fakediscord.Invocation{MessageID: m.ID, CustomID: "on", Values: []string{"1"}}, "takes no values"},
+		{"too many values", fakediscord.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"1", "2", "3"}}, "1 to 2"},
+		{"not an option", fakediscord.Invocation{MessageID: m.ID, CustomID: "row", Values: []string{"9"}}, "not an option"},
+		{"wrong channel", fakediscord.Invocation{Channel: "42", MessageID: m.ID, CustomID: "on"}, "not 42"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, err := fake.Click(timeout(t, 10*time.Second), tt.inv)
 			if tt.wantErr != "" {
-				if !errors.Is(err, discordtest.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
+				if !errors.Is(err, fakediscord.ErrInvocation) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("error %v, want ErrInvocation with %q", err, tt.wantErr)
 				}
 				return
@@ -168,11 +168,11 @@ func TestCallbackRules(t *testing.T) {
 			if tt.name == "late" {
 				deadline = 100 * time.Millisecond
 			}
-			fake := discordtest.New(t, discordtest.WithCallbackDeadline(deadline))
+			fake := fakediscord.New(t, fakediscord.WithCallbackDeadline(deadline))
 			errs := make(chan error, 1)
 			s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) { errs <- tt.answer(s, ic.Interaction) })
 			register(t, s, fake)
-			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), discordtest.Invocation{Name: "malefiz", Sub: "join"})
+			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "join"})
 			botErr := <-errs
 			switch {
 			case tt.name == "twice":
@@ -219,7 +219,7 @@ func TestValidation(t *testing.T) {
 		{"mentions exclusive", discordgo.MessageSend{Content: "x", AllowedMentions: &discordgo.MessageAllowedMentions{
 			Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}, Users: []string{"1"}}}, 50035},
 	}
-	fake := discordtest.New(t)
+	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

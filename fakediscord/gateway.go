@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ const (
 const privilegedIntents = discordgo.IntentGuildMembers | discordgo.IntentGuildPresences | discordgo.IntentMessageContent
 
 // errNotConnected is returned when no bot session is on the gateway.
-var errNotConnected = errors.New("discordtest: no gateway session connected")
+var errNotConnected = errors.New("fakediscord: no gateway session connected")
 
 // gateway is the fake's gateway state, guarded by Fake.mu.
 type gateway struct {

@@ -1,4 +1,4 @@
-package discordtest_test
+package fakediscord_test
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/discordtest"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // A bot test starts the fake, points a real discordgo session at it, and
 // plays as a user.
 func Example() {
-	fake := discordtest.Start() // in a test: discordtest.New(t)
+	fake := fakediscord.Start() // in a test: fakediscord.New(t)
 	defer fake.Close()
 
 	s, _ := discordgo.New("Bot " + fake.Token())
@@ -36,7 +36,7 @@ func Example() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	resp, err := fake.SlashCommand(ctx, discordtest.Invocation{User: "42", Locale: "de", Name: "malefiz", Sub: "new"})
+	resp, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: "42", Locale: "de", Name: "malefiz", Sub: "new"})
 	if err != nil {
 		log.Fatal(err)
 	}
