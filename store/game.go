@@ -71,7 +71,7 @@ type Game struct {
 	Version int64
 	// LastSeq is the sequence number of the game's newest event (0 for
 	// none); maintained by the store.
-	LastSeq        int64
+	LastSeq int64
 	// The game's Discord messages. CreateGame stores them; after that they
 	// are recorded with SetMessageID (by the delivery that created the
 	// message) and UpdateGame leaves them as they are, so that a write
