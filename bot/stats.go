@@ -252,4 +252,3 @@ func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
 		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
 }
-
