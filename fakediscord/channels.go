@@ -93,7 +93,18 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 	if perms&need != need {
 		return errMissingPermissions().reply()
 	}
-	m := &Message{ID: newID(), ChannelID: ch, GuildID: f.guildOfLocked(ch), Created: c.Time}
+	nonce, enforce, e := readNonce(fs)
+	if e != nil {
+		return e.reply()
+	}
+	key := ch + "/" + nonce
+	if n, ok := f.nonces[key]; ok && enforce && c.Time.Sub(n.at) < nonceWindow {
+		// Discord: the message made with this nonce a moment ago, not a
+		// second one.
+		f.nonceHits++
+		return http.StatusOK, f.wireMessage(f.messages[n.message])
+	}
+	m := &Message{ID: newID(), ChannelID: ch, GuildID: f.guildOfLocked(ch), Created: c.Time, Nonce: nonce}
 	if e := applyPayload(m, fs, c.Files); e != nil {
 		return e.reply()
 	}
@@ -102,7 +113,55 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 	}
 	m.Pinged = pinged(m.Content, m.AllowedMentions)
 	f.storeLocked(m)
+	if nonce != "" {
+		f.nonces[key] = nonceEntry{message: m.ID, at: c.Time}
+	}
 	return http.StatusOK, f.wireMessage(m)
+}
+
+// nonceWindow is how long Discord remembers a message's nonce for
+// enforce_nonce: "a few minutes".
+const nonceWindow = 5 * time.Minute
+
+// nonceEntry is the message a nonce made, and when.
+type nonceEntry struct {
+	message string
+	at      time.Time
+}
+
+// readNonce reads a new message's nonce (a string or an integer of at most
+// 25 characters) and enforce_nonce.
+func readNonce(fs map[string]json.RawMessage) (string, bool, *apiError) {
+	raw, ok := fs["nonce"]
+	if !ok || isNull(raw) {
+		return "", false, nil
+	}
+	var nonce string
+	if err := json.Unmarshal(raw, &nonce); err != nil {
+		var n json.Number
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return "", false, invalidForm("NUMBER_TYPE_COERCE", "Value is not a valid nonce.", "nonce")
+		}
+		nonce = n.String()
+	}
+	if len(nonce) > 25 {
+		return "", false, invalidForm("BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.", "nonce")
+	}
+	var enforce bool
+	if raw, ok := fs["enforce_nonce"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &enforce); err != nil {
+			return "", false, invalidForm("BOOLEAN_TYPE_COERCE", "Must be either true or false.", "enforce_nonce")
+		}
+	}
+	return nonce, enforce, nil
+}
+
+// NonceHits counts the message creations that Discord's enforce_nonce
+// answered with an existing message instead of a new one.
+func (f *Fake) NonceHits() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.nonceHits
 }
 
 // getMessage serves GET /channels/{channel}/messages/{message}.

@@ -113,6 +113,9 @@ type Fake struct {
 	interactions map[string]*interaction // by token
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
+	hooks        []*hook
+	nonces       map[string]nonceEntry // by channel and nonce
+	nonceHits    int
 	perms        map[string]int64  // bot permissions by channel
 	channelGuild map[string]string // guild of each known channel
 	gw           gateway
@@ -149,6 +152,7 @@ func Start(opts ...Option) *Fake {
 		commands:     make(map[string][]command),
 		perms:        make(map[string]int64),
 		channelGuild: make(map[string]string),
+		nonces:       make(map[string]nonceEntry),
 		gw:           newGateway(),
 	}
 	guilds := cfg.guilds

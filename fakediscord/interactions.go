@@ -312,7 +312,8 @@ type wireInteraction struct {
 	GuildID                      string                    `json:"guild_id"`
 	Channel                      map[string]any            `json:"channel"`
 	ChannelID                    string                    `json:"channel_id"`
-	Member                       map[string]any            `json:"member"`
+	Member                       map[string]any            `json:"member,omitempty"`
+	User                         map[string]any            `json:"user,omitempty"`
 	Message                      map[string]any            `json:"message,omitempty"`
 	Token                        string                    `json:"token"`
 	Version                      int                       `json:"version"`

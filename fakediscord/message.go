@@ -23,6 +23,8 @@ type Message struct {
 	// Pinged are the users the message notified when it was created:
 	// the <@id> mentions in its content that allowed_mentions let through.
 	Pinged []string
+	// Nonce is the nonce the message was created with, if any.
+	Nonce string
 
 	// Ephemeral messages are seen only by UserID, the user who invoked
 	// the interaction they answer.

@@ -141,7 +141,9 @@ func (f *Fake) answer(w http.ResponseWriter, c *Call, auth bool, h handler) {
 		f.write(w, c, status, body, header)
 		return
 	}
+	f.runHooks(*c, BeforeServe)
 	status, body := h(c)
+	f.runHooks(*c, AfterServe)
 	f.write(w, c, status, body, nil)
 }
 
