@@ -15,8 +15,10 @@ import (
 )
 
 // deliveryLease is how long the process that commits effects keeps them to
-// deliver itself; after that the sender of any process takes them.
-const deliveryLease = 30 * time.Second
+// deliver itself; after that the sender of any process takes them (after a
+// crash, the restarted process). A delivery that outlasts it may be sent a
+// second time by another process, which Discord's nonce makes harmless.
+const deliveryLease = 5 * time.Second
 
 // action decides what happens to a game: it changes the match (engine
 // calls, seats, timers), adds events and effects and sets the answer. It does

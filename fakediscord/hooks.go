@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 
@@ -27,21 +28,25 @@ const (
 type hook struct {
 	match Match
 	at    Moment
-	fn    func(Call)
+	fn    func(Call) (drop bool)
 	once  sync.Once
 }
 
 // OnNext runs fn once, at the given moment of the next call that matches.
 // Crash tests use it to kill a bot process at a precise point: after a
-// message was stored but before the bot learnt its ID, say.
-func (f *Fake) OnNext(match Match, at Moment, fn func(Call)) {
+// message was stored but before the bot learnt its ID, say. When fn returns
+// true the call is dropped there: the connection closes without an answer
+// (before serving: nothing happens; after: the change is made, the answer
+// lost).
+func (f *Fake) OnNext(match Match, at Moment, fn func(Call) (drop bool)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.hooks = append(f.hooks, &hook{match: match, at: at, fn: fn})
 }
 
-// runHooks runs and removes the hooks for c at moment at.
-func (f *Fake) runHooks(c Call, at Moment) {
+// runHooks runs and removes the hooks for c at moment at, and reports
+// whether one asked to drop the call.
+func (f *Fake) runHooks(c Call, at Moment) (drop bool) {
 	f.mu.Lock()
 	var run []*hook
 	f.hooks = slices.DeleteFunc(f.hooks, func(h *hook) bool {
@@ -53,8 +58,22 @@ func (f *Fake) runHooks(c Call, at Moment) {
 	})
 	f.mu.Unlock()
 	for _, h := range run {
-		h.once.Do(func() { h.fn(c) })
+		h.once.Do(func() { drop = h.fn(c) || drop })
 	}
+	return drop
+}
+
+// dropCall closes the connection of a call without answering it.
+func (f *Fake) dropCall(w http.ResponseWriter, c *Call) {
+	c.Dropped = true
+	f.record(c)
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // ForgedClick is a component interaction no Discord client could send: the

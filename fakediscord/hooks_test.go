@@ -39,11 +39,13 @@ func TestOnNextRunsAtTheMomentOfTheCall(t *testing.T) {
 	fake := fakediscord.New(t)
 	s := newSession(t, fake)
 	var before, after atomic.Int32
-	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) {
+	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
 		before.Store(int32(len(fake.ChannelMessages(fake.ChannelID))))
+		return false
 	})
-	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) {
+	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool {
 		after.Store(int32(len(fake.ChannelMessages(fake.ChannelID))))
+		return false
 	})
 	_, err := s.ChannelMessageSend(fake.ChannelID, "one")
 	require.NoError(t, err)
@@ -51,4 +53,14 @@ func TestOnNextRunsAtTheMomentOfTheCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 0, before.Load(), "before: nothing stored yet")
 	assert.EqualValues(t, 1, after.Load(), "after: stored, and each hook runs once")
+}
+
+func TestOnNextDropsTheCall(t *testing.T) {
+	fake := fakediscord.New(t)
+	s := newSession(t, fake)
+	s.MaxRestRetries = 0
+	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool { return true })
+	_, err := s.ChannelMessageSend(fake.ChannelID, "lost answer")
+	require.Error(t, err, "the answer never came")
+	assert.Len(t, fake.ChannelMessages(fake.ChannelID), 1, "but the message was made")
 }

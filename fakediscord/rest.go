@@ -141,9 +141,15 @@ func (f *Fake) answer(w http.ResponseWriter, c *Call, auth bool, h handler) {
 		f.write(w, c, status, body, header)
 		return
 	}
-	f.runHooks(*c, BeforeServe)
+	if f.runHooks(*c, BeforeServe) {
+		f.dropCall(w, c)
+		return
+	}
 	status, body := h(c)
-	f.runHooks(*c, AfterServe)
+	if f.runHooks(*c, AfterServe) {
+		f.dropCall(w, c)
+		return
+	}
 	f.write(w, c, status, body, nil)
 }
 
