@@ -33,6 +33,13 @@ type Message struct {
 	// UserID is the user who invoked that interaction.
 	UserID string
 
+	// Nonce is the nonce the message was created with, if any.
+	Nonce string
+	// NonceHits counts the creates with the same nonce and
+	// "enforce_nonce": true that returned this message instead of
+	// creating another.
+	NonceHits int
+
 	Created time.Time
 	Edited  time.Time // zero when never edited
 	Edits   int

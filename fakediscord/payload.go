@@ -109,7 +109,7 @@ func (f *Fake) botUser() map[string]any {
 	}
 }
 
-// wireMessage returns m as Discord's message object.
+// wireMessage returns m as Discord's message object. f.mu must be held.
 func (f *Fake) wireMessage(m *Message) map[string]any {
 	mentions := []any{}
 	for _, id := range m.Pinged {
@@ -139,6 +139,12 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	}
 	if m.GuildID != "" {
 		out["guild_id"] = m.GuildID
+	}
+	if m.Nonce != "" {
+		out["nonce"] = m.Nonce
+	}
+	if th := f.chans[m.ID]; th != nil && m.Flags&discordgo.MessageFlagsHasThread != 0 {
+		out["thread"] = f.wireChannelLocked(th.id)
 	}
 	if !m.Edited.IsZero() {
 		out["edited_timestamp"] = m.Edited.UTC().Format(time.RFC3339Nano)

@@ -1,0 +1,56 @@
+package fakediscord
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// WithShards makes the bot a sharded one: GET /gateway/bot answers shards
+// and session_start_limit.max_concurrency, each IDENTIFY must carry the
+// shard pair [id, shards] (a wrong count or an ID out of range is closed
+// with 4010 "Invalid shard", and so is a shard already connected), READY
+// and GUILD_CREATE on a shard's connection carry the guilds (guild_id >>
+// 22) % shards routes to it, and the interactions and events of a guild
+// are dispatched on its shard's connection. The default is one shard and
+// max_concurrency 1. Identify times are in Identifies; the fake does not
+// refuse identifies that come too fast, a test checks their spacing.
+func WithShards(shards, maxConcurrency int) Option {
+	return func(c *config) {
+		c.shards = max(1, shards)
+		c.maxConcurrency = max(1, maxConcurrency)
+	}
+}
+
+// WithGuildsPerShard sets how many guilds one shard may handle (Discord's
+// limit is 2,500): an IDENTIFY whose shard would handle more is closed
+// with 4011 "Sharding required". Zero, the default, means no limit.
+func WithGuildsPerShard(n int) Option {
+	return func(c *config) { c.guildsPerShard = n }
+}
+
+// ShardOf returns the shard that handles a guild when the bot runs
+// shards shards: (guild_id >> 22) % shards, as Discord routes guilds. An
+// empty or malformed ID (a DM) is shard 0.
+func ShardOf(guildID string, shards int) int {
+	id, err := strconv.ParseUint(guildID, 10, 64)
+	if err != nil || shards <= 1 {
+		return 0
+	}
+	return int((id >> 22) % uint64(shards))
+}
+
+// shardIDs makes the low bits of GuildIDOnShard's IDs unique.
+var shardIDs atomic.Uint64
+
+// GuildIDOnShard returns a new snowflake for a guild that shard handles
+// when the bot runs shards shards, to configure with WithGuild.
+func GuildIDOnShard(shard, shards int) string {
+	if shards < 1 || shard < 0 || shard >= shards {
+		panic("fakediscord: GuildIDOnShard: shard " + strconv.Itoa(shard) + " of " + strconv.Itoa(shards))
+	}
+	ms := uint64(time.Now().UnixMilli() - discordEpoch)
+	ms = ms - ms%uint64(shards) + uint64(shard)
+	low := 1<<21 | shardIDs.Add(1)&(1<<21-1)
+	return strconv.FormatUint(ms<<22|low, 10)
+}
