@@ -122,6 +122,7 @@ func (f *Fake) fillLocked(m *Message, data map[string]json.RawMessage, files []F
 	}
 	if m.Flags&discordgo.MessageFlagsLoading == 0 {
 		m.Pinged = pinged(m.Content, m.AllowedMentions)
+		f.mentionJoinLocked(m)
 	}
 	f.storeLocked(m)
 	return nil

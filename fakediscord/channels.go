@@ -134,6 +134,7 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 		return e.reply()
 	}
 	m.Pinged = pinged(m.Content, m.AllowedMentions)
+	f.mentionJoinLocked(m)
 	f.storeLocked(m)
 	return http.StatusOK, f.wireMessage(m)
 }
@@ -199,6 +200,7 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 	if m.Flags&discordgo.MessageFlagsLoading != 0 {
 		// The first edit of a deferred response is what pings.
 		next.Pinged = pinged(next.Content, next.AllowedMentions)
+		f.mentionJoinLocked(&next)
 	}
 	*m = next
 	return nil

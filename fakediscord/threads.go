@@ -221,6 +221,21 @@ func (f *Fake) SetThreadArchived(threadID string, archived bool) bool {
 	return true
 }
 
+// mentionJoinLocked adds the users a new message in a thread pinged to
+// the thread's members, as Discord does when someone is mentioned in a
+// public thread. f.mu must be held.
+func (f *Fake) mentionJoinLocked(m *Message) {
+	ch := f.chans[m.ChannelID]
+	if ch == nil || !ch.isThread() || m.Ephemeral {
+		return
+	}
+	for _, u := range m.Pinged {
+		if ch.member(u) < 0 {
+			ch.members = append(ch.members, threadMember{user: u, joined: m.Created})
+		}
+	}
+}
+
 // isSnowflake reports whether s looks like a Discord ID.
 func isSnowflake(s string) bool {
 	if s == "" || len(s) > 20 {
