@@ -66,6 +66,8 @@ func TestDirectMessages(t *testing.T) {
 	_, err = s.UserChannelCreate("alice")
 	requireCode(t, err, http.StatusBadRequest, 50035)
 	assert.Contains(t, fake.Channels(), fakediscord.Channel{ID: dm.ID, Type: discordgo.ChannelTypeDM, RecipientID: alice})
+	_, err = fake.SlashCommand(timeout(t, time.Second), fakediscord.Invocation{Channel: dm.ID, Name: "malefiz", Sub: "join"})
+	require.ErrorIs(t, err, fakediscord.ErrInvocation, "the fake invokes only in guilds")
 }
 
 // sendWithNonce posts a channel message with a nonce, which discordgo's

@@ -170,6 +170,9 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 // contextLocked fills the defaults of inv and checks its guild and
 // channel. f.mu must be held.
 func (f *Fake) contextLocked(inv *Invocation) error {
+	if ch := f.chans[inv.Channel]; ch != nil && !ch.isThread() {
+		return fmt.Errorf("%w: channel %s is a DM channel; the fake invokes only in guilds", ErrInvocation, inv.Channel)
+	}
 	if inv.Guild == "" {
 		inv.Guild = f.guildOfLocked(inv.Channel)
 	}
