@@ -40,6 +40,11 @@ type Message struct {
 	// creating another.
 	NonceHits int
 
+	// Uploads and UploadedBytes count the files uploaded to the message
+	// when it was created and edited, and their bytes.
+	Uploads       int
+	UploadedBytes int
+
 	Created time.Time
 	Edited  time.Time // zero when never edited
 	Edits   int

@@ -77,6 +77,8 @@ func applyPayload(m *Message, fs map[string]json.RawMessage, files []File) *apiE
 	}
 	for _, file := range files {
 		keep = append(keep, Attachment{ID: newID(), Filename: file.Name, ContentType: file.ContentType, Data: file.Data})
+		m.Uploads++
+		m.UploadedBytes += len(file.Data)
 	}
 	m.Attachments = keep
 	return nil
