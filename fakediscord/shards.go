@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"fmt"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -14,7 +15,8 @@ import (
 // 22) % shards routes to it, and the interactions and events of a guild
 // are dispatched on its shard's connection. The default is one shard and
 // max_concurrency 1. Identify times are in Identifies; the fake does not
-// refuse identifies that come too fast, a test checks their spacing.
+// refuse identifies that come too fast, CheckIdentifyRate checks their
+// spacing.
 func WithShards(shards, maxConcurrency int) Option {
 	return func(c *config) {
 		c.shards = max(1, shards)
@@ -53,4 +55,30 @@ func GuildIDOnShard(shard, shards int) string {
 	ms = ms - ms%uint64(shards) + uint64(shard)
 	low := 1<<21 | shardIDs.Add(1)&(1<<21-1)
 	return strconv.FormatUint(ms<<22|low, 10)
+}
+
+// identifyWindow is Discord's identify rate window: max_concurrency
+// identifies per 5 seconds, one per rate-limit key.
+const identifyWindow = 5 * time.Second
+
+// CheckIdentifyRate checks the IDENTIFYs received so far against
+// Discord's rule for the configured max_concurrency: the identifies of
+// shards with the same rate-limit key (shard_id % max_concurrency) are at
+// least 5 seconds apart. Refused identifies count too, as on Discord.
+func (f *Fake) CheckIdentifyRate() error {
+	ids := f.Identifies()
+	last := map[int]time.Time{}
+	for i, id := range ids {
+		shard := 0
+		if id.Shard != nil {
+			shard = id.Shard[0]
+		}
+		key := shard % f.cfg.maxConcurrency
+		if prev, ok := last[key]; ok && id.Time.Sub(prev) < identifyWindow {
+			return fmt.Errorf("fakediscord: identify %d (shard %d) came %v after the previous one with rate-limit key %d; max_concurrency %d allows one per %v",
+				i+1, shard, id.Time.Sub(prev).Round(time.Millisecond), key, f.cfg.maxConcurrency, identifyWindow)
+		}
+		last[key] = id.Time
+	}
+	return nil
 }

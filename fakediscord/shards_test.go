@@ -176,6 +176,8 @@ func TestShardingRequired(t *testing.T) {
 	ids := sharded.Identifies()
 	require.Len(t, ids, 2)
 	assert.False(t, ids[1].Time.Before(ids[0].Time))
+	require.Error(t, sharded.CheckIdentifyRate(), "two shards at once with max_concurrency 1")
+	assert.NoError(t, unsharded.CheckIdentifyRate(), "a single identify")
 	assert.False(t, strings.Contains(string(ids[0].Raw), `"shard":null`))
 }
 
@@ -195,4 +197,16 @@ func TestIdentifyShardOutOfRange(t *testing.T) {
 	assert.Equal(t, 4010, ce.Code)
 	require.Len(t, fake.Identifies(), 1)
 	assert.Equal(t, 4010, fake.Identifies()[0].CloseCode)
+}
+
+func TestIdentifyRate(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, fakediscord.WithShards(2, 2),
+		fakediscord.WithGuild(fakediscord.Guild{ID: fakediscord.GuildIDOnShard(0, 2)}),
+		fakediscord.WithGuild(fakediscord.Guild{ID: fakediscord.GuildIDOnShard(1, 2)}))
+	for shard := range 2 {
+		_, err := openShard(t, fake, shard, 2)
+		require.NoError(t, err)
+	}
+	assert.NoError(t, fake.CheckIdentifyRate(), "max_concurrency 2 lets shards 0 and 1 identify together")
 }
