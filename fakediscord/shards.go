@@ -10,7 +10,8 @@ import (
 // WithShards makes the bot a sharded one: GET /gateway/bot answers shards
 // and session_start_limit.max_concurrency, each IDENTIFY must carry the
 // shard pair [id, shards] (a wrong count or an ID out of range is closed
-// with 4010 "Invalid shard", and so is a shard already connected), READY
+// with 4010 "Invalid shard", and so is a shard already connected once
+// its old connection had a second to close), READY
 // and GUILD_CREATE on a shard's connection carry the guilds (guild_id >>
 // 22) % shards routes to it, and the interactions and events of a guild
 // are dispatched on its shard's connection. The default is one shard and
