@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -296,4 +297,32 @@ func TestSendTampered(t *testing.T) {
 	assert.Len(t, fake.AllMessages(), 1, "tampered requests change nothing")
 	_, err = fake.SendTampered(ctx, invocations["command"], fakediscord.Tamper(99))
 	require.Error(t, err)
+}
+
+func TestHTTPConcurrentClicks(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t)
+	update := func(w http.ResponseWriter, i *discordgo.Interaction) {
+		writeJSON(w, discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Content: "rolled by " + i.Member.User.ID}})
+	}
+	a := newEndpoint(t, fake.PublicKey(), true, nil, update)
+	b := newEndpoint(t, fake.PublicKey(), true, nil, update)
+	fake.SetInteractionEndpoints(a.URL, b.URL)
+	s := newSession(t, fake)
+	m, err := s.ChannelMessageSendComplex(fake.ChannelID, &discordgo.MessageSend{Content: "roll!", Components: buttons("mf/roll/1/1")})
+	require.NoError(t, err)
+	ctx := timeout(t, 10*time.Second)
+	const clicks = 10
+	var wg sync.WaitGroup
+	for i := range clicks {
+		wg.Go(func() {
+			_, err := fake.Click(ctx, fakediscord.Invocation{User: strconv.Itoa(5000 + i), MessageID: m.ID, CustomID: "mf/roll/1/1"})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int32(clicks/2), a.hits.Load())
+	assert.Equal(t, int32(clicks/2), b.hits.Load())
+	got, _ := fake.Message(m.ID)
+	assert.Equal(t, clicks, got.Edits)
 }
