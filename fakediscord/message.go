@@ -23,8 +23,6 @@ type Message struct {
 	// Pinged are the users the message notified when it was created:
 	// the <@id> mentions in its content that allowed_mentions let through.
 	Pinged []string
-	// Nonce is the nonce the message was created with, if any.
-	Nonce string
 
 	// Ephemeral messages are seen only by UserID, the user who invoked
 	// the interaction they answer.
@@ -34,6 +32,18 @@ type Message struct {
 	InteractionID string
 	// UserID is the user who invoked that interaction.
 	UserID string
+
+	// Nonce is the nonce the message was created with, if any.
+	Nonce string
+	// NonceHits counts the creates with the same nonce and
+	// "enforce_nonce": true that returned this message instead of
+	// creating another.
+	NonceHits int
+
+	// Uploads and UploadedBytes count the files uploaded to the message
+	// when it was created and edited, and their bytes.
+	Uploads       int
+	UploadedBytes int
 
 	Created time.Time
 	Edited  time.Time // zero when never edited
