@@ -70,6 +70,12 @@ type Config struct {
 	// Owner names this process in the outbox's claims; "" means the host
 	// name and process ID.
 	Owner string
+	// Hooks are told about interactions, commits and renders (metrics).
+	Hooks Hooks
+	// DeferAfter is how long an interaction delivered over HTTP may take
+	// before the endpoint answers "thinking…" and finishes through the
+	// webhook; 0 means 2.5 s, inside Discord's 3 s.
+	DeferAfter time.Duration
 }
 
 // Bot answers interactions and runs the games. Create it with New.
@@ -83,6 +89,8 @@ type Bot struct {
 	now      func() time.Time
 	defaults GameDefaults
 	owner    string
+	hooks    Hooks
+	deferAt  time.Duration
 
 	locks    keyedLocks // one action at a time per game
 	sending  keyedLocks // one delivery at a time per game
@@ -102,6 +110,7 @@ func New(cfg Config) *Bot {
 	b := &Bot{
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
 		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
+		hooks: cfg.Hooks, deferAt: cfg.DeferAfter,
 		heavy: make(chan struct{}, maxHeavy),
 		wake:  make(chan struct{}, 1),
 		send:  make(chan struct{}, 1),
@@ -128,6 +137,9 @@ func New(cfg Config) *Bot {
 	if b.defaults.Seats < 2 || b.defaults.Seats > 4 {
 		b.defaults.Seats = 4
 	}
+	if b.deferAt <= 0 {
+		b.deferAt = defaultDeferAfter
+	}
 	if b.defaults.Level == "" {
 		b.defaults.Level = "normal"
 	}
@@ -150,6 +162,7 @@ func (b *Bot) HandleInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 
 // Handle answers one interaction through the REST callback.
 func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
+	start := time.Now()
 	r := newRequest(i)
 	if r == nil {
 		return
@@ -157,9 +170,17 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 	r.answer = func(resp *discordgo.InteractionResponse) error {
 		return b.dc.InteractionRespond(i, resp, discordgo.WithContext(ctx))
 	}
-	if err := b.handle(ctx, r); err != nil {
+	b.serve(ctx, r, start)
+}
+
+// serve handles a request whose answer is set, turns its error into what
+// the user reads and reports it to the hooks.
+func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
+	err := b.handle(ctx, r)
+	if err != nil {
 		b.fail(ctx, r, err)
 	}
+	b.observeInteraction(r, err, start)
 }
 
 // keyedLocks hands out one mutex per key, so that one piece of work at a

@@ -130,7 +130,10 @@ func (b *Bot) commit(ctx context.Context, m *match) error {
 		c.Results = results
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
 	}
-	if err := b.db.Commit(ctx, c); err != nil {
+	start := time.Now()
+	err := b.db.Commit(ctx, c)
+	b.observeCommit(start, err)
+	if err != nil {
 		if errors.Is(err, store.ErrChannelBusy) {
 			return refuse(msgChannelBusy)
 		}
@@ -178,7 +181,9 @@ func (b *Bot) respondReply(r *request, rp *reply) error {
 
 // boardFile draws s as the message's board.png.
 func (b *Bot) boardFile(s render.Scene) (*discordgo.File, error) {
+	start := time.Now()
 	data, err := b.renderer.PNG(s)
+	b.observeRender(start)
 	if err != nil {
 		return nil, err
 	}

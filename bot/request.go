@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -26,6 +27,8 @@ type request struct {
 	responded bool // the interaction has been answered
 	deferred  bool // answered "thinking…": the real answer edits @original
 	committed bool // a change of this request was committed
+	// answeredAt is when the first answer went out (latency metrics).
+	answeredAt time.Time
 }
 
 func newRequest(i *discordgo.Interaction) *request {
@@ -141,7 +144,7 @@ func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
 	if err := r.answer(resp); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
-	r.responded = true
+	r.responded, r.answeredAt = true, time.Now()
 	return nil
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -22,6 +26,7 @@ type Config struct {
 	Database DatabaseConfig `toml:"database"`
 	Game     GameConfig     `toml:"game"`
 	Log      LogConfig      `toml:"log"`
+	HTTP     HTTPConfig     `toml:"http"`
 }
 
 // DiscordConfig is the [discord] section.
@@ -29,6 +34,32 @@ type DiscordConfig struct {
 	Token    string   `toml:"token"`
 	GuildIDs []string `toml:"guild_ids"`
 	APIURL   string   `toml:"api_url"`
+	// Interactions is how interactions arrive: "gateway" (a websocket per
+	// shard) or "http" (Discord POSTs them to [http] listen's
+	// /interactions; no gateway connection at all).
+	Interactions string `toml:"interactions"`
+	// PublicKey is the application's public key (hex), which verifies
+	// the interactions delivered over HTTP.
+	PublicKey string `toml:"public_key"`
+	// Shards is the gateway's shard count; 0 means the count Discord
+	// recommends (GET /gateway/bot).
+	Shards int `toml:"shards"`
+	// ShardIDs are the shards this process runs; empty means all.
+	ShardIDs []int `toml:"shard_ids"`
+}
+
+// The ways interactions arrive ([discord] interactions).
+const (
+	InteractionsGateway = "gateway"
+	InteractionsHTTP    = "http"
+)
+
+// HTTPConfig is the [http] section: the listener of the interactions
+// endpoint (in http mode), the health checks and the metrics.
+type HTTPConfig struct {
+	// Listen is the address to listen on, such as 127.0.0.1:8080; empty
+	// means no listener (allowed in gateway mode only).
+	Listen string `toml:"listen"`
 }
 
 // DatabaseConfig is the [database] section.
@@ -53,7 +84,7 @@ type LogConfig struct {
 // DefaultConfig returns the configuration used where the file says nothing.
 func DefaultConfig() Config {
 	return Config{
-		Discord:  DiscordConfig{APIURL: "https://discord.com"},
+		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway},
 		Database: DatabaseConfig{Path: "malefiz.db"},
 		Game:     GameConfig{Seats: 4, ComputerLevel: "normal"},
 		Log:      LogConfig{Level: "info", Format: "text"},
@@ -98,6 +129,32 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if v := getenv("MALEFIZ_DATABASE_PATH"); v != "" {
 		c.Database.Path = v
 	}
+	if v := getenv("MALEFIZ_DISCORD_INTERACTIONS"); v != "" {
+		c.Discord.Interactions = v
+	}
+	if v := getenv("MALEFIZ_DISCORD_PUBLIC_KEY"); v != "" {
+		c.Discord.PublicKey = v
+	}
+	if v := getenv("MALEFIZ_DISCORD_SHARDS"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			n = -1 // Validate says what is wrong
+		}
+		c.Discord.Shards = n
+	}
+	if v := getenv("MALEFIZ_DISCORD_SHARD_IDS"); v != "" {
+		c.Discord.ShardIDs = nil
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				n = -1
+			}
+			c.Discord.ShardIDs = append(c.Discord.ShardIDs, n)
+		}
+	}
+	if v := getenv("MALEFIZ_HTTP_LISTEN"); v != "" {
+		c.HTTP.Listen = v
+	}
 	if v := getenv("MALEFIZ_LOG_LEVEL"); v != "" {
 		c.Log.Level = v
 	}
@@ -120,6 +177,7 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("[discord] guild_ids: %q is not a server ID (digits only)", id))
 		}
 	}
+	errs = append(errs, c.validateScale()...)
 	if c.Database.Path == "" {
 		errs = append(errs, errors.New("[database] path is empty: set it or MALEFIZ_DATABASE_PATH"))
 	}
@@ -136,6 +194,58 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("[log] format %q, want text or json", c.Log.Format))
 	}
 	return errors.Join(errs...)
+}
+
+// validateScale checks the settings of the interactions endpoint, the
+// shards and the listener.
+func (c Config) validateScale() []error {
+	var errs []error
+	switch c.Discord.Interactions {
+	case InteractionsGateway:
+	case InteractionsHTTP:
+		if _, err := c.publicKey(); err != nil {
+			errs = append(errs, err)
+		}
+		if c.HTTP.Listen == "" {
+			errs = append(errs, errors.New("[discord] interactions = \"http\" needs [http] listen (or MALEFIZ_HTTP_LISTEN), such as 0.0.0.0:8080"))
+		}
+		if c.Discord.Shards != 0 || len(c.Discord.ShardIDs) > 0 {
+			errs = append(errs, errors.New("[discord] shards and shard_ids are for interactions = \"gateway\"; with \"http\" there is no gateway connection"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("[discord] interactions %q, want gateway or http", c.Discord.Interactions))
+	}
+	if c.Discord.Shards < 0 {
+		errs = append(errs, fmt.Errorf("[discord] shards = %d, want 0 (Discord's recommendation) or more", c.Discord.Shards))
+	}
+	seen := map[int]bool{}
+	for _, id := range c.Discord.ShardIDs {
+		switch {
+		case id < 0 || (c.Discord.Shards > 0 && id >= c.Discord.Shards):
+			errs = append(errs, fmt.Errorf("[discord] shard_ids: %d is not a shard of %d (0 to shards-1)", id, c.Discord.Shards))
+		case seen[id]:
+			errs = append(errs, fmt.Errorf("[discord] shard_ids: %d is listed twice", id))
+		}
+		seen[id] = true
+	}
+	if len(c.Discord.ShardIDs) > 0 && c.Discord.Shards == 0 {
+		errs = append(errs, errors.New("[discord] shard_ids needs shards: every process must agree on the count"))
+	}
+	if c.HTTP.Listen != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+			errs = append(errs, fmt.Errorf("[http] listen %q, want host:port such as 127.0.0.1:8080", c.HTTP.Listen))
+		}
+	}
+	return errs
+}
+
+// publicKey decodes [discord] public_key.
+func (c Config) publicKey() (ed25519.PublicKey, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(c.Discord.PublicKey))
+	if err != nil || len(key) != ed25519.PublicKeySize {
+		return nil, errors.New("[discord] public_key must be the application's public key, 64 hex digits (developer portal → General Information), or set MALEFIZ_DISCORD_PUBLIC_KEY")
+	}
+	return ed25519.PublicKey(key), nil
 }
 
 func (c Config) logLevel() (slog.Level, error) {

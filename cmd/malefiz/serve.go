@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -16,12 +17,17 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/metrics"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// Main is the running bot: configuration in, a Discord session, a database
-// and the game logic wired together. Tests start it in-process.
+// shutdownGrace bounds how long Close waits for the HTTP requests in flight.
+const shutdownGrace = 10 * time.Second
+
+// Main is the running bot: configuration in, a Discord session (or one per
+// gateway shard), a database, the HTTP listener and the game logic wired
+// together. Tests start it in-process.
 type Main struct {
 	Config Config
 	Logger *slog.Logger
@@ -31,55 +37,71 @@ type Main struct {
 	// a fake clock); normally a scheduler runs them.
 	ManualTimers bool
 
-	db      *store.DB
-	session *discordgo.Session
-	bot     *bot.Bot
-	ready   chan struct{}
-	once    sync.Once
-	stop    context.CancelFunc
-	done    chan struct{}
+	db       *store.DB
+	rest     *discordgo.Session // REST only: the bot's calls
+	shards   *shardSet          // gateway mode
+	bot      *bot.Bot
+	metrics  *metrics.Metrics
+	listener net.Listener
+	server   *http.Server
+	served   chan struct{}
+	draining chan struct{} // closed when Close begins: /readyz answers 503
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
-// Run opens the database, connects to Discord and starts answering. It
-// returns once the gateway connection is up; the bot keeps running until Close.
+// Run opens the database, connects to Discord (the gateway shards, or the
+// interactions endpoint in http mode) and starts answering. It returns once
+// every shard of this process is connected, or the endpoint listens and
+// the commands are registered; the bot keeps running until Close.
 func (m *Main) Run(ctx context.Context) error {
+	if err := m.run(ctx); err != nil {
+		m.Close()
+		return err
+	}
+	return nil
+}
+
+func (m *Main) run(ctx context.Context) error {
 	if m.Logger == nil {
 		m.Logger = slog.Default()
 	}
-	m.ready = make(chan struct{})
+	m.draining = make(chan struct{})
 	db, err := store.Open(ctx, m.Config.Database.Path)
 	if err != nil {
 		return err
 	}
 	m.db = db
+	m.metrics = metrics.New(metrics.Gauges{GamesRunning: db.RunningGames, OutboxPending: db.PendingEffects})
 
 	transport, err := bot.NewAPITransport(m.Config.Discord.APIURL, http.DefaultTransport)
 	if err != nil {
-		db.Close()
 		return err
 	}
-	s, err := discordgo.New("Bot " + m.Config.Discord.Token)
-	if err != nil {
-		db.Close()
+	client := &http.Client{Transport: m.metrics.Transport(transport), Timeout: 20 * time.Second}
+	if m.rest, err = m.session(client); err != nil {
 		return err
 	}
-	s.Client = &http.Client{Transport: transport, Timeout: 20 * time.Second}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	s.LogLevel = discordgo.LogError
-	m.session = s
-
-	cfg := bot.Config{Store: db, Discord: s, Renderer: render.New(0), Logger: m.Logger,
+	cfg := bot.Config{Store: db, Discord: m.rest, Renderer: render.New(0), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
-			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2}}
+			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2},
+		Hooks: bot.Hooks{
+			Interaction: func(k bot.InteractionKind, o bot.Outcome, d time.Duration) {
+				m.metrics.Interaction(string(k), string(o), d)
+			},
+			Commit: m.metrics.Commit,
+			Render: m.metrics.Render,
+		}}
 	if m.Options != nil {
 		m.Options(&cfg)
 	}
 	m.bot = bot.New(cfg)
-	s.AddHandler(m.onReady)
-	s.AddHandler(m.bot.HandleInteraction)
-	if err := s.Open(); err != nil {
-		db.Close()
-		return fmt.Errorf("connect to Discord: %w", err)
+
+	if m.Config.Discord.Interactions == InteractionsGateway {
+		m.shards = &shardSet{main: m, client: client}
+	}
+	if err := m.listen(); err != nil {
+		return err
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	m.stop, m.done = stop, make(chan struct{})
@@ -92,38 +114,74 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		wg.Wait()
 	}()
-	select {
-	case <-m.ready:
+
+	if m.Config.Discord.Interactions == InteractionsHTTP {
+		app, err := m.rest.Application("@me")
+		if err != nil {
+			return fmt.Errorf("read the application from Discord: %w", err)
+		}
+		m.registered(app.ID, app.Name)
 		return nil
-	case <-ctx.Done():
-		m.Close()
-		return ctx.Err()
 	}
+	return m.shards.open(ctx)
+}
+
+// session returns a discordgo session with the bot's token and client.
+func (m *Main) session(client *http.Client) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + m.Config.Discord.Token)
+	if err != nil {
+		return nil, err
+	}
+	s.Client = client
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.LogLevel = discordgo.LogError
+	return s, nil
+}
+
+// registered registers the commands and logs the invite URL: once per
+// process, in gateway mode by the process that runs shard 0.
+func (m *Main) registered(appID, name string) {
+	if err := m.bot.RegisterCommands(appID, m.Config.Discord.GuildIDs); err != nil {
+		m.Logger.Error("could not register the commands", "err", err)
+	}
+	m.Logger.Info("connected to Discord", "user", name, "interactions", m.Config.Discord.Interactions,
+		"invite", bot.InviteURL(appID))
 }
 
 // Bot returns the running bot.
 func (m *Main) Bot() *bot.Bot { return m.bot }
 
-// onReady registers the commands and logs the invite URL once connected.
-func (m *Main) onReady(s *discordgo.Session, r *discordgo.Ready) {
-	appID := r.User.ID
-	if r.Application != nil && r.Application.ID != "" {
-		appID = r.Application.ID
+// HTTPAddr returns the address the HTTP listener listens on ("" without
+// one): the port is known here when [http] listen asked for port 0.
+func (m *Main) HTTPAddr() string {
+	if m.listener == nil {
+		return ""
 	}
-	if err := m.bot.RegisterCommands(appID, m.Config.Discord.GuildIDs); err != nil {
-		m.Logger.Error("could not register the commands", "err", err)
-	}
-	m.Logger.Info("connected to Discord", "user", r.User.Username, "invite", bot.InviteURL(appID))
-	m.once.Do(func() { close(m.ready) })
+	return m.listener.Addr().String()
 }
 
-// Close disconnects, lets the interactions in flight finish, stops the
-// scheduler and the outbox's sender, and closes the database. Effects not
-// delivered yet stay in the outbox for the next start.
+// Close stops accepting (the listener closes, /readyz says 503), answers
+// the interactions in flight, disconnects the shards, stops the scheduler
+// and the outbox's sender, and closes the database. Effects not delivered
+// yet stay in the outbox for the next start, or for another replica.
 func (m *Main) Close() error {
 	var errs []error
-	if m.session != nil {
-		errs = append(errs, m.session.Close())
+	if m.draining != nil {
+		select {
+		case <-m.draining:
+			return nil // closed already
+		default:
+			close(m.draining)
+		}
+	}
+	if m.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		errs = append(errs, m.server.Shutdown(ctx))
+		cancel()
+		<-m.served
+	}
+	if m.shards != nil {
+		errs = append(errs, m.shards.close())
 	}
 	if m.stop != nil {
 		m.stop()

@@ -1,0 +1,294 @@
+package bot
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// defaultDeferAfter is how long an interaction delivered over HTTP may take
+// before the endpoint defers it: inside Discord's 3 s with room for the
+// way back.
+const defaultDeferAfter = 2500 * time.Millisecond
+
+// Limits of a request to the interactions endpoint.
+const (
+	maxInteractionBody = 1 << 20          // Discord's payloads are a few KB
+	maxSignatureAge    = 5 * time.Minute  // older timestamps are replays
+	maxSignatureAhead  = 30 * time.Second // clocks differ a little
+)
+
+// InteractionsHandler returns the handler of the application's Interactions
+// Endpoint URL: Discord POSTs every interaction to it instead of sending it
+// over the gateway. Each request is verified with the application's public
+// key (a bad or missing signature, or a timestamp older than five minutes,
+// is answered 401 and nothing else happens); a PING is answered with a PONG;
+// any other interaction is handled as one from the gateway, and its answer
+// is the HTTP response itself (JSON, or multipart/form-data with
+// payload_json and the files when it carries the board). An answer not
+// ready within Config.DeferAfter is deferred ("thinking…", or a deferred
+// update for a click) and finished through the interaction's webhook.
+//
+// The work of an interaction outlives its HTTP request (effects are
+// delivered after the answer); Wait waits for it.
+func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
+	return &interactionsEndpoint{b: b, key: publicKey}
+}
+
+// interactionsEndpoint is the handler InteractionsHandler returns.
+type interactionsEndpoint struct {
+	b   *Bot
+	key ed25519.PublicKey
+}
+
+// ServeHTTP verifies, decodes and answers one interaction.
+func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	start := time.Now()
+	if req.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	req.Body = http.MaxBytesReader(w, req.Body, maxInteractionBody)
+	if !freshTimestamp(req.Header.Get("X-Signature-Timestamp"), time.Now()) || !discordgo.VerifyInteraction(req, e.key) {
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		http.Error(w, "unreadable body", http.StatusBadRequest)
+		return
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(body, &i); err != nil {
+		http.Error(w, "not an interaction", http.StatusBadRequest)
+		return
+	}
+	if i.Type == discordgo.InteractionPing {
+		_ = writeResponse(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		if e.b.hooks.Interaction != nil {
+			e.b.hooks.Interaction(KindPing, OutcomeOK, time.Since(start))
+		}
+		return
+	}
+	r := newRequest(&i)
+	if r == nil {
+		http.Error(w, "interaction without a user", http.StatusBadRequest)
+		return
+	}
+	x := &exchange{ready: make(chan struct{}), written: make(chan error, 1), sent: make(chan struct{}), handled: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	r.answer = func(resp *discordgo.InteractionResponse) error {
+		return e.answer(ctx, x, &i, resp)
+	}
+	e.b.inflight.Add(1)
+	go func() {
+		defer e.b.inflight.Done()
+		defer cancel()
+		defer close(x.handled)
+		e.b.serve(ctx, r, start)
+	}()
+	timer := time.NewTimer(e.b.deferAt - time.Since(start))
+	defer timer.Stop()
+	select {
+	case <-x.ready:
+	case <-x.handled:
+	case <-timer.C:
+	case <-req.Context().Done():
+	}
+	resp := x.take(deferralFor(&i), isClosed(x.handled))
+	if resp == nil {
+		http.Error(w, "the interaction got no answer", http.StatusInternalServerError)
+		return
+	}
+	x.written <- writeResponse(w, resp)
+	if x.deferred {
+		close(x.sent)
+	}
+}
+
+// isClosed reports whether c is closed.
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// exchange hands an interaction's answer from the goroutine handling it to
+// the HTTP response, or tells the goroutine that the endpoint deferred and
+// the answer goes through the webhook.
+type exchange struct {
+	mu       sync.Mutex
+	resp     *discordgo.InteractionResponse // the answer, once given
+	taken    bool                           // the endpoint has written its response
+	deferred bool                           // ... and it was a deferral
+	ready    chan struct{}                  // closed when resp is set
+	written  chan error                     // the result of writing the response
+	sent     chan struct{}                  // closed when the deferral was written
+	handled  chan struct{}                  // closed when the handling goroutine is done
+}
+
+// take returns what the endpoint writes: the answer if it is there, nil
+// if the handling ended without one, else the deferral (and from now on
+// answers go through the webhook).
+func (x *exchange) take(deferral *discordgo.InteractionResponse, handled bool) *discordgo.InteractionResponse {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.taken = true
+	if x.resp != nil || handled {
+		return x.resp
+	}
+	x.deferred = true
+	return deferral
+}
+
+// answer gives the interaction's answer: to the HTTP response while the
+// endpoint waits for it, else through the webhook after the deferral.
+func (e *interactionsEndpoint) answer(ctx context.Context, x *exchange, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	x.mu.Lock()
+	if !x.taken {
+		x.resp = resp
+		close(x.ready)
+		x.mu.Unlock()
+		return <-x.written
+	}
+	x.mu.Unlock()
+	if !x.deferred {
+		return fmt.Errorf("bot: interaction %s answered twice", i.ID)
+	}
+	select {
+	case <-x.sent:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := <-x.written; err != nil {
+		return fmt.Errorf("defer: %w", err)
+	}
+	x.written <- nil // a later look finds the deferral written as well
+	return e.b.finishDeferred(ctx, i, deferralFor(i).Type, resp)
+}
+
+// deferralFor is the deferral of interaction i: "thinking…" for a command,
+// a deferred update for a click.
+func deferralFor(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	if i.Type == discordgo.InteractionMessageComponent {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+}
+
+// finishDeferred sends through the webhook the answer that came after the
+// endpoint deferred with type deferral: an update or the command's message
+// edits the original message; a new message after a deferred update is a
+// follow-up (ephemeral when asked).
+func (b *Bot) finishDeferred(ctx context.Context, i *discordgo.Interaction, deferral discordgo.InteractionResponseType, resp *discordgo.InteractionResponse) error {
+	d := resp.Data
+	if d == nil {
+		d = &discordgo.InteractionResponseData{}
+	}
+	switch {
+	case resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+		return nil // already deferred: the answer that follows edits @original
+	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource &&
+		deferral == discordgo.InteractionResponseDeferredMessageUpdate:
+		return retryUnknown(ctx, func() error {
+			_, err := b.dc.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
+				Components: d.Components, Files: rewound(d.Files), Flags: d.Flags, AllowedMentions: d.AllowedMentions},
+				discordgo.WithContext(ctx))
+			return err
+		})
+	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource,
+		resp.Type == discordgo.InteractionResponseUpdateMessage:
+		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
+			AllowedMentions: d.AllowedMentions}
+		if len(d.Files) > 0 {
+			edit.Attachments = &[]*discordgo.MessageAttachment{} // the new board replaces the old
+		}
+		return retryUnknown(ctx, func() error {
+			edit.Files = rewound(d.Files)
+			_, err := b.dc.InteractionResponseEdit(i, edit, discordgo.WithContext(ctx))
+			return err
+		})
+	}
+	return fmt.Errorf("bot: an answer of type %d cannot follow a deferral", resp.Type)
+}
+
+// rewound returns files whose readers start again at the beginning, so a
+// retried request sends them whole.
+func rewound(files []*discordgo.File) []*discordgo.File {
+	for _, f := range files {
+		if s, ok := f.Reader.(io.Seeker); ok {
+			_, _ = s.Seek(0, io.SeekStart)
+		}
+	}
+	return files
+}
+
+// retryUnknown runs call, and again for a second at most while Discord
+// does not know the interaction's webhook yet: the deferral just written
+// may not have been taken in when the answer follows it.
+func retryUnknown(ctx context.Context, call func() error) error {
+	deadline := time.Now().Add(time.Second)
+	for {
+		err := call()
+		if err == nil || time.Now().After(deadline) ||
+			!(isDiscordCode(err, discordgo.ErrCodeUnknownWebhook) || isDiscordCode(err, discordgo.ErrCodeUnknownInteraction)) {
+			return err
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		}
+	}
+}
+
+// writeResponse writes an interaction response as the HTTP answer: JSON,
+// or multipart/form-data with payload_json and the files.
+func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) error {
+	var (
+		contentType = "application/json"
+		body        []byte
+		err         error
+	)
+	if resp.Data != nil && len(resp.Data.Files) > 0 {
+		contentType, body, err = discordgo.MultipartBodyWithJSON(resp, rewound(resp.Data.Files))
+	} else {
+		body, err = json.Marshal(resp)
+	}
+	if err != nil {
+		http.Error(w, "could not encode the answer", http.StatusInternalServerError)
+		return fmt.Errorf("encode the answer: %w", err)
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(body); err != nil {
+		return fmt.Errorf("write the answer: %w", err)
+	}
+	return nil
+}
+
+// freshTimestamp reports whether X-Signature-Timestamp (Unix seconds) is
+// recent: a signed request replayed later is refused.
+func freshTimestamp(stamp string, now time.Time) bool {
+	sec, err := strconv.ParseInt(stamp, 10, 64)
+	if err != nil {
+		return false
+	}
+	t := time.Unix(sec, 0)
+	return now.Sub(t) <= maxSignatureAge && t.Sub(now) <= maxSignatureAhead
+}
