@@ -52,6 +52,11 @@ type harness struct {
 	die    *scriptedDie
 	main   *Main
 	clock  *fakeClock // nil: real time and the real scheduler
+	// configure, when set, changes the program's configuration before
+	// each start (http mode, a listener, shards).
+	configure func(*Config)
+	// botOptions, when set, changes the bot's configuration too.
+	botOptions func(*bot.Config)
 }
 
 // fakeClock is a clock the test moves by hand.
@@ -94,17 +99,26 @@ func (h *harness) start() {
 	cfg.Discord.APIURL = h.fake.URL()
 	cfg.Discord.GuildIDs = []string{h.fake.GuildID}
 	cfg.Database.Path = h.dbPath
+	if h.configure != nil {
+		h.configure(&cfg)
+	}
 	h.main = &Main{Config: cfg, Logger: testLogger(), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
 		if h.clock != nil {
 			c.Now = h.clock.Now
 		}
+		if h.botOptions != nil {
+			h.botOptions(c)
+		}
 	}, ManualTimers: h.clock != nil}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := h.main.Run(ctx); err != nil {
 		h.t.Fatalf("start: %v", err)
+	}
+	if cfg.Discord.Interactions == InteractionsHTTP {
+		h.fake.SetInteractionEndpoints("http://" + h.main.HTTPAddr() + "/interactions")
 	}
 	// The commands are registered on READY; wait for them.
 	for i := 0; len(h.fake.Commands(h.fake.GuildID)) == 0; i++ {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/hex"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// newHTTPHarness runs the program in http mode: no gateway connection,
+// interactions POSTed by the fake to the program's /interactions.
+func newHTTPHarness(t testing.TB, opts ...fakediscord.Option) *harness {
+	return newHarnessConfigured(t, httpMode, append([]fakediscord.Option{fakediscord.WithHTTPInteractions(nil)}, opts...)...)
+}
+
+// httpMode configures http mode on a free loopback port.
+func httpMode(cfg *Config) {
+	cfg.Discord.Interactions = InteractionsHTTP
+	cfg.HTTP.Listen = "127.0.0.1:0"
+}
+
+// newHarnessConfigured is newHarness with the configuration changed by
+// configure; http mode takes the public key of the fake.
+func newHarnessConfigured(t testing.TB, configure func(*Config), opts ...fakediscord.Option) *harness {
+	h := &harness{t: t, fake: fakediscord.New(t, opts...), dbPath: t.TempDir() + "/malefiz.db",
+		die: newDie()}
+	h.configure = func(cfg *Config) {
+		configure(cfg)
+		cfg.Discord.PublicKey = hex.EncodeToString(h.fake.PublicKey())
+	}
+	h.start()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func TestHTTPWholeGame(t *testing.T) {
+	h := newHTTPHarness(t)
+	require.Empty(t, h.fake.Identifies(), "http mode opens no gateway connection")
+	require.NoError(t, h.fake.Ping(h.ctx(), ""))
+	gameID, _ := openTwoPlayerGame(t, h)
+	captures := 0
+	for turn := 0; ; turn++ {
+		require.Less(t, turn, 300, "no winner after 300 turns")
+		if _, running := h.waitTurn(gameID); !running {
+			break
+		}
+		if c, _ := playTurn(t, h, gameID, captures == 0); c {
+			captures++
+		}
+	}
+	sg, g := h.game(gameID)
+	require.True(t, g.Over())
+	assert.Equal(t, store.StatusFinished, sg.Status)
+	answers := 0
+	for _, c := range h.fake.Calls() {
+		switch c.Route {
+		case fakediscord.RouteHTTPInteraction:
+			answers++
+			assert.True(t, c.OK(), "interaction answered %d: %s", c.Status, c.Response)
+		case fakediscord.RouteInteractionCallback:
+			t.Errorf("http mode answered an interaction over REST: %s", c.Path)
+		}
+	}
+	assert.Greater(t, answers, 20, "the answers went out as HTTP responses")
+	checkStatsCommands(t, h, gameID, g)
+}
+
+// The answer carrying the board is a multipart response with payload_json
+// and the file.
+func TestHTTPAnswerCarriesTheBoard(t *testing.T) {
+	h := newHTTPHarness(t)
+	_, turn := openTwoPlayerGame(t, h)
+	h.die.set(6)
+	resp := h.click(turn.Pinged[0], turn.ID, control(t, turn, bot.ActRoll))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
+	assert.True(t, strings.HasPrefix(resp.Call.Header.Get("Content-Type"), "multipart/form-data"), resp.Call.Header.Get("Content-Type"))
+	assert.True(t, hasBoard(*resp.Message), "the roll's answer shows the board")
+}
+
+// An answer slower than DeferAfter is deferred and finished through the
+// webhook.
+func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
+	// Every answer deferred: DeferAfter of a nanosecond.
+	h := newHarnessConfigured(t, httpMode, fakediscord.WithHTTPInteractions(nil))
+	h.stop()
+	h.botOptions = func(c *bot.Config) { c.DeferAfter = 1 }
+	h.start()
+	resp := h.command(alice, "new", map[string]any{"seats": 2})
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
+	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == resp.InteractionID
+	})
+	require.NoError(t, err)
+	require.True(t, call.OK(), "edit of the deferred answer: %d %s", call.Status, call.Response)
+	lobby, ok := h.fake.Message(resp.Message.ID)
+	require.True(t, ok)
+	join := control(t, lobby, bot.ActJoin)
+	click := h.click(bob, lobby.ID, join)
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, click.Type)
+	_, err = h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == click.InteractionID && c.OK()
+	})
+	require.NoError(t, err)
+	lobby, _ = h.fake.Message(lobby.ID)
+	assert.Contains(t, lobby.Embeds[0].Description, bob, "the deferred join edited the lobby")
+}
+
+// tamperTest sends a tampered /malefiz new and checks that it is refused
+// with 401 and changes nothing.
+func tamperTest(t *testing.T, tamper fakediscord.Tamper) {
+	h := newHTTPHarness(t)
+	status, err := h.fake.SendTampered(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "new"}, tamper)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	_, err = h.main.db.OpenGame(h.ctx(), h.fake.GuildID, h.fake.ChannelID)
+	assert.ErrorIs(t, err, store.ErrNotFound, "a refused request made a game")
+	for _, c := range h.fake.Calls() {
+		assert.NotEqual(t, fakediscord.RouteFollowup, c.Route, "a refused request was answered")
+	}
+	// The same request, signed, is taken.
+	resp := h.command(alice, "new", nil)
+	assert.False(t, resp.Ephemeral())
+}
+
+func TestHTTPRefusesWrongKey(t *testing.T)     { tamperTest(t, fakediscord.TamperWrongKey) }
+func TestHTTPRefusesChangedBody(t *testing.T)  { tamperTest(t, fakediscord.TamperBody) }
+func TestHTTPRefusesOldTimestamp(t *testing.T) { tamperTest(t, fakediscord.TamperOldTimestamp) }
+func TestHTTPRefusesNoSignature(t *testing.T)  { tamperTest(t, fakediscord.TamperNoSignature) }
+func TestHTTPRefusesNoTimestamp(t *testing.T)  { tamperTest(t, fakediscord.TamperNoTimestamp) }
+
+// /healthz, /readyz and /metrics on the listener.
+func TestHTTPHealthAndMetrics(t *testing.T) {
+	h := newHTTPHarness(t)
+	openTwoPlayerGame(t, h)
+	base := "http://" + h.main.HTTPAddr()
+	status, _ := get(t, base+"/healthz")
+	assert.Equal(t, http.StatusOK, status)
+	status, body := get(t, base+"/readyz")
+	assert.Equal(t, http.StatusOK, status, body)
+	status, body = get(t, base+"/metrics")
+	require.Equal(t, http.StatusOK, status)
+	for _, want := range []string{
+		`malefiz_interactions_total{kind="command",outcome="ok"} 1`,
+		`malefiz_interactions_total{kind="component",outcome="refused"} 1`, // bob pressed Start
+		`malefiz_interaction_duration_seconds_count{kind="component"} 3`,
+		`malefiz_store_commit_duration_seconds_count{result="ok"}`,
+		`malefiz_render_duration_seconds_count`,
+		`malefiz_games_running 1`,
+		"malefiz_outbox_pending ",
+		`malefiz_discord_requests_total{method="PUT",route="/applications/{id}/guilds/{id}/commands",status="200"} 1`,
+	} {
+		assert.Contains(t, body, want)
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, string(data)
+}
+
+// newDie is the harness's die: scripted, else seeded.
+func newDie() *scriptedDie { return &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))} }
