@@ -87,14 +87,8 @@ func (b *Bot) RunSender(ctx context.Context) {
 		} else if ok {
 			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleep(ctx, wait, b.send) {
 			return
-		case <-b.send:
-			timer.Stop()
-		case <-timer.C:
 		}
 	}
 }
