@@ -14,6 +14,16 @@
 // the lobby's expiry), is what the scheduler watches: NextWake says how long
 // it may sleep, DueGames which games to handle. Handling a timer is an
 // UpdateGame like any other, so it happens once even across restarts.
+//
+// The outbox holds what must reach Discord because of a change: Commit
+// writes a game's change, its events and its effects in one transaction, so
+// that an effect exists exactly when its change does. Effects of a game are
+// delivered in order: only the oldest pending one can be claimed. A claim is
+// a lease (ClaimEffects, or Commit with an Owner); its holder records the
+// outcome (EffectDone, RetryEffect, EffectFailed), and when it dies the lease
+// runs out and anyone takes the effect. A delivery records the new message's
+// ID on the game (SetMessageID) without a new version, so no action in
+// flight conflicts with it.
 package store
 
 import (
