@@ -87,6 +87,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 	}
 	x := &exchange{ready: make(chan struct{}), written: make(chan error, 1), sent: make(chan struct{}), handled: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	r.ctx = ctx
 	r.answer = func(resp *discordgo.InteractionResponse) error {
 		return e.answer(ctx, x, &i, resp)
 	}
