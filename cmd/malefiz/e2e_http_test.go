@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/hex"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -175,3 +178,52 @@ func get(t *testing.T, url string) (int, string) {
 
 // newDie is the harness's die: scripted, else seeded.
 func newDie() *scriptedDie { return &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))} }
+
+// Close (what SIGTERM does) while interactions arrive: the listener stops
+// accepting, the interactions already taken are answered, and exactly the
+// answered ones changed anything.
+func TestHTTPShutdownAnswersWhatIsInFlight(t *testing.T) {
+	const n = 40
+	channels := make([]string, n)
+	for i := range channels {
+		channels[i] = fmt.Sprintf("2100000000000%05d", i)
+	}
+	h := newHTTPHarness(t, fakediscord.WithGuild(fakediscord.Guild{Channels: channels}))
+	var (
+		wg       sync.WaitGroup
+		answered = make([]bool, n)
+		first    = make(chan struct{})
+		once     sync.Once
+	)
+	for i, ch := range channels {
+		wg.Go(func() {
+			time.Sleep(time.Duration(i) * time.Millisecond)
+			resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: ch, Name: "malefiz", Sub: "new"})
+			if err == nil && !resp.Ephemeral() {
+				answered[i] = true
+				once.Do(func() { close(first) })
+			}
+		})
+	}
+	<-first
+	main := h.main
+	h.main = nil
+	require.NoError(t, main.Close())
+	wg.Wait()
+
+	db, err := store.Open(h.ctx(), h.dbPath)
+	require.NoError(t, err)
+	defer db.Close()
+	kept := 0
+	for i, ch := range channels {
+		_, err := db.OpenGame(h.ctx(), h.fake.GuildID, ch)
+		if answered[i] {
+			kept++
+			assert.NoError(t, err, "channel %d: answered, but no lobby", i)
+		} else {
+			assert.ErrorIs(t, err, store.ErrNotFound, "channel %d: a lobby nobody was told about", i)
+		}
+	}
+	t.Logf("%d of %d answered before the shutdown", kept, n)
+	assert.Less(t, kept, n, "the shutdown came after every interaction: the test proved nothing")
+}
