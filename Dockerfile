@@ -17,6 +17,12 @@ COPY --from=build /out/malefiz /usr/local/bin/malefiz
 COPY --from=build --chown=65532:65532 /out/data /data
 VOLUME ["/data"]
 ENV MALEFIZ_DATABASE_PATH=/data/malefiz.db
+# /healthz, /readyz, /metrics, and /interactions in http mode.
+ENV MALEFIZ_HTTP_LISTEN=0.0.0.0:8080
+EXPOSE 8080
+# The image has no curl: the binary asks its own /healthz.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["/usr/local/bin/malefiz", "healthcheck"]
 USER 65532:65532
 WORKDIR /data
 ENTRYPOINT ["/usr/local/bin/malefiz"]

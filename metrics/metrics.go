@@ -116,7 +116,8 @@ func (m *Metrics) Commit(d time.Duration, err error) {
 // Render records a board drawn.
 func (m *Metrics) Render(d time.Duration) { m.renders.Observe(d.Seconds()) }
 
-// Handler serves the metrics in Prometheus's text format.
+// Handler serves the metrics in Prometheus's text format; a gauge that
+// cannot be read (the database is gone) is left out, the rest is served.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 }

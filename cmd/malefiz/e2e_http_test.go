@@ -150,6 +150,9 @@ func TestHTTPHealthAndMetrics(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	status, body := get(t, base+"/readyz")
 	assert.Equal(t, http.StatusOK, status, body)
+	var out, errOut strings.Builder
+	assert.Equal(t, 0, run([]string{"healthcheck", "-addr", h.main.HTTPAddr()}, &out, &errOut), errOut.String())
+	assert.Equal(t, 0, run([]string{"healthcheck", "-ready", "-addr", h.main.HTTPAddr()}, &out, &errOut), errOut.String())
 	status, body = get(t, base+"/metrics")
 	require.Equal(t, http.StatusOK, status)
 	for _, want := range []string{
@@ -164,6 +167,9 @@ func TestHTTPHealthAndMetrics(t *testing.T) {
 	} {
 		assert.Contains(t, body, want)
 	}
+	addr := h.main.HTTPAddr()
+	h.stop()
+	assert.Equal(t, 1, run([]string{"healthcheck", "-addr", addr}, &out, &errOut), "healthcheck of a stopped bot")
 }
 
 func get(t *testing.T, url string) (int, string) {

@@ -10,6 +10,7 @@
 //	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json]
 //	malefiz backup -o FILE [-db PATH]
 //	malefiz replay [-o FILE] DATABASE GAME
+//	malefiz healthcheck [-ready] [-addr HOST:PORT]
 //
 // A bad position or flag prints a one-line error on stderr and exits with status 2.
 package main
@@ -29,13 +30,14 @@ type command struct {
 
 // commands lists the subcommands by name.
 var commands = map[string]command{
-	"run":      {"run the Discord bot (the default)", runCommand},
-	"moves":    {"print the legal moves of a position for a roll", movesCommand},
-	"perft":    {"count move sequences from a position (rules.md's perft)", perftCommand},
-	"render":   {"write a PNG of a position", renderCommand},
-	"selfplay": {"play computer players against each other and report win rates", selfplayCommand},
-	"backup":   {"copy the live database safely (VACUUM INTO)", backupCommand},
-	"replay":   {"write an animated GIF of a stored game", replayCommand},
+	"run":         {"run the Discord bot (the default)", runCommand},
+	"moves":       {"print the legal moves of a position for a roll", movesCommand},
+	"perft":       {"count move sequences from a position (rules.md's perft)", perftCommand},
+	"render":      {"write a PNG of a position", renderCommand},
+	"selfplay":    {"play computer players against each other and report win rates", selfplayCommand},
+	"backup":      {"copy the live database safely (VACUUM INTO)", backupCommand},
+	"replay":      {"write an animated GIF of a stored game", replayCommand},
+	"healthcheck": {"ask the running bot's /healthz (or /readyz with -ready)", healthcheckCommand},
 }
 
 func main() {
