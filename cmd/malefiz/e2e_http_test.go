@@ -116,6 +116,21 @@ func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
 	require.NoError(t, err)
 	lobby, _ = h.fake.Message(lobby.ID)
 	assert.Contains(t, lobby.Embeds[0].Description, bob, "the deferred join edited the lobby")
+
+	// A refusal after a deferred update is a private follow-up.
+	refused := h.click(bob, lobby.ID, control(t, lobby, bot.ActStart))
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, refused.Type)
+	call, err = h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteFollowup && c.InteractionID == refused.InteractionID && c.OK()
+	})
+	require.NoError(t, err, "no private follow-up")
+	var body struct {
+		Content string `json:"content"`
+		Flags   int    `json:"flags"`
+	}
+	require.NoError(t, call.Decode(&body))
+	assert.Contains(t, body.Content, "Only the host")
+	assert.Equal(t, int(discordgo.MessageFlagsEphemeral), body.Flags&int(discordgo.MessageFlagsEphemeral))
 }
 
 // tamperTest sends a tampered /malefiz new and checks that it is refused

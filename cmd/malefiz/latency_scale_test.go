@@ -24,7 +24,7 @@ func BenchmarkInteractionLatencyHTTP(b *testing.B) {
 // within 100 ms while answered/s keeps up with the rate. Run it with
 // -benchtime=10s or a count of clicks such as 1000x.
 func BenchmarkClickRate(b *testing.B) {
-	for _, rate := range []int{50, 100, 200, 400, 800} {
+	for _, rate := range []int{25, 50, 75, 100, 200, 400} {
 		b.Run(fmt.Sprintf("rate=%d", rate), func(b *testing.B) {
 			benchmarkClicks(b, newHTTPHarness, 100, rate)
 		})
