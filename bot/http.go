@@ -85,7 +85,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 		http.Error(w, "interaction without a user", http.StatusBadRequest)
 		return
 	}
-	x := &exchange{ready: make(chan struct{}), written: make(chan error, 1), sent: make(chan struct{}), handled: make(chan struct{})}
+	x := &exchange{ready: make(chan struct{}), sent: make(chan struct{}), handled: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	r.ctx = ctx
 	r.answer = func(resp *discordgo.InteractionResponse) error {
@@ -106,16 +106,18 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 	case <-timer.C:
 	case <-req.Context().Done():
 	}
+	defer close(x.sent)
 	resp := x.take(deferralFor(&i), isClosed(x.handled))
 	if resp == nil {
+		x.writeErr = errNoAnswer
 		http.Error(w, "the interaction got no answer", http.StatusInternalServerError)
 		return
 	}
-	x.written <- writeResponse(w, resp)
-	if x.deferred {
-		close(x.sent)
-	}
+	x.writeErr = writeResponse(w, resp)
 }
+
+// errNoAnswer is the write error of an interaction handled without answer.
+var errNoAnswer = errors.New("bot: the interaction was handled without an answer")
 
 // isClosed reports whether c is closed.
 func isClosed(c chan struct{}) bool {
@@ -136,8 +138,8 @@ type exchange struct {
 	taken    bool                           // the endpoint has written its response
 	deferred bool                           // ... and it was a deferral
 	ready    chan struct{}                  // closed when resp is set
-	written  chan error                     // the result of writing the response
-	sent     chan struct{}                  // closed when the deferral was written
+	writeErr error                          // the result of writing the response, set before sent is closed
+	sent     chan struct{}                  // closed when the response was written
 	handled  chan struct{}                  // closed when the handling goroutine is done
 }
 
@@ -163,7 +165,8 @@ func (e *interactionsEndpoint) answer(ctx context.Context, x *exchange, i *disco
 		x.resp = resp
 		close(x.ready)
 		x.mu.Unlock()
-		return <-x.written
+		<-x.sent
+		return x.writeErr
 	}
 	x.mu.Unlock()
 	if !x.deferred {
@@ -174,10 +177,9 @@ func (e *interactionsEndpoint) answer(ctx context.Context, x *exchange, i *disco
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if err := <-x.written; err != nil {
-		return fmt.Errorf("defer: %w", err)
+	if x.writeErr != nil {
+		return fmt.Errorf("defer: %w", x.writeErr)
 	}
-	x.written <- nil // a later look finds the deferral written as well
 	return e.b.finishDeferred(ctx, i, deferralFor(i).Type, resp)
 }
 
