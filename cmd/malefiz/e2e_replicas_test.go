@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -238,67 +237,72 @@ func (tb *table) checkKept() {
 	assert.Len(tb.t, msgs, g.TurnNumber()+2, "the lobby, one message per turn and the result")
 }
 
-// Two replicas in http mode on one database: a whole game with the
+// Two replicas in http mode on one database (SQLite, and PostgreSQL when
+// MALEFIZ_TEST_POSTGRES_URL is set): a whole game with the
 // interactions sent to both in turn, and 10 identical clicks at once split
 // over both apply exactly once.
 func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}
-	fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
-	dbPath := filepath.Join(t.TempDir(), "malefiz.db")
-	a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
-	fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
-	tb := openTable(t, fake, dbPath)
+	for _, d := range databases() {
+		t.Run(d.name, func(t *testing.T) {
+			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
+			dbPath := d.newURL(t)
+			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
+			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
+			tb := openTable(t, fake, dbPath)
 
-	turn, running := tb.turnMessage()
-	require.True(t, running)
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		updates int
-	)
-	for i := range 10 {
-		endpoint := []string{a.endpoint(), b.endpoint()}[i%2]
-		wg.Go(func() {
-			resp, err := fake.Click(t.Context(), fakediscord.Invocation{User: turn.Pinged[0], MessageID: turn.ID,
-				CustomID: control(t, turn, bot.ActRoll), Endpoint: endpoint})
-			if errors.Is(err, fakediscord.ErrInvocation) {
-				return // the button was gone before this click left
+			turn, running := tb.turnMessage()
+			require.True(t, running)
+			var (
+				wg      sync.WaitGroup
+				mu      sync.Mutex
+				updates int
+			)
+			for i := range 10 {
+				endpoint := []string{a.endpoint(), b.endpoint()}[i%2]
+				wg.Go(func() {
+					resp, err := fake.Click(t.Context(), fakediscord.Invocation{User: turn.Pinged[0], MessageID: turn.ID,
+						CustomID: control(t, turn, bot.ActRoll), Endpoint: endpoint})
+					if errors.Is(err, fakediscord.ErrInvocation) {
+						return // the button was gone before this click left
+					}
+					if assert.NoError(t, err) && !resp.Ephemeral() {
+						mu.Lock()
+						updates++
+						mu.Unlock()
+					}
+				})
 			}
-			if assert.NoError(t, err) && !resp.Ephemeral() {
-				mu.Lock()
-				updates++
-				mu.Unlock()
+			wg.Wait()
+			assert.Equal(t, 1, updates, "identical clicks on two replicas applied")
+			events, err := tb.db.Events(t.Context(), tb.id)
+			require.NoError(t, err)
+			assert.Equal(t, store.EventRoll, events[len(events)-1].Kind)
+			assert.NotEqual(t, store.EventRoll, events[len(events)-2].Kind, "two rolls kept")
+			tb.acknowledged[store.EventRoll]++
+			// Finish that turn, then the game.
+			view, _ := fake.Message(turn.ID)
+			tb.finishTurn(turn, view)
+			for turns := 0; tb.playTurn(); turns++ {
+				require.Less(t, turns, 1000, "no winner after 1000 turns")
 			}
+			sg, err := tb.db.Game(t.Context(), tb.id)
+			require.NoError(t, err)
+			assert.Equal(t, store.StatusFinished, sg.Status)
+			tb.checkKept()
+			served := map[string]int{}
+			for _, c := range fake.Calls() {
+				if c.Route == fakediscord.RouteHTTPInteraction {
+					served[c.Path]++
+					assert.True(t, c.OK(), "answer %d: %s", c.Status, c.Response)
+				}
+			}
+			assert.Greater(t, served[a.endpoint()], 20, "replica a served %v", served)
+			assert.Greater(t, served[b.endpoint()], 20, "replica b served %v", served)
 		})
 	}
-	wg.Wait()
-	assert.Equal(t, 1, updates, "identical clicks on two replicas applied")
-	events, err := tb.db.Events(t.Context(), tb.id)
-	require.NoError(t, err)
-	assert.Equal(t, store.EventRoll, events[len(events)-1].Kind)
-	assert.NotEqual(t, store.EventRoll, events[len(events)-2].Kind, "two rolls kept")
-	tb.acknowledged[store.EventRoll]++
-	// Finish that turn, then the game.
-	view, _ := fake.Message(turn.ID)
-	tb.finishTurn(turn, view)
-	for turns := 0; tb.playTurn(); turns++ {
-		require.Less(t, turns, 1000, "no winner after 1000 turns")
-	}
-	sg, err := tb.db.Game(t.Context(), tb.id)
-	require.NoError(t, err)
-	assert.Equal(t, store.StatusFinished, sg.Status)
-	tb.checkKept()
-	served := map[string]int{}
-	for _, c := range fake.Calls() {
-		if c.Route == fakediscord.RouteHTTPInteraction {
-			served[c.Path]++
-			assert.True(t, c.OK(), "answer %d: %s", c.Status, c.Response)
-		}
-	}
-	assert.Greater(t, served[a.endpoint()], 20, "replica a served %v", served)
-	assert.Greater(t, served[b.endpoint()], 20, "replica b served %v", served)
 }
 
 // SIGKILL of one replica mid-game: the game goes on through the other,
@@ -308,34 +312,38 @@ func TestReplicaKilledMidGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}
-	fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
-	dbPath := filepath.Join(t.TempDir(), "malefiz.db")
-	a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
-	fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
-	tb := openTable(t, fake, dbPath)
-	for range 10 {
-		require.True(t, tb.playTurn(), "the game ended in 10 turns")
+	for _, d := range databases() {
+		t.Run(d.name, func(t *testing.T) {
+			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
+			dbPath := d.newURL(t)
+			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
+			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
+			tb := openTable(t, fake, dbPath)
+			for range 10 {
+				require.True(t, tb.playTurn(), "the game ended in 10 turns")
+			}
+			_, running := tb.turnMessage() // the last turn's effects are out
+			require.True(t, running)
+			// Kill a while it delivers the next turn message: its effects stay
+			// claimed by a dead process until their lease ends.
+			killed := make(chan struct{})
+			fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+				a.kill()
+				close(killed)
+				return true
+			})
+			fake.SetInteractionEndpoints(a.endpoint())
+			require.True(t, tb.playTurn())
+			select {
+			case <-killed:
+			case <-time.After(10 * time.Second):
+				t.Fatal("replica a was never killed")
+			}
+			fake.SetInteractionEndpoints(b.endpoint())
+			for turns := 0; tb.playTurn(); turns++ {
+				require.Less(t, turns, 1000, "no winner after 1000 turns")
+			}
+			tb.checkKept()
+		})
 	}
-	_, running := tb.turnMessage() // the last turn's effects are out
-	require.True(t, running)
-	// Kill a while it delivers the next turn message: its effects stay
-	// claimed by a dead process until their lease ends.
-	killed := make(chan struct{})
-	fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
-		a.kill()
-		close(killed)
-		return true
-	})
-	fake.SetInteractionEndpoints(a.endpoint())
-	require.True(t, tb.playTurn())
-	select {
-	case <-killed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("replica a was never killed")
-	}
-	fake.SetInteractionEndpoints(b.endpoint())
-	for turns := 0; tb.playTurn(); turns++ {
-		require.Less(t, turns, 1000, "no winner after 1000 turns")
-	}
-	tb.checkKept()
 }

@@ -20,14 +20,19 @@ func BenchmarkInteractionLatencyHTTP(b *testing.B) {
 }
 
 // BenchmarkClickRate sends clicks over HTTP at rising rates to one process
-// on SQLite with 100 games; the knee is the highest rate whose p99 stays
+// with 100 games, on SQLite (and on PostgreSQL when MALEFIZ_TEST_POSTGRES_URL
+// is set); the knee is the highest rate whose p99 stays
 // within 100 ms while answered/s keeps up with the rate. Run it with
 // -benchtime=10s or a count of clicks such as 1000x.
 func BenchmarkClickRate(b *testing.B) {
-	for _, rate := range []int{25, 50, 75, 100, 200, 400} {
-		b.Run(fmt.Sprintf("rate=%d", rate), func(b *testing.B) {
-			benchmarkClicks(b, newHTTPHarness, 100, rate)
-		})
+	for _, d := range databases() {
+		for _, rate := range []int{25, 50, 75, 100, 200, 400} {
+			b.Run(fmt.Sprintf("db=%s/rate=%d", d.name, rate), func(b *testing.B) {
+				benchmarkClicks(b, func(t testing.TB, opts ...fakediscord.Option) *harness {
+					return newHTTPHarnessOn(t, d.newURL(t), opts...)
+				}, 100, rate)
+			})
+		}
 	}
 }
 
