@@ -14,7 +14,7 @@ import (
 // that cuts every connection) and back to 200 when it returns; the bot
 // answers again then.
 func TestReadyzFollowsTheDatabase(t *testing.T) {
-	dbURL := newPostgresDatabase(t)
+	dbURL := newPostgresDB(t)
 	proxy := newCutProxy(t, hostOf(t, dbURL))
 	h := newHarnessConfigured(t, func(cfg *Config) {
 		cfg.Database.Path = proxy.through(dbURL)

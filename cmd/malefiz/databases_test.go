@@ -18,9 +18,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// postgresEnv names the URL of a PostgreSQL server the tests may create
+// postgresURLEnv names the URL of a PostgreSQL server the tests may create
 // databases on (scripts/test-postgres.sh sets it).
-const postgresEnv = "MALEFIZ_TEST_POSTGRES_URL"
+const postgresURLEnv = "MALEFIZ_TEST_POSTGRES_URL"
 
 // database is a kind of database the program can run on in a test.
 type database struct {
@@ -30,45 +30,45 @@ type database struct {
 	newURL func(t testing.TB) string
 }
 
-// databases returns SQLite, and PostgreSQL when postgresEnv is set.
+// databases returns SQLite, and PostgreSQL when postgresURLEnv is set.
 func databases() []database {
 	dbs := []database{{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "malefiz.db") }}}
-	if os.Getenv(postgresEnv) != "" {
-		dbs = append(dbs, database{"postgres", newPostgresDatabase})
+	if os.Getenv(postgresURLEnv) != "" {
+		dbs = append(dbs, database{"postgres", newPostgresDB})
 	}
 	return dbs
 }
 
 var (
-	adminOnce sync.Once
-	admin     *sql.DB
-	adminErr  error
-	created   atomic.Int64
+	pgAdminOnce sync.Once
+	pgAdmin     *sql.DB
+	pgAdminErr  error
+	pgCreated   atomic.Int64
 )
 
-// newPostgresDatabase creates a database for the test alone on the server
-// of postgresEnv, drops it after the test, and returns its URL. It skips
-// the test when postgresEnv is not set.
-func newPostgresDatabase(t testing.TB) string {
+// newPostgresDB creates a database for the test alone on the server
+// of postgresURLEnv, drops it after the test, and returns its URL. It skips
+// the test when postgresURLEnv is not set.
+func newPostgresDB(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(postgresEnv)
+	base := os.Getenv(postgresURLEnv)
 	if base == "" {
-		t.Skipf("%s is not set: no PostgreSQL (see scripts/test-postgres.sh)", postgresEnv)
+		t.Skipf("%s is not set: no PostgreSQL (see scripts/test-postgres.sh)", postgresURLEnv)
 	}
-	adminOnce.Do(func() {
-		admin, adminErr = sql.Open("pgx", base) // the store registers pgx
-		if adminErr == nil {
-			adminErr = admin.PingContext(context.Background())
+	pgAdminOnce.Do(func() {
+		pgAdmin, pgAdminErr = sql.Open("pgx", base) // the store registers pgx
+		if pgAdminErr == nil {
+			pgAdminErr = pgAdmin.PingContext(context.Background())
 		}
 	})
-	require.NoError(t, adminErr, "PostgreSQL of %s", postgresEnv)
-	name := fmt.Sprintf("cmd%d_%d_%s", os.Getpid(), created.Add(1),
+	require.NoError(t, pgAdminErr, "PostgreSQL of %s", postgresURLEnv)
+	name := fmt.Sprintf("cmd%d_%d_%s", os.Getpid(), pgCreated.Add(1),
 		strings.ToLower(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_")))
 	name = name[:min(len(name), 63)]
-	_, err := admin.Exec(`CREATE DATABASE "` + name + `"`)
+	_, err := pgAdmin.Exec(`CREATE DATABASE "` + name + `"`)
 	require.NoError(t, err)
 	t.Cleanup(func() {
-		if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
+		if _, err := pgAdmin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
 			t.Errorf("drop database %s: %v", name, err)
 		}
 	})
