@@ -258,3 +258,18 @@ func TestCommandsFitDiscordLimits(t *testing.T) {
 		walk("/"+cmd.Name, cmd.Options)
 	}
 }
+
+// BenchmarkTr measures a plain text and a counted one (the plural form
+// chosen by go-i18n's Localizer).
+func BenchmarkTr(b *testing.B) {
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			_ = tr("pl", msgTurnTitle, 12, "Anna")
+		}
+	})
+	b.Run("plural", func(b *testing.B) {
+		for b.Loop() {
+			_ = tr("pl", msgRowOption, 6, 22)
+		}
+	})
+}
