@@ -1,0 +1,224 @@
+package sandbox
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/fakediscord"
+)
+
+// maxShown is how many of a channel's latest messages the page shows.
+const maxShown = 200
+
+// state is what the page shows one user in one channel: sent as JSON on
+// the event stream whenever it changes.
+type state struct {
+	Guild    string         `json:"guild"`
+	User     string         `json:"user"`
+	Users    []User         `json:"users"`
+	Bot      string         `json:"bot"` // the bot user's ID
+	Channel  string         `json:"channel"`
+	Channels []channelView  `json:"channels"`
+	Messages []messageView  `json:"messages"`
+	Commands []commandView  `json:"commands"`
+	Now      int64          `json:"now"`    // sandbox time, Unix milliseconds
+	Offset   int64          `json:"offset"` // how far the clock was skipped, milliseconds
+}
+
+// channelView is an entry of the channel list.
+type channelView struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Thread   bool   `json:"thread,omitempty"`
+	ParentID string `json:"parent,omitempty"`
+	Archived bool   `json:"archived,omitempty"`
+}
+
+// messageView is a message as the page draws it.
+type messageView struct {
+	ID          string                    `json:"id"`
+	Content     string                    `json:"content,omitempty"`
+	Embeds      []*discordgo.MessageEmbed `json:"embeds,omitempty"`
+	Components  []fakediscord.Component  `json:"components,omitempty"`
+	Attachments []attachmentView          `json:"attachments,omitempty"`
+	Ephemeral   bool                      `json:"ephemeral,omitempty"`
+	Loading     bool                      `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
+	Pinged      bool                      `json:"pinged,omitempty"`  // the message notified this user
+	Invoker     string                    `json:"invoker,omitempty"` // the user whose interaction this answers
+	Command     string                    `json:"command,omitempty"` // the command line they ran, when known
+	Time        int64                     `json:"time"`              // sandbox time sent, Unix milliseconds
+	Edited      bool                      `json:"edited,omitempty"`
+	Version     int                       `json:"version"` // increases with every edit
+}
+
+// attachmentView is a file of a message that no embed shows.
+type attachmentView struct {
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	Image bool   `json:"image,omitempty"`
+	Size  int    `json:"size"`
+}
+
+// commandView is a registered command as the command box suggests it.
+type commandView struct {
+	Name        string                                `json:"name"`
+	Description string                                `json:"description"`
+	Options     []*discordgo.ApplicationCommandOption `json:"options,omitempty"`
+}
+
+// state builds the view of channel for user.
+func (s *Server) state(user, channel string) state {
+	f := s.cfg.Fake
+	st := state{
+		Guild: s.guildName(), User: user, Users: s.cfg.Users, Bot: f.AppID, Channel: channel,
+		Channels: []channelView{}, Messages: []messageView{}, Commands: []commandView{},
+		Now: s.cfg.Clock.Now().UnixMilli(), Offset: s.cfg.Clock.Offset().Milliseconds(),
+	}
+	for _, c := range s.channels() {
+		st.Channels = append(st.Channels, channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived})
+	}
+	var shown []fakediscord.Message
+	for _, m := range f.AllMessages() {
+		if m.ChannelID == channel && !m.Deleted && (!m.Ephemeral || m.UserID == user) {
+			shown = append(shown, m)
+		}
+	}
+	if len(shown) > maxShown {
+		shown = shown[len(shown)-maxShown:]
+	}
+	commands := s.commandLines()
+	for _, m := range shown {
+		st.Messages = append(st.Messages, s.messageView(m, user, commands))
+	}
+	for _, c := range s.commands() {
+		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: c.Options})
+	}
+	return st
+}
+
+// messageView converts a message of the fake.
+func (s *Server) messageView(m fakediscord.Message, user string, commands map[string]string) messageView {
+	v := messageView{
+		ID: m.ID, Content: m.Content, Components: m.Components, Ephemeral: m.Ephemeral,
+		Loading: m.Flags&discordgo.MessageFlagsLoading != 0,
+		Invoker: m.UserID, Command: commands[m.InteractionID],
+		Time: s.cfg.Clock.At(m.Created).UnixMilli(), Edited: !m.Edited.IsZero(), Version: m.Edits,
+	}
+	for _, id := range m.Pinged {
+		v.Pinged = v.Pinged || id == user
+	}
+	shownByEmbed := map[string]bool{}
+	for _, e := range m.Embeds {
+		c := *e
+		if c.Image != nil {
+			img := *c.Image
+			img.URL = s.resolve(m, img.URL, shownByEmbed)
+			c.Image = &img
+		}
+		if c.Thumbnail != nil {
+			th := *c.Thumbnail
+			th.URL = s.resolve(m, th.URL, shownByEmbed)
+			c.Thumbnail = &th
+		}
+		v.Embeds = append(v.Embeds, &c)
+	}
+	for _, a := range m.Attachments {
+		if shownByEmbed[a.Filename] {
+			continue
+		}
+		v.Attachments = append(v.Attachments, attachmentView{Name: a.Filename, URL: attachmentURL(m, a),
+			Image: strings.HasPrefix(a.ContentType, "image/") || hasImageExt(a.Filename), Size: len(a.Data)})
+	}
+	return v
+}
+
+// resolve turns an attachment://NAME URL into the sandbox's URL of that
+// attachment and notes that an embed shows it.
+func (s *Server) resolve(m fakediscord.Message, u string, shown map[string]bool) string {
+	name, ok := strings.CutPrefix(u, "attachment://")
+	if !ok {
+		return u
+	}
+	a, found := m.Attachment(name)
+	if !found {
+		return ""
+	}
+	shown[name] = true
+	return attachmentURL(m, a)
+}
+
+// attachmentURL is where the sandbox serves an attachment's bytes.
+func attachmentURL(m fakediscord.Message, a fakediscord.Attachment) string {
+	return "/attachments/" + m.ID + "/" + a.ID + "/" + url.PathEscape(a.Filename)
+}
+
+func hasImageExt(name string) bool {
+	for _, ext := range []string{".png", ".gif", ".jpg", ".jpeg", ".webp"} {
+		if strings.HasSuffix(strings.ToLower(name), ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// channels lists the fake's channels, each thread right after its parent
+// channel (and the parent's earlier threads).
+func (s *Server) channels() []fakediscord.Channel {
+	all := s.cfg.Fake.Channels()
+	var out []fakediscord.Channel
+	known := map[string]bool{}
+	for _, c := range all {
+		known[c.ID] = true
+	}
+	for _, c := range all {
+		if c.Thread && known[c.ParentID] {
+			continue
+		}
+		out = append(out, c)
+		for _, t := range all {
+			if t.Thread && t.ParentID == c.ID {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// commands returns the commands registered for the sandbox's guild, then
+// the global ones not overridden by a guild command.
+func (s *Server) commands() []*discordgo.ApplicationCommand {
+	f := s.cfg.Fake
+	out := f.Commands(f.GuildID)
+	for _, c := range f.Commands("") {
+		dup := false
+		for _, g := range out {
+			dup = dup || g.Name == c.Name
+		}
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// guildName is the name of the sandbox's guild.
+func (s *Server) guildName() string {
+	for _, g := range s.cfg.Fake.Guilds() {
+		if g.ID == s.cfg.Fake.GuildID {
+			return g.Name
+		}
+	}
+	return "Sandbox"
+}
+
+// knownChannel reports whether the fake knows a channel.
+func (s *Server) knownChannel(id string) bool {
+	for _, c := range s.cfg.Fake.Channels() {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
