@@ -92,6 +92,7 @@ func New(cfg Config) (*Server, error) {
 	m.Handle("GET /{$}", http.HandlerFunc(s.servePage))
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(files)))
 	m.HandleFunc("GET /events", s.serveEvents)
+	m.HandleFunc("GET /api/users", s.serveUsers)
 	m.HandleFunc("GET /api/state", s.serveState)
 	m.HandleFunc("POST /api/command", s.serveCommand)
 	m.HandleFunc("POST /api/click", s.serveClick)
@@ -116,6 +117,12 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	_, _ = w.Write(page)
+}
+
+// serveUsers answers with the users and the default channel: what the
+// page needs before it opens the event stream.
+func (s *Server) serveUsers(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"users": s.cfg.Users, "channel": s.cfg.Fake.ChannelID, "guild": s.guildName()})
 }
 
 // user returns the sandbox user with the given ID.
