@@ -132,16 +132,16 @@ func TestCommandShowsTheAnswerWithItsCommandLine(t *testing.T) {
 func TestBadCommandLines(t *testing.T) {
 	p := newPage(t)
 	for line, want := range map[string]string{
-		"/toy":                 "needs a subcommand: new, board",
-		"/toy fly":             `no subcommand "fly"`,
-		"/toy new color:red":   `no option "color"`,
-		"/toy new seats:two":   `"two" is not a whole number`,
-		"/toy new speed:fast":  `"fast" is not one of 5m, 1h`,
-		"/toy new with:@Zoe":   `there is no user "@Zoe"`,
-		"/nosuch":              "there is no command /nosuch",
-		"toy new":              "a command starts with /",
-		`/toy new with:"Bob`:   "a quote is not closed",
-		"/toy new seats 2":     "write options as name:value",
+		"/toy":                  "needs a subcommand: new, board",
+		"/toy fly":              `no subcommand "fly"`,
+		"/toy new color:red":    `no option "color"`,
+		"/toy new seats:two":    `"two" is not a whole number`,
+		"/toy new speed:fast":   `"fast" is not one of 5m, 1h`,
+		"/toy new with:@Zoe":    `there is no user "@Zoe"`,
+		"/nosuch":               "there is no command /nosuch",
+		"toy new":               "a command starts with /",
+		`/toy new with:"Bob`:    "a quote is not closed",
+		"/toy new seats 2":      "write options as name:value",
 		"/toy new fast:perhaps": `"perhaps" is not true or false`,
 	} {
 		code, out := p.post("/api/command", commandRequest{User: p.alice.ID, Line: line})

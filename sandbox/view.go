@@ -15,16 +15,16 @@ const maxShown = 200
 // state is what the page shows one user in one channel: sent as JSON on
 // the event stream whenever it changes.
 type state struct {
-	Guild    string         `json:"guild"`
-	User     string         `json:"user"`
-	Users    []User         `json:"users"`
-	Bot      string         `json:"bot"` // the bot user's ID
-	Channel  string         `json:"channel"`
-	Channels []channelView  `json:"channels"`
-	Messages []messageView  `json:"messages"`
-	Commands []commandView  `json:"commands"`
-	Now      int64          `json:"now"`    // sandbox time, Unix milliseconds
-	Offset   int64          `json:"offset"` // how far the clock was skipped, milliseconds
+	Guild    string        `json:"guild"`
+	User     string        `json:"user"`
+	Users    []User        `json:"users"`
+	Bot      string        `json:"bot"` // the bot user's ID
+	Channel  string        `json:"channel"`
+	Channels []channelView `json:"channels"`
+	Messages []messageView `json:"messages"`
+	Commands []commandView `json:"commands"`
+	Now      int64         `json:"now"`    // sandbox time, Unix milliseconds
+	Offset   int64         `json:"offset"` // how far the clock was skipped, milliseconds
 }
 
 // channelView is an entry of the channel list.
@@ -41,7 +41,7 @@ type messageView struct {
 	ID          string                    `json:"id"`
 	Content     string                    `json:"content,omitempty"`
 	Embeds      []*discordgo.MessageEmbed `json:"embeds,omitempty"`
-	Components  []fakediscord.Component  `json:"components,omitempty"`
+	Components  []fakediscord.Component   `json:"components,omitempty"`
 	Attachments []attachmentView          `json:"attachments,omitempty"`
 	Ephemeral   bool                      `json:"ephemeral,omitempty"`
 	Loading     bool                      `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
