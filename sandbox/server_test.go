@@ -117,7 +117,10 @@ func TestCommandShowsTheAnswerWithItsCommandLine(t *testing.T) {
 	require.Len(t, m.Embeds, 1)
 	img := m.Embeds[0].Image.URL
 	assert.True(t, strings.HasPrefix(img, "/attachments/"+m.ID+"/"), "embed image %q points at the sandbox", img)
-	assert.Empty(t, m.Attachments, "the board is shown by the embed, not again as a file")
+	assert.Equal(t, 3, m.Embeds[0].Image.Width, "the page keeps the image's place before it loads")
+	assert.Equal(t, 2, m.Embeds[0].Image.Height)
+	require.Len(t, m.Attachments, 1, "the board is shown by the embed, not again as a file")
+	assert.Equal(t, attachmentView{Name: "notes.txt", URL: m.Attachments[0].URL, Size: 5}, m.Attachments[0])
 	require.Len(t, st.Commands, 1)
 	assert.Equal(t, "toy", st.Commands[0].Name)
 
@@ -126,7 +129,11 @@ func TestCommandShowsTheAnswerWithItsCommandLine(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, "image/png", resp.Header.Get("Content-Type"))
-	assert.Equal(t, "\x89PNG-toy", string(body))
+	assert.Equal(t, toyPNG, body)
+	resp, err = http.Get(p.http.URL + "/attachments/" + m.ID + "/1/board.png")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "an attachment that is not there")
 }
 
 func TestBadCommandLines(t *testing.T) {

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -31,6 +34,13 @@ var toyCommand = &discordgo.ApplicationCommand{
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "board", Description: "show the board privately"},
 	},
 }
+
+// toyPNG is a 3×2 picture.
+var toyPNG = func() []byte {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 3, 2)))
+	return buf.Bytes()
+}()
 
 // rewrite sends discord.com requests to the fake.
 type rewrite struct{ base *url.URL }
@@ -77,7 +87,10 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 			reply(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
 				Content: "<@" + user + "> opened a game " + strings.Join(parts, " ") + ", time runs out <t:1900000000:R>",
 				Embeds:  []*discordgo.MessageEmbed{{Title: "Board", Color: 0xD32F2F, Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"}}},
-				Files:   []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader("\x89PNG-toy")}},
+				Files: []*discordgo.File{
+					{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(toyPNG)},
+					{Name: "notes.txt", ContentType: "text/plain", Reader: strings.NewReader("notes")},
+				},
 				Components: []discordgo.MessageComponent{
 					discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 						discordgo.Button{Label: "Roll", Style: discordgo.PrimaryButton, CustomID: "toy/roll"}}},

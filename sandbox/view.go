@@ -1,6 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
+	"image"
+	_ "image/gif" // the sizes of the images shown
+	_ "image/jpeg"
+	_ "image/png"
 	"net/url"
 	"strings"
 
@@ -55,10 +60,12 @@ type messageView struct {
 
 // attachmentView is a file of a message that no embed shows.
 type attachmentView struct {
-	Name  string `json:"name"`
-	URL   string `json:"url"`
-	Image bool   `json:"image,omitempty"`
-	Size  int    `json:"size"`
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	Image  bool   `json:"image,omitempty"`
+	Width  int    `json:"width,omitempty"` // of an image, so the page keeps its place before it loads
+	Height int    `json:"height,omitempty"`
+	Size   int    `json:"size"`
 }
 
 // commandView is a registered command as the command box suggests it.
@@ -106,8 +113,11 @@ func (s *Server) messageView(m fakediscord.Message, user string, commands map[st
 		Invoker: m.UserID, Command: commands[m.InteractionID],
 		Time: s.cfg.Clock.At(m.Created).UnixMilli(), Edited: !m.Edited.IsZero(), Version: m.Edits,
 	}
+	// Highlighted as Discord does: the message notified the user and
+	// still mentions them (a turn message collapsed to its summary no
+	// longer does).
 	for _, id := range m.Pinged {
-		v.Pinged = v.Pinged || id == user
+		v.Pinged = v.Pinged || (id == user && mentions(m, user))
 	}
 	shownByEmbed := map[string]bool{}
 	for _, e := range m.Embeds {
@@ -115,6 +125,11 @@ func (s *Server) messageView(m fakediscord.Message, user string, commands map[st
 		if c.Image != nil {
 			img := *c.Image
 			img.URL = s.resolve(m, img.URL, shownByEmbed)
+			if name, ok := strings.CutPrefix(e.Image.URL, "attachment://"); ok {
+				if a, found := m.Attachment(name); found && img.Width == 0 {
+					img.Width, img.Height = imageSize(a.Data)
+				}
+			}
 			c.Image = &img
 		}
 		if c.Thumbnail != nil {
@@ -128,10 +143,29 @@ func (s *Server) messageView(m fakediscord.Message, user string, commands map[st
 		if shownByEmbed[a.Filename] {
 			continue
 		}
-		v.Attachments = append(v.Attachments, attachmentView{Name: a.Filename, URL: attachmentURL(m, a),
-			Image: strings.HasPrefix(a.ContentType, "image/") || hasImageExt(a.Filename), Size: len(a.Data)})
+		av := attachmentView{Name: a.Filename, URL: attachmentURL(m, a),
+			Image: strings.HasPrefix(a.ContentType, "image/") || hasImageExt(a.Filename), Size: len(a.Data)}
+		if av.Image {
+			av.Width, av.Height = imageSize(a.Data)
+		}
+		v.Attachments = append(v.Attachments, av)
 	}
 	return v
+}
+
+// mentions reports whether a message's content or embeds mention user.
+func mentions(m fakediscord.Message, user string) bool {
+	for _, tag := range []string{"<@" + user + ">", "<@!" + user + ">"} {
+		if strings.Contains(m.Content, tag) {
+			return true
+		}
+		for _, e := range m.Embeds {
+			if strings.Contains(e.Description, tag) || strings.Contains(e.Title, tag) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolve turns an attachment://NAME URL into the sandbox's URL of that
@@ -152,6 +186,16 @@ func (s *Server) resolve(m fakediscord.Message, u string, shown map[string]bool)
 // attachmentURL is where the sandbox serves an attachment's bytes.
 func attachmentURL(m fakediscord.Message, a fakediscord.Attachment) string {
 	return "/attachments/" + m.ID + "/" + a.ID + "/" + url.PathEscape(a.Filename)
+}
+
+// imageSize returns the size of a PNG, GIF or JPEG image from its header;
+// zero when it is none of them.
+func imageSize(data []byte) (width, height int) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return 0, 0
+	}
+	return cfg.Width, cfg.Height
 }
 
 func hasImageExt(name string) bool {

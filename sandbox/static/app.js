@@ -182,7 +182,8 @@ function renderEmbed(e) {
     box.append(fields);
   }
   if (e.image && e.image.url) {
-    const img = el('img', { src: e.image.url, alt: e.title ? 'Image: ' + e.title : 'Embedded image', loading: 'lazy' });
+    const img = el('img', { src: e.image.url, alt: e.title ? 'Image: ' + e.title : 'Embedded image',
+      width: e.image.width || undefined, height: e.image.height || undefined });
     img.addEventListener('load', keepScrolled);
     box.append(el('a', { class: 'embed-image', href: e.image.url, target: '_blank', 'aria-label': 'Open the image' }, img));
   }
@@ -266,7 +267,7 @@ function renderMessage(m, grouped) {
     const box = el('div', { class: 'attachments' });
     for (const a of m.attachments) {
       if (a.image) {
-        const img = el('img', { src: a.url, alt: a.name, loading: 'lazy' });
+        const img = el('img', { src: a.url, alt: a.name, width: a.width || undefined, height: a.height || undefined });
         img.addEventListener('load', keepScrolled);
         box.append(el('a', { href: a.url, target: '_blank', 'aria-label': 'Open ' + a.name }, img));
       } else {
@@ -389,6 +390,11 @@ function draw() {
 
 function connect() {
   if (source) source.close();
+  // Nothing of the previous view stays on screen until the new one arrives.
+  state = null;
+  drawn.clear();
+  $('#messages').replaceChildren();
+  delete document.body.dataset.user;
   const url = '/events?user=' + encodeURIComponent(user) + '&channel=' + encodeURIComponent(channel);
   source = new EventSource(url);
   source.addEventListener('state', (ev) => {
@@ -401,6 +407,8 @@ function connect() {
     $('#banner').hidden = true;
     draw();
     document.body.dataset.ready = 'true';
+    document.body.dataset.user = state.user;
+    document.body.dataset.channel = state.channel;
   });
   source.onerror = () => {
     const b = $('#banner');
@@ -412,7 +420,6 @@ function connect() {
 function openChannel(id, messageID) {
   if (id !== channel) {
     channel = id;
-    state = state && { ...state, channel: id, messages: [] };
     history.replaceState(null, '', '#c=' + id);
     connect();
   }
@@ -433,7 +440,6 @@ function setUser(id) {
   me.textContent = userName(id).slice(0, 1);
   me.style.background = userColor(id);
   failures.clear();
-  state = state && { ...state, user: id };
   connect();
 }
 
