@@ -168,9 +168,11 @@ func nearestPawn(pawns []string) string {
 	return best
 }
 
-// screenshot saves the viewport as a PNG.
+// screenshot saves the viewport as a PNG, the mouse moved out of the way
+// (a hovered message shows its time and a lighter background).
 func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, 1, 799)))
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, png, 0o644))

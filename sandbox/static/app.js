@@ -547,7 +547,10 @@ function computeSuggestions(value) {
   const typeNames = { 3: 'text', 4: 'whole number', 5: 'true or false', 6: 'user', 7: 'channel', 10: 'number' };
   return opts.filter((o) => !given.has(o.name) && o.name.startsWith(current.toLowerCase()))
     .sort((a, b) => (b.required ? 1 : 0) - (a.required ? 1 : 0))
-    .map((o) => ({ insert: prefix + o.name + ':', name: o.name + ':', desc: (o.required ? 'required · ' : '') + (typeNames[o.type] || '') + ' · ' + o.description, required: o.required }));
+    .map((o) => {
+      const kind = o.choices && o.choices.length ? 'one of ' + o.choices.map((c) => c.value).join(', ') : typeNames[o.type] || '';
+      return { insert: prefix + o.name + ':', name: o.name + ':', desc: (o.required ? 'required · ' : '') + kind + ' · ' + o.description, required: o.required };
+    });
 }
 
 function drawSuggestions() {
