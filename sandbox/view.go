@@ -207,20 +207,30 @@ func hasImageExt(name string) bool {
 	return false
 }
 
-// channels lists the fake's channels, each thread right after its parent
-// channel (and the parent's earlier threads).
+// channels lists the fake's channels in the order of the channel list.
 func (s *Server) channels() []fakediscord.Channel {
-	all := s.cfg.Fake.Channels()
-	var out []fakediscord.Channel
+	return channelList(s.cfg.Fake.Channels())
+}
+
+// channelList orders channels as Discord's sidebar does: each thread
+// right after its parent channel, in the order the threads were made; a
+// thread whose parent is unknown stays where it is.
+func channelList(all []fakediscord.Channel) []fakediscord.Channel {
 	known := map[string]bool{}
 	for _, c := range all {
-		known[c.ID] = true
+		if !c.Thread {
+			known[c.ID] = true
+		}
 	}
+	out := make([]fakediscord.Channel, 0, len(all))
 	for _, c := range all {
 		if c.Thread && known[c.ParentID] {
 			continue
 		}
 		out = append(out, c)
+		if c.Thread {
+			continue
+		}
 		for _, t := range all {
 			if t.Thread && t.ParentID == c.ID {
 				out = append(out, t)
