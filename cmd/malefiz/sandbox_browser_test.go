@@ -201,10 +201,18 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	ctx := browser(t, 1280, 800) // closed first: its event stream ends before the server
 	out := t.ArtifactDir()
 
+	// The command box by keyboard, as a user types it: Tab completes the
+	// command and the subcommand from the registered ones.
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
-		chromedp.SendKeys(chromedp.ID("command"), "/malefiz new bots:1 seats:2"+kb.Enter),
+		chromedp.SendKeys(chromedp.ID("command"), "/mal"+kb.Tab+"ne"+kb.Tab),
+	))
+	typed, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("command")))
+	require.NoError(t, err)
+	require.Equal(t, "/malefiz new ", typed, "Tab completes the command and its subcommand")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("command"), "bots:1 seats:2"+kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
 	))
 	lobby := pageText(t, ctx, `#messages`)
