@@ -89,7 +89,6 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 			last = key
 		}
-	wait:
 		select {
 		case <-ctx.Done():
 			return
@@ -102,7 +101,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			flusher.Flush()
-			goto wait
+			continue // the view is read again, and sent only if it changed
 		}
 		// Let the changes that come together arrive together.
 		select {

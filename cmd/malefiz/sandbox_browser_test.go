@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -282,9 +283,22 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	}
 	require.NotEmpty(t, view.Winner, "no winner after %d clicks", clicks)
 	t.Logf("%d clicks (%d again), %d moves of Alice; %s", clicks, retries, humanMoves, view.Winner)
-	assert.Regexp(t, `wins after \d+ turns`, view.Winner)
+	turns := regexp.MustCompile(`wins after (\d+) turns`).FindStringSubmatch(view.Winner)
+	require.Len(t, turns, 2, "winner line %q", view.Winner)
 	assert.True(t, refused, "the game ended before Bob could try a button")
 	screenshot(t, ctx, filepath.Join(out, "sandbox-end.png"))
+
+	// The result is recorded: /malefiz history lists the game.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	history := pageText(t, ctx, `#messages .msg:last-child`)
+	assert.Contains(t, history, "Alice used /malefiz history")
+	assert.Contains(t, history, "#1 · 🏆")
+	assert.Contains(t, history, turns[1]+" turns")
+	screenshot(t, ctx, filepath.Join(out, "sandbox-history.png"))
 }
 
 // waitForChange waits a few seconds for the page to differ from
