@@ -70,9 +70,39 @@ type attachmentView struct {
 
 // commandView is a registered command as the command box suggests it.
 type commandView struct {
-	Name        string                                `json:"name"`
-	Description string                                `json:"description"`
-	Options     []*discordgo.ApplicationCommandOption `json:"options,omitempty"`
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	Options     []optionView `json:"options,omitempty"`
+}
+
+// optionView is a subcommand or an option, without the translations the
+// page does not show.
+type optionView struct {
+	Type        discordgo.ApplicationCommandOptionType `json:"type"`
+	Name        string                                 `json:"name"`
+	Description string                                 `json:"description"`
+	Required    bool                                   `json:"required,omitempty"`
+	Choices     []choiceView                           `json:"choices,omitempty"`
+	Options     []optionView                           `json:"options,omitempty"`
+}
+
+// choiceView is a choice of an option.
+type choiceView struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// optionViews converts a command's options for the page.
+func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
+	var out []optionView
+	for _, o := range opts {
+		v := optionView{Type: o.Type, Name: o.Name, Description: o.Description, Required: o.Required, Options: optionViews(o.Options)}
+		for _, c := range o.Choices {
+			v.Choices = append(v.Choices, choiceView{Name: c.Name, Value: c.Value})
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // state builds the view of channel for user.
@@ -100,7 +130,7 @@ func (s *Server) state(user, channel string) state {
 		st.Messages = append(st.Messages, s.messageView(m, user, commands))
 	}
 	for _, c := range s.commands() {
-		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: c.Options})
+		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: optionViews(c.Options)})
 	}
 	return st
 }
