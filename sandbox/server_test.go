@@ -171,6 +171,8 @@ func TestClickUpdatesTheMessageAndARefusalIsPrivate(t *testing.T) {
 	assert.Equal(t, "It is not your turn.", bobSees[1].Content)
 	assert.Equal(t, p.bob.ID, bobSees[1].Invoker)
 	assert.Len(t, p.view(p.alice).Messages, 1, "Alice does not see Bob's private answer")
+	assert.Equal(t, msg, p.view(p.alice).Channels[0].Last, "nor is it new in the channel for her")
+	assert.Equal(t, bobSees[1].ID, p.view(p.bob).Channels[0].Last)
 
 	code, out = p.post("/api/click", clickRequest{User: p.alice.ID, Message: msg, CustomID: "toy/level", Values: []string{"hard"}})
 	require.Equal(t, http.StatusOK, code, out)

@@ -39,6 +39,9 @@ type channelView struct {
 	Thread   bool   `json:"thread,omitempty"`
 	ParentID string `json:"parent,omitempty"`
 	Archived bool   `json:"archived,omitempty"`
+	// Last is the ID of the channel's newest message this user sees, for
+	// the page's unread marks.
+	Last string `json:"last,omitempty"`
 }
 
 // messageView is a message as the page draws it.
@@ -113,14 +116,19 @@ func (s *Server) state(user, channel string) state {
 		Channels: []channelView{}, Messages: []messageView{}, Commands: []commandView{},
 		Now: s.cfg.Clock.Now().UnixMilli(), Offset: s.cfg.Clock.Offset().Milliseconds(),
 	}
-	for _, c := range s.channels() {
-		st.Channels = append(st.Channels, channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived})
-	}
+	last := map[string]string{}
 	var shown []fakediscord.Message
 	for _, m := range f.AllMessages() {
-		if m.ChannelID == channel && !m.Deleted && (!m.Ephemeral || m.UserID == user) {
+		if m.Deleted || (m.Ephemeral && m.UserID != user) {
+			continue
+		}
+		last[m.ChannelID] = m.ID
+		if m.ChannelID == channel {
 			shown = append(shown, m)
 		}
+	}
+	for _, c := range s.channels() {
+		st.Channels = append(st.Channels, channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived, Last: last[c.ID]})
 	}
 	if len(shown) > maxShown {
 		shown = shown[len(shown)-maxShown:]

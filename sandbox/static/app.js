@@ -16,6 +16,7 @@ const drawn = new Map(); // message ID -> {key, el}
 const dismissed = new Set(JSON.parse(sessionStorage.getItem('mf-dismissed') || '[]'));
 const failures = new Map(); // message ID -> "This interaction failed"
 const pendingClicks = new Set(); // message IDs with a click in flight
+const seen = new Map(); // channel ID -> newest message ID seen there (IDs of equal length sort as numbers)
 const commandHistory = JSON.parse(localStorage.getItem('mf-history') || '[]');
 let historyAt = -1;
 
@@ -355,11 +356,21 @@ function channelName(id) {
   return c ? c.name : 'general';
 }
 
+function unread(c) {
+  if (!c.last || c.id === channel) return false;
+  const s = seen.get(c.id) || '';
+  return c.last.length > s.length || (c.last.length === s.length && c.last > s);
+}
+
 function drawChannels() {
   const ul = $('#channels');
+  for (const c of state.channels) {
+    if (c.id === channel || !seen.has(c.id)) seen.set(c.id, c.last || '');
+  }
   ul.replaceChildren(...state.channels.map((c) => {
     const a = el('a', { href: '#c=' + c.id, 'aria-current': c.id === channel ? 'page' : undefined },
-      el('span', { class: 'icon', 'aria-hidden': 'true', text: c.thread ? '↳' : '#' }), c.name);
+      el('span', { class: 'icon', 'aria-hidden': 'true', text: c.thread ? '↳' : '#' }), c.name,
+      unread(c) ? el('span', { class: 'unread', title: 'New messages', 'aria-label': 'new messages' }) : null);
     a.addEventListener('click', (ev) => { ev.preventDefault(); openChannel(c.id); });
     return el('li', { class: (c.thread ? 'thread' : '') + (c.archived ? ' archived' : '') }, a);
   }));
