@@ -215,7 +215,9 @@ func TestSandboxInFirefox(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	t.Cleanup(func() { ff.call("browsingContext.navigate", map[string]any{"context": ff.context, "url": "about:blank", "wait": "complete"}) })
+	t.Cleanup(func() {
+		ff.call("browsingContext.navigate", map[string]any{"context": ff.context, "url": "about:blank", "wait": "complete"})
+	})
 
 	ff.call("browsingContext.setViewport", map[string]any{"context": ff.context, "viewport": map[string]any{"width": 1280, "height": 800}})
 	ff.call("browsingContext.navigate", map[string]any{"context": ff.context, "url": srv.URL, "wait": "complete"})
