@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -35,8 +36,14 @@ type skipRequest struct {
 	By string `json:"by"` // a Go duration: "15m", "12h"
 }
 
-// decode reads a JSON request body into v.
+// decode reads a JSON request body into v. The body must be declared as
+// JSON: a browser asks before it sends that from another site (CORS), and
+// the sandbox never says yes, so other pages cannot play in it.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "send JSON (Content-Type: application/json)")
+		return false
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -223,8 +223,12 @@ func TestUnknownUser(t *testing.T) {
 	assert.Contains(t, out["error"], `unknown user "42"`)
 	code, _ = p.post("/api/click", map[string]any{"user": p.alice.ID, "messag": msg})
 	assert.Equal(t, http.StatusBadRequest, code, "unknown fields are refused")
+	resp, err := http.Post(p.http.URL+"/api/command", "text/plain", strings.NewReader(`{"user":"`+p.alice.ID+`","line":"/toy new"}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, "what another site's form could send is refused")
 
-	resp, err := http.Get(p.http.URL + "/api/state?user=" + p.alice.ID + "&channel=77")
+	resp, err = http.Get(p.http.URL + "/api/state?user=" + p.alice.ID + "&channel=77")
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "unknown channel")
