@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -25,12 +27,19 @@ type scriptedDie struct {
 	rng  *rand.Rand
 }
 
+// panicRoll, set as a roll, makes the die panic: a stand-in for any bug
+// inside an action.
+const panicRoll = -1
+
 func (d *scriptedDie) Roll() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.next) > 0 {
 		n := d.next[0]
 		d.next = d.next[1:]
+		if n == panicRoll {
+			panic("the die exploded")
+		}
 		return n
 	}
 	return d.rng.IntN(6) + 1
@@ -50,6 +59,25 @@ type harness struct {
 	die    *scriptedDie
 	main   *Main
 	clock  *fakeClock // nil: real time and the real scheduler
+	logs   logBuffer  // what the program logged
+}
+
+// logBuffer keeps a program's log for the test to read.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 // fakeClock is a clock the test moves by hand.
@@ -92,7 +120,7 @@ func (h *harness) start() {
 	cfg.Discord.APIURL = h.fake.URL()
 	cfg.Discord.GuildIDs = []string{h.fake.GuildID}
 	cfg.Database.Path = h.dbPath
-	h.main = &Main{Config: cfg, Logger: testLogger(), Options: func(c *bot.Config) {
+	h.main = &Main{Config: cfg, Logger: testLogger(&h.logs), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
 		if h.clock != nil {
@@ -170,21 +198,35 @@ func hasControl(m fakediscord.Message, action bot.Action) bool {
 	return false
 }
 
-// game reads the channel's open game (or the given one) from the database.
+// game reads a game from the database: the stored game and the engine game
+// replayed from its event log, with its whole history. Every time, it checks
+// that the stored snapshot is the state the log replays to.
 func (h *harness) game(id int64) (*store.Game, *engine.Game) {
 	h.t.Helper()
-	sg, err := h.main.db.Game(context.Background(), id)
-	if err != nil {
-		h.t.Fatalf("game %d: %v", id, err)
-	}
-	var g *engine.Game
-	if len(sg.State) > 0 {
-		g = new(engine.Game)
-		if err := g.UnmarshalBinary(sg.State); err != nil {
-			h.t.Fatal(err)
+	for {
+		sg, err := h.main.db.Game(context.Background(), id)
+		require.NoError(h.t, err, "game %d", id)
+		events, err := h.main.db.Events(context.Background(), id)
+		require.NoError(h.t, err, "events of game %d", id)
+		if int64(len(events)) != sg.LastSeq {
+			continue // a write came between the two reads
 		}
+		g, err := bot.Replay(sg, events)
+		require.NoError(h.t, err)
+		if len(sg.State) == 0 {
+			require.Nil(h.t, g, "game %d has events of a started game but no state", id)
+			return sg, nil
+		}
+		var snap engine.Game
+		require.NoError(h.t, snap.UnmarshalSnapshot(sg.State))
+		require.NotNil(h.t, g, "game %d has a state but never started", id)
+		require.Equal(h.t, g.Position(), snap.Position(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Phase(), snap.Phase(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.TurnNumber(), snap.TurnNumber(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Rolled(), snap.Rolled(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Winner(), snap.Winner(), "game %d: snapshot and replay differ", id)
+		return sg, g
 	}
-	return sg, g
 }
 
 // lastMessage is the newest message of the default channel.
@@ -255,12 +297,14 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 
 func sleepShort() { time.Sleep(5 * time.Millisecond) }
 
-// testLogger discards the program's log unless MALEFIZ_TEST_LOG is set.
-func testLogger() *slog.Logger {
+// testLogger keeps the program's log in buf, and also prints it when
+// MALEFIZ_TEST_LOG is set.
+func testLogger(buf *logBuffer) *slog.Logger {
+	var w io.Writer = buf
 	if os.Getenv("MALEFIZ_TEST_LOG") != "" {
-		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+		w = io.MultiWriter(buf, os.Stderr)
 	}
-	return slog.New(slog.NewTextHandler(io.Discard, nil))
+	return slog.New(slog.NewTextHandler(w, nil))
 }
 
 // tick runs one scheduler pass at the fake clock's time and waits for the
