@@ -190,7 +190,7 @@ func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 func TestSandboxInTheBrowser(t *testing.T) {
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  strings.Split(defaultSandboxUsers, ","),
-		Logger: testLogger(),
+		Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) {
 			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
 			c.Draw = func(int) int { return 0 }

@@ -208,7 +208,7 @@ func (b *bidi) waitFor(what, cond string) {
 func TestSandboxInFirefox(t *testing.T) {
 	ff := firefox(t)
 	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users: strings.Split(defaultSandboxUsers, ","), Logger: testLogger(),
+		Users: strings.Split(defaultSandboxUsers, ","), Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) { c.Draw = func(int) int { return 0 } },
 	})
 	require.NoError(t, err)

@@ -138,7 +138,7 @@ func TestSandboxCommand(t *testing.T) {
 // TestSandboxSkipAheadTimesOutATurn checks the clock: a skip past the
 // turn's deadline makes the bot play the turn for the player.
 func TestSandboxSkipAheadTimesOutATurn(t *testing.T) {
-	app, err := startSandbox(t.Context(), sandboxOptions{Users: []string{"Alice", "Bob"}, Logger: testLogger(),
+	app, err := startSandbox(t.Context(), sandboxOptions{Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) { c.Draw = func(int) int { return 0 } }})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
