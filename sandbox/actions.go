@@ -67,7 +67,7 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 	if req.Channel == "" {
 		req.Channel = s.cfg.Fake.ChannelID
 	}
-	if !s.knownChannel(req.Channel) {
+	if !s.knownChannel(req.Channel, u.ID) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown channel %q", req.Channel))
 		return
 	}

@@ -30,7 +30,7 @@ func (s *Server) viewParams(w http.ResponseWriter, r *http.Request) (user, chann
 	if channel == "" {
 		channel = s.cfg.Fake.ChannelID
 	}
-	if !s.knownChannel(channel) {
+	if !s.knownChannel(channel, user) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown channel %q", channel))
 		return "", "", false
 	}

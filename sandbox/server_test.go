@@ -174,14 +174,17 @@ func TestClickUpdatesTheMessageAndARefusalIsPrivate(t *testing.T) {
 	assert.Equal(t, msg, p.view(p.alice).Channels[0].Last, "nor is it new in the channel for her")
 	assert.Equal(t, bobSees[1].ID, p.view(p.bob).Channels[0].Last)
 
+	before := p.view(p.alice).Messages[0]
+	assert.False(t, before.Edited)
 	code, out = p.post("/api/click", clickRequest{User: p.alice.ID, Message: msg, CustomID: "toy/level", Values: []string{"hard"}})
 	require.Equal(t, http.StatusOK, code, out)
+	assert.Equal(t, "added a computer: hard", p.view(p.alice).Messages[0].Content)
 	code, out = p.post("/api/click", clickRequest{User: p.alice.ID, Message: msg, CustomID: "toy/roll"})
 	require.Equal(t, http.StatusOK, code, out)
 	m := p.view(p.alice).Messages[0]
 	assert.Equal(t, "rolled a 6", m.Content)
 	assert.True(t, m.Edited)
-	assert.Equal(t, 2, m.Version)
+	assert.Greater(t, m.Version, before.Version, "the page redraws an edited message")
 
 	code, out = p.post("/api/click", clickRequest{User: p.alice.ID, Message: msg, CustomID: "toy/nosuch"})
 	assert.Equal(t, http.StatusBadRequest, code)
@@ -297,6 +300,36 @@ func (e *events) until(ok func(state) bool) state {
 		e.t.Fatal("no such state arrived")
 		return state{}
 	}
+}
+
+func TestDirectMessagesAreSeenOnlyByTheirUser(t *testing.T) {
+	p := newPage(t)
+	p.command(p.alice, "/toy dm")
+	var dm channelView
+	for _, c := range p.view(p.alice).Channels {
+		if c.DM {
+			dm = c
+		}
+	}
+	require.NotEmpty(t, dm.ID, "Alice's channel list has her DMs with the bot")
+	assert.Equal(t, "Malefiz", dm.Name)
+	for _, c := range p.view(p.bob).Channels {
+		assert.False(t, c.DM, "Bob does not see Alice's DMs")
+	}
+
+	resp, err := http.Get(p.http.URL + "/api/state?user=" + p.alice.ID + "&channel=" + dm.ID)
+	require.NoError(t, err)
+	var st state
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	resp.Body.Close()
+	require.Len(t, st.Messages, 1)
+	assert.Equal(t, "psst, it is your turn", st.Messages[0].Content)
+	assert.Equal(t, st.Messages[0].ID, dm.Last)
+
+	resp, err = http.Get(p.http.URL + "/api/state?user=" + p.bob.ID + "&channel=" + dm.ID)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "Bob cannot open Alice's DMs")
 }
 
 func TestEventStreamFollowsChanges(t *testing.T) {

@@ -32,6 +32,7 @@ var toyCommand = &discordgo.ApplicationCommand{
 				{Type: discordgo.ApplicationCommandOptionUser, Name: "with", Description: "a friend"},
 			}},
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "board", Description: "show the board privately"},
+		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "dm", Description: "a direct message"},
 	},
 }
 
@@ -76,8 +77,20 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 		case discordgo.InteractionApplicationCommand:
 			data := ic.ApplicationCommandData()
 			sub := data.Options[0]
-			if sub.Name == "board" {
+			switch sub.Name {
+			case "board":
 				private("Your board, <@" + user + ">")
+				return
+			case "dm":
+				ch, err := s.UserChannelCreate(user)
+				if err == nil {
+					_, err = s.ChannelMessageSend(ch.ID, "psst, it is your turn")
+				}
+				if err != nil {
+					private("no DM: " + err.Error())
+					return
+				}
+				private("sent you a DM")
 				return
 			}
 			var parts []string

@@ -39,6 +39,7 @@ type channelView struct {
 	Thread   bool   `json:"thread,omitempty"`
 	ParentID string `json:"parent,omitempty"`
 	Archived bool   `json:"archived,omitempty"`
+	DM       bool   `json:"dm,omitempty"` // the user's direct messages with the bot
 	// Last is the ID of the channel's newest message this user sees, for
 	// the page's unread marks.
 	Last string `json:"last,omitempty"`
@@ -127,8 +128,12 @@ func (s *Server) state(user, channel string) state {
 			shown = append(shown, m)
 		}
 	}
-	for _, c := range s.channels() {
-		st.Channels = append(st.Channels, channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived, Last: last[c.ID]})
+	for _, c := range s.channels(user) {
+		v := channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived, Last: last[c.ID]}
+		if isDM(c) {
+			v.DM, v.Name = true, "Malefiz"
+		}
+		st.Channels = append(st.Channels, v)
 	}
 	if len(shown) > maxShown {
 		shown = shown[len(shown)-maxShown:]
@@ -245,9 +250,22 @@ func hasImageExt(name string) bool {
 	return false
 }
 
-// channels lists the fake's channels in the order of the channel list.
-func (s *Server) channels() []fakediscord.Channel {
-	return channelList(s.cfg.Fake.Channels())
+// channels lists the channels user sees in the order of the channel
+// list: the server's channels and threads, then the user's own DM channel
+// with the bot (another user's DMs are not theirs to see).
+func (s *Server) channels(user string) []fakediscord.Channel {
+	var out []fakediscord.Channel
+	for _, c := range s.cfg.Fake.Channels() {
+		if !isDM(c) || c.RecipientID == user {
+			out = append(out, c)
+		}
+	}
+	return channelList(out)
+}
+
+// isDM reports whether c is a direct message channel.
+func isDM(c fakediscord.Channel) bool {
+	return c.Type == discordgo.ChannelTypeDM || (c.GuildID == "" && c.RecipientID != "")
 }
 
 // channelList orders channels as Discord's sidebar does: each thread
@@ -305,9 +323,9 @@ func (s *Server) guildName() string {
 	return "Sandbox"
 }
 
-// knownChannel reports whether the fake knows a channel.
-func (s *Server) knownChannel(id string) bool {
-	for _, c := range s.cfg.Fake.Channels() {
+// knownChannel reports whether user sees a channel.
+func (s *Server) knownChannel(id, user string) bool {
+	for _, c := range s.channels(user) {
 		if c.ID == id {
 			return true
 		}

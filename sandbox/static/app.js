@@ -362,20 +362,27 @@ function unread(c) {
   return c.last.length > s.length || (c.last.length === s.length && c.last > s);
 }
 
+function channelEntry(c) {
+  const icon = c.dm ? '@' : c.thread ? '↳' : '#';
+  const a = el('a', { href: '#c=' + c.id, 'aria-current': c.id === channel ? 'page' : undefined },
+    el('span', { class: 'icon', 'aria-hidden': 'true', text: icon }), c.dm ? c.name + ' (direct messages)' : c.name,
+    unread(c) ? el('span', { class: 'unread', title: 'New messages', 'aria-label': 'new messages' }) : null);
+  a.addEventListener('click', (ev) => { ev.preventDefault(); openChannel(c.id); });
+  return el('li', { class: (c.thread ? 'thread' : '') + (c.archived ? ' archived' : '') + (c.dm ? ' dm' : '') }, a);
+}
+
 function drawChannels() {
-  const ul = $('#channels');
   for (const c of state.channels) {
     if (c.id === channel || !seen.has(c.id)) seen.set(c.id, c.last || '');
   }
-  ul.replaceChildren(...state.channels.map((c) => {
-    const a = el('a', { href: '#c=' + c.id, 'aria-current': c.id === channel ? 'page' : undefined },
-      el('span', { class: 'icon', 'aria-hidden': 'true', text: c.thread ? '↳' : '#' }), c.name,
-      unread(c) ? el('span', { class: 'unread', title: 'New messages', 'aria-label': 'new messages' }) : null);
-    a.addEventListener('click', (ev) => { ev.preventDefault(); openChannel(c.id); });
-    return el('li', { class: (c.thread ? 'thread' : '') + (c.archived ? ' archived' : '') }, a);
-  }));
+  $('#channels').replaceChildren(...state.channels.filter((c) => !c.dm).map(channelEntry));
+  const dms = state.channels.filter((c) => c.dm);
+  $('#dms').replaceChildren(...dms.map(channelEntry));
+  $('#dm-category').hidden = dms.length === 0;
+  const current = state.channels.find((c) => c.id === channel);
+  $('.chat-header .hash').textContent = current && current.dm ? '@' : '#';
   $('#channel-name').textContent = channelName(channel);
-  document.title = '#' + channelName(channel) + ' · Malefiz sandbox';
+  document.title = (current && current.dm ? '@' : '#') + channelName(channel) + ' · Malefiz sandbox';
 }
 
 function drawClock() {
