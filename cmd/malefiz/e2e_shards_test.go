@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -83,10 +84,16 @@ func TestThreeShardsOverTwoProcesses(t *testing.T) {
 		h     *harness
 		games int
 	}{{a, 2}, {b, 1}} {
-		status, body := get(t, "http://"+p.h.main.HTTPAddr()+"/metrics")
-		require.Equal(t, http.StatusOK, status)
-		assert.Equal(t, float64(3*p.games), counter(t, body, `malefiz_interactions_total{kind="component",outcome="ok"}`))
-		status, body = get(t, "http://"+p.h.main.HTTPAddr()+"/readyz")
+		// An interaction is counted once its effects are delivered, a little
+		// after its answer.
+		var got float64
+		assert.Eventually(t, func() bool {
+			status, body := get(t, "http://"+p.h.main.HTTPAddr()+"/metrics")
+			require.Equal(t, http.StatusOK, status)
+			got = counter(t, body, `malefiz_interactions_total{kind="component",outcome="ok"}`)
+			return got == float64(3*p.games)
+		}, 5*time.Second, 20*time.Millisecond, "clicks answered by the process: %v, want %d", got, 3*p.games)
+		status, body := get(t, "http://"+p.h.main.HTTPAddr()+"/readyz")
 		assert.Equal(t, http.StatusOK, status, body)
 	}
 }
