@@ -44,7 +44,7 @@ var commands = map[string]command{
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "replay"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "replay", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

@@ -11,14 +11,15 @@ import (
 // synopses are the usage lines of the subcommands, flags in brackets
 // when optional.
 var synopses = map[string]string{
-	"run":      "malefiz [run] [-config FILE]",
-	"sandbox":  "malefiz sandbox [-listen ADDR] [-db FILE] [-users NAMES]",
-	"moves":    "malefiz moves -roll N [-six-again] [-safe-row-2] POSITION",
-	"perft":    "malefiz perft [-depth N] [-divide] POSITION",
-	"render":   "malefiz render [-roll N] [-size PX] -o FILE POSITION",
-	"selfplay": "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-json] [-q]",
-	"backup":   "malefiz backup -o FILE [-db FILE] [-config FILE]",
-	"replay":   "malefiz replay [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] DATABASE GAME",
+	"run":         "malefiz [run] [-config FILE]",
+	"sandbox":     "malefiz sandbox [-listen ADDR] [-db FILE] [-users NAMES]",
+	"moves":       "malefiz moves -roll N [-six-again] [-safe-row-2] POSITION",
+	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
+	"render":      "malefiz render [-roll N] [-size PX] -o FILE POSITION",
+	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-json] [-q]",
+	"backup":      "malefiz backup -o FILE [-db FILE] [-config FILE]",
+	"replay":      "malefiz replay [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] DATABASE GAME",
+	"healthcheck": "malefiz healthcheck [-ready] [-addr HOST:PORT]",
 }
 
 // helpRequest is raised, as a panic, by the Usage of a flag set from
@@ -100,7 +101,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	for _, name := range commandOrder {
-		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-11s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'malefiz COMMAND -h' for a command's flags. Try it without Discord:")
