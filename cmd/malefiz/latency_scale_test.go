@@ -41,8 +41,18 @@ func BenchmarkClickRate(b *testing.B) {
 // first answered click, with 10,000 running games in the database. Each op
 // is one restart and one Roll.
 func BenchmarkStartWith10000Games(b *testing.B) {
+	for _, d := range databases() {
+		b.Run("db="+d.name, func(b *testing.B) {
+			dbURL := d.newURL(b)
+			benchmarkStart(b, newHarnessConfigured(b, func(cfg *Config) { cfg.Database.Path = dbURL }))
+		})
+	}
+}
+
+// benchmarkStart fills h's database with 10,000 running games, then times
+// restarts of the program up to the first answered click.
+func benchmarkStart(b *testing.B, h *harness) {
 	const games = 10000
-	h := newHarness(b)
 	gameID, turn := openTwoPlayerGameB(b, h)
 	sg, err := h.main.db.Game(h.ctx(), gameID)
 	require.NoError(b, err)
