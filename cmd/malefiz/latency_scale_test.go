@@ -97,4 +97,3 @@ func openTwoPlayerGameB(b *testing.B, h *harness) (int64, fakediscord.Message) {
 	require.True(b, running)
 	return id.Game, turn
 }
-

@@ -120,7 +120,7 @@ func (m *Main) run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("read the application from Discord: %w", err)
 		}
-		m.registered(app.ID, app.Name)
+		m.registerCommands(app.ID, app.Name)
 		return nil
 	}
 	return m.shards.open(ctx)
@@ -138,9 +138,9 @@ func (m *Main) session(client *http.Client) (*discordgo.Session, error) {
 	return s, nil
 }
 
-// registered registers the commands and logs the invite URL: once per
+// registerCommands registers the commands and logs the invite URL: once per
 // process, in gateway mode by the process that runs shard 0.
-func (m *Main) registered(appID, name string) {
+func (m *Main) registerCommands(appID, name string) {
 	if err := m.bot.RegisterCommands(appID, m.Config.Discord.GuildIDs); err != nil {
 		m.Logger.Error("could not register the commands", "err", err)
 	}

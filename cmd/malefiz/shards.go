@@ -121,7 +121,7 @@ func (ss *shardSet) onReady(sh *shard, r *discordgo.Ready) {
 			if r.Application != nil && r.Application.ID != "" {
 				appID = r.Application.ID
 			}
-			ss.main.registered(appID, r.User.Username)
+			ss.main.registerCommands(appID, r.User.Username)
 		})
 	}
 	select {
