@@ -35,6 +35,7 @@ type Discord interface {
 	InteractionResponse(i *discordgo.Interaction, options ...discordgo.RequestOption) (*discordgo.Message, error)
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 	InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseDelete(i *discordgo.Interaction, options ...discordgo.RequestOption) error
 	ApplicationCommandBulkOverwrite(appID, guildID string, cmds []*discordgo.ApplicationCommand, options ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
 	// RequestWithBucketID and RequestRaw send the outbox's requests as
 	// they were stored (with Discord's nonce, which MessageSend lacks).

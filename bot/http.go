@@ -193,9 +193,10 @@ func deferralFor(i *discordgo.Interaction) *discordgo.InteractionResponse {
 }
 
 // finishDeferred sends through the webhook the answer that came after the
-// endpoint deferred with type deferral: an update or the command's message
-// edits the original message; a new message after a deferred update is a
-// follow-up (ephemeral when asked).
+// endpoint deferred with type deferral: an update or the command's public
+// message edits the original message; a new message after a deferred
+// update, or a private answer to a command, is a follow-up (the command's
+// public "thinking…" deleted first).
 func (b *Bot) finishDeferred(ctx context.Context, i *discordgo.Interaction, deferral discordgo.InteractionResponseType, resp *discordgo.InteractionResponse) error {
 	d := resp.Data
 	if d == nil {
@@ -206,7 +207,16 @@ func (b *Bot) finishDeferred(ctx context.Context, i *discordgo.Interaction, defe
 		resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
 		return nil // already deferred: the answer that follows edits @original
 	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource &&
-		deferral == discordgo.InteractionResponseDeferredMessageUpdate:
+		(deferral == discordgo.InteractionResponseDeferredMessageUpdate || d.Flags&discordgo.MessageFlagsEphemeral != 0):
+		if deferral == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			// The public "thinking…" cannot become private: it goes, and
+			// the private answer is a follow-up.
+			if err := retryUnknown(ctx, func() error {
+				return b.dc.InteractionResponseDelete(i, discordgo.WithContext(ctx))
+			}); err != nil {
+				b.log.Warn("could not delete the deferred answer", "err", err, "interaction", i.ID)
+			}
+		}
 		return retryUnknown(ctx, func() error {
 			_, err := b.dc.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
 				Components: d.Components, Files: rewound(d.Files), Flags: d.Flags, AllowedMentions: d.AllowedMentions},

@@ -139,6 +139,21 @@ func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
 	require.NoError(t, call.Decode(&body))
 	assert.Contains(t, body.Content, "Only the host")
 	assert.Equal(t, int(discordgo.MessageFlagsEphemeral), body.Flags&int(discordgo.MessageFlagsEphemeral))
+
+	// A private answer to a deferred command: the public "thinking…" goes,
+	// the answer is a private follow-up.
+	stats := h.command(carol, "stats", nil)
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, stats.Type)
+	_, err = h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteWebhookMessageDel && c.InteractionID == stats.InteractionID && c.OK()
+	})
+	require.NoError(t, err, "the public deferral was not deleted")
+	call, err = h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteFollowup && c.InteractionID == stats.InteractionID && c.OK()
+	})
+	require.NoError(t, err, "no private follow-up")
+	require.NoError(t, call.Decode(&body))
+	assert.Equal(t, int(discordgo.MessageFlagsEphemeral), body.Flags&int(discordgo.MessageFlagsEphemeral), body.Content)
 }
 
 // tamperTest sends a tampered /malefiz new and checks that it is refused
