@@ -1,0 +1,40 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// Threaded games share their channel; games played in the channel keep it
+// to themselves; a game is found by its channel and by its thread.
+func TestThreadedGamesShareAChannel(t *testing.T) {
+	db, _ := openTest(t)
+	first, second := newGame("chan"), newGame("chan")
+	first.Threaded, second.Threaded = true, true
+	require.NoError(t, db.CreateGame(ctxT(t), first))
+	require.NoError(t, db.CreateGame(ctxT(t), second))
+	inChannel := newGame("chan")
+	require.NoError(t, db.CreateGame(ctxT(t), inChannel), "one game that is not threaded may join them")
+	require.ErrorIs(t, db.CreateGame(ctxT(t), newGame("chan")), store.ErrChannelBusy)
+
+	require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleThread, "777"))
+	require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleReminder, "778"))
+	got, err := db.Game(ctxT(t), first.ID)
+	require.NoError(t, err)
+	assert.True(t, got.Threaded)
+	assert.Equal(t, "777", got.ThreadID)
+	assert.Equal(t, "778", got.ReminderMessageID)
+
+	open, err := db.OpenGames(ctxT(t), first.GuildID, "chan")
+	require.NoError(t, err)
+	require.Len(t, open, 3)
+	assert.Equal(t, []int64{inChannel.ID, second.ID, first.ID}, []int64{open[0].ID, open[1].ID, open[2].ID})
+	inThread, err := db.OpenGames(ctxT(t), first.GuildID, "777")
+	require.NoError(t, err)
+	require.Len(t, inThread, 1)
+	assert.Equal(t, first.ID, inThread[0].ID)
+}
