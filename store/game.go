@@ -54,6 +54,9 @@ type Options struct {
 	SixAgain bool `json:"six_again,omitempty"`
 	// SafeRow2: no barricade may be placed on row 2.
 	SafeRow2 bool `json:"safe_row_2,omitempty"`
+	// Roll is how the die is rolled for a person: "auto" (the turn
+	// arrives rolled) or "button" ("" for games made before the option).
+	Roll string `json:"roll,omitempty"`
 }
 
 // Game is one game of a channel, from its lobby to its end.
