@@ -175,8 +175,7 @@ const (
 
 	msgLobbyExpired    msg = "timer.lobby_expired"
 	msgReminder        msg = "timer.reminder"
-	msgTimedOut        msg = "timer.timed_out"
-	msgTimedOutSummary msg = "timer.timed_out_summary"
+	msgTimedOutWho     msg = "timer.timed_out_who"
 	msgTakenOver       msg = "timer.taken_over"
 
 	msgCmdLeaderboard    msg = "cmd.leaderboard"
@@ -220,6 +219,25 @@ const (
 	msgSettingsSaved     msg = "settings.saved"
 	msgOn                msg = "on"
 	msgOff               msg = "off"
+
+	msgCardTitle     msg = "card.title"
+	msgCardTurn      msg = "card.turn"
+	msgCardToGo      msg = "card.to_go"
+	msgCardLeft      msg = "card.left"
+	msgCardThread    msg = "card.thread"
+	msgThreadName    msg = "thread.name"
+	msgLineUp        msg = "thread.line_up"
+	msgNoThreads     msg = "lobby.no_threads"
+	msgWhichGame     msg = "err.which_game"
+	msgJumpToTurn    msg = "board.jump"
+	msgOthersRoll    msg = "board.others_roll"
+	msgOthersMove    msg = "board.others_move"
+	msgPlayedItself  msg = "turn.played_itself"
+	msgOptRoll       msg = "opt.roll"
+	msgOptThreads    msg = "opt.threads"
+	msgRollAuto      msg = "roll.auto"
+	msgRollButtonOpt msg = "roll.button"
+	msgRollLine      msg = "lobby.roll"
 
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
@@ -347,8 +365,25 @@ var catalog = map[msg]map[string]string{
 	msgForeignButton:      {"en": "That button does not belong to a game here.", "de": "Dieser Knopf gehört zu keinem Spiel hier."},
 	msgLobbyExpired:       {"en": "This lobby closed: nobody started it within 24 hours.", "de": "Diese Runde wurde geschlossen: Niemand hat sie innerhalb von 24 Stunden gestartet."},
 	msgReminder:           {"en": "⏰ %s, it's your turn in Malefiz game #%d — time runs out <t:%d:R>.", "de": "⏰ %s, du bist in Malefiz-Spiel #%d am Zug — die Zeit läuft ab <t:%d:R>."},
-	msgTimedOut:           {"en": "⏰ %s ran out of time; the computer played the turn.", "de": "⏰ %s hatte keine Zeit mehr; der Computer hat den Zug gespielt."},
-	msgTimedOutSummary:    {"en": "**Turn %d** · %s ran out of time.", "de": "**Zug %d** · %s hatte keine Zeit mehr."},
+	msgTimedOutWho:        {"en": "⏰ %s ran out of time; the computer", "de": "⏰ %s hatte keine Zeit mehr; der Computer"},
+	msgCardTitle:          {"en": "Malefiz #%d", "de": "Malefiz #%d"},
+	msgCardTurn:           {"en": "🎲 Turn %d · %s to move", "de": "🎲 Zug %d · %s ist dran"},
+	msgCardToGo:           {"en": "%d to go", "de": "noch %d"},
+	msgCardLeft:           {"en": "left the game", "de": "hat das Spiel verlassen"},
+	msgCardThread:         {"en": "The game is played in %s.", "de": "Gespielt wird in %s."},
+	msgThreadName:         {"en": "Malefiz #%d · %s", "de": "Malefiz #%d · %s"},
+	msgLineUp:             {"en": "**Malefiz #%d** · %s", "de": "**Malefiz #%d** · %s"},
+	msgNoThreads:          {"en": "ℹ️ This game plays in this channel: I can't make threads here (I need Create Public Threads and Send Messages in Threads).", "de": "ℹ️ Dieses Spiel läuft in diesem Kanal: Ich darf hier keine Threads anlegen (ich brauche Öffentliche Threads erstellen und Nachrichten in Threads senden)."},
+	msgWhichGame:          {"en": "Several games are open here: use the buttons of the game's message, or run the command in the game's thread.", "de": "Hier sind mehrere Spiele offen: Nimm die Knöpfe der Spielnachricht oder den Befehl im Thread des Spiels."},
+	msgJumpToTurn:         {"en": "[Go to the turn message](%s)", "de": "[Zur Zugnachricht](%s)"},
+	msgOthersRoll:         {"en": "%s is to move.", "de": "%s ist am Zug."},
+	msgOthersMove:         {"en": "%s rolled a **%d** and is choosing a move.", "de": "%s hat eine **%d** gewürfelt und wählt einen Zug."},
+	msgPlayedItself:       {"en": "(played by itself)", "de": "(von selbst gespielt)"},
+	msgOptRoll:            {"en": "auto: each turn arrives rolled; button: a Roll button first", "de": "auto: jeder Zug kommt schon gewürfelt; button: zuerst ein Würfeln-Knopf"},
+	msgOptThreads:         {"en": "Play each game in a thread of its own", "de": "Jedes Spiel in einem eigenen Thread spielen"},
+	msgRollAuto:           {"en": "auto (one click a turn)", "de": "auto (ein Klick pro Zug)"},
+	msgRollButtonOpt:      {"en": "button (press Roll first)", "de": "button (erst Würfeln drücken)"},
+	msgRollLine:           {"en": "Die: %s", "de": "Würfel: %s"},
 	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
 	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},
 	msgCmdStats:           {"en": "A player's record", "de": "Die Bilanz eines Spielers"},
@@ -387,8 +422,8 @@ var catalog = map[msg]map[string]string{
 	msgForfeitMark:        {"en": "(by forfeit)", "de": "(kampflos)"},
 	msgReplayDone:         {"en": "🎬 Game #%d, %d turns.", "de": "🎬 Spiel #%d, %d Züge."},
 	msgNeedManageServer:   {"en": "Only members with Manage Server can change the settings.", "de": "Nur Mitglieder mit „Server verwalten“ können die Einstellungen ändern."},
-	msgSettingsNow:        {"en": "Settings: %s per turn, reminders %s.", "de": "Einstellungen: %s pro Zug, Erinnerungen %s."},
-	msgSettingsSaved:      {"en": "Saved. New games get %s per turn; reminders %s.", "de": "Gespeichert. Neue Spiele haben %s pro Zug; Erinnerungen %s."},
+	msgSettingsNow:        {"en": "Settings: %s per turn, reminders %s, threads %s, die %s.", "de": "Einstellungen: %s pro Zug, Erinnerungen %s, Threads %s, Würfel %s."},
+	msgSettingsSaved:      {"en": "Saved. New games get %s per turn; reminders %s, threads %s, die %s.", "de": "Gespeichert. Neue Spiele haben %s pro Zug; Erinnerungen %s, Threads %s, Würfel %s."},
 	msgOn:                 {"en": "on", "de": "an"},
 	msgOff:                {"en": "off", "de": "aus"},
 	msgRulesText: {

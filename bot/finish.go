@@ -9,17 +9,15 @@ import (
 )
 
 // finish records the end of the game and posts the result: the final board
-// and the winner. The change commits the results with it (see commit).
-func (b *Bot) finish(m *match) { b.finishWith(m, nil) }
-
-// finishWith is finish with lines of what happened before the end, shown
-// above the result.
-func (b *Bot) finishWith(m *match, lines []string) {
+// and the winner. The card in the channel shows the result and the thread
+// is archived after it. The change commits the results with it (see commit).
+func (b *Bot) finish(m *match) {
 	winner := m.seatByColor(m.game.Winner())
 	m.record(store.EventWin, winner.UserID, winner.Color, "")
-	v := b.resultView(m)
-	v.content = joinLines(lines)
-	m.post(v, "")
+	m.dropReminder()
+	m.post(b.resultView(m), "")
+	m.edit(store.RoleLobby, b.cardData(m), false)
+	m.archive()
 }
 
 // resultView is the final message: the winner and the final board.
@@ -58,23 +56,29 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 		m.record(store.EventResign, r.userID, seat.Color, "")
 		m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
 			Content: tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat)), AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
-		if wasTurn {
-			m.edit(store.RoleTurn, summaryData(b.summary(m, turn)), false)
-		}
-		if m.game.Over() {
+		switch {
+		case m.game.Over():
+			if wasTurn {
+				m.edit(store.RoleTurn, summaryData(b.summary(m, turn)), false)
+			}
 			b.finish(m)
-			return nil
+		case wasTurn:
+			at := len(m.effects)
+			m.beginTurn()
+			more, err := b.advance(m)
+			if err != nil {
+				return err
+			}
+			m.insertEdit(at, store.RoleTurn, summaryData(joinLines(append([]string{b.summary(m, turn)}, more...))))
+		default:
+			m.edit(store.RoleLobby, b.cardData(m), false)
 		}
-		if !wasTurn {
-			return nil
-		}
-		m.beginTurn()
-		return b.advance(m, nil)
+		return nil
 	})
 }
 
 func (b *Bot) cmdResign(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, seated(r.userID))
 	if err != nil {
 		return err
 	}

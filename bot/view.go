@@ -44,6 +44,7 @@ type viewOptions struct {
 	pawnChosen bool
 	row        int  // placement: the row whose squares the menu lists
 	private    bool // a private look at the board: no buttons, no ping
+	viewer     string // with private: who looks; others read whose turn it is
 }
 
 // choices are the moves a player chooses between, one per FROM-TO (a move
@@ -87,7 +88,11 @@ func moveText(lang string, from, to engine.Square) string {
 }
 
 // summary is the one line that tells what happened in turn.
-func (b *Bot) summary(m *match, turn int) string {
+func (b *Bot) summary(m *match, turn int) string { return b.summaryAs(m, turn, "") }
+
+// summaryAs is summary with who, when set, naming the one who rolled (a
+// turn played for someone).
+func (b *Bot) summaryAs(m *match, turn int, as string) string {
 	lang := m.stored.Locale
 	var parts []string
 	var who string
@@ -98,6 +103,9 @@ func (b *Bot) summary(m *match, turn int) string {
 		who = b.seatLabel(m, m.seatByColor(rec.Color))
 		switch rec.Kind {
 		case engine.RecordRoll:
+			if as != "" {
+				who = as
+			}
 			parts = append(parts, tr(lang, msgRolled, who, rec.Roll))
 		case engine.RecordPass:
 			parts = append(parts, tr(lang, msgNoMove))
@@ -156,14 +164,26 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 	cid := func(a Action, arg string) string {
 		return CustomID{Action: a, Game: m.stored.ID, Turn: turn, Arg: arg}.String()
 	}
-	switch m.game.Phase() {
-	case engine.PhaseRoll:
+	// A private look by someone not to move says whose turn it is.
+	onlooker := o.private && (seat == nil || seat.UserID != o.viewer || seat.Computer != "")
+	if onlooker {
+		switch m.game.Phase() {
+		case engine.PhaseRoll:
+			desc = append(desc, tr(lang, msgOthersRoll, b.seatLabel(m, seat)))
+		default:
+			sc.Roll = m.game.Rolled()
+			desc = append(desc, tr(lang, msgOthersMove, b.seatLabel(m, seat), m.game.Rolled()))
+		}
+	}
+	switch phase := m.game.Phase(); {
+	case onlooker:
+	case phase == engine.PhaseRoll:
 		desc = append(desc, tr(lang, msgPromptRoll))
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, msgRollButton), Style: discordgo.PrimaryButton, CustomID: cid(ActRoll, ""),
 				Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 		}})
-	case engine.PhaseMove:
+	case phase == engine.PhaseMove:
 		sc.Roll = m.game.Rolled()
 		all := choices(m.game)
 		if len(all) > maxMoveButtons && !o.pawnChosen {
@@ -215,7 +235,7 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 			comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 		}
-	case engine.PhasePlace:
+	case phase == engine.PhasePlace:
 		sc.Roll = m.game.Rolled()
 		pending, _ := m.game.Pending()
 		desc = append(desc, tr(lang, msgPromptPlace, moveText(lang, pending.From, pending.To)))
@@ -241,7 +261,7 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 	}
-	if !m.stored.Deadline.IsZero() && !o.private {
+	if !m.stored.Deadline.IsZero() {
 		desc = append(desc, tr(lang, msgDeadline, m.stored.Deadline.Unix()))
 	}
 	embed := &discordgo.MessageEmbed{
@@ -395,8 +415,16 @@ func (b *Bot) lobbyEmbed(m *match) *discordgo.MessageEmbed {
 		rules = strings.Join(house, ", ")
 	}
 	lines = append(lines, "", tr(lang, msgRulesLine, rules))
-	if m.stored.Options.TurnTimeout > 0 {
-		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, m.stored.Options.TurnTimeout)))
+	if t := m.turnTimeout(); t > 0 {
+		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, t)))
+	}
+	roll := msgRollAuto
+	if !m.autoRoll() {
+		roll = msgRollButtonOpt
+	}
+	lines = append(lines, tr(lang, msgRollLine, tr(lang, roll)))
+	if m.settings.Threads && !m.stored.Threaded {
+		lines = append(lines, "", tr(lang, msgNoThreads))
 	}
 	title := tr(lang, msgLobbyTitle)
 	switch m.stored.Status {
