@@ -170,6 +170,9 @@ func (b *Bot) endTurn(m *match, r *request, turn int) error {
 	lines := []string{b.summary(m, turn)}
 	if m.game.Over() {
 		m.answer(discordgo.InteractionResponseUpdateMessage, summaryData(joinLines(lines)), nil)
+		if r.i.Message != nil && r.i.Message.ID != m.stored.TurnMessageID && m.stored.TurnMessageID != "" {
+			m.edit(store.RoleTurn, summaryData(joinLines(lines)), false)
+		}
 		b.finish(m)
 		return nil
 	}
@@ -178,7 +181,13 @@ func (b *Bot) endTurn(m *match, r *request, turn int) error {
 	if err != nil {
 		return err
 	}
-	m.answer(discordgo.InteractionResponseUpdateMessage, summaryData(joinLines(append(lines, more...))), nil)
+	collapsed := summaryData(joinLines(append(lines, more...)))
+	m.answer(discordgo.InteractionResponseUpdateMessage, collapsed, nil)
+	if r.i.Message != nil && r.i.Message.ID != m.stored.TurnMessageID && m.stored.TurnMessageID != "" {
+		// Played on a private copy (/malefiz board): the turn message
+		// collapses too, before the next one is posted.
+		m.insertEdit(0, store.RoleTurn, collapsed)
+	}
 	return nil
 }
 

@@ -43,7 +43,7 @@ type viewOptions struct {
 	pawn       engine.Square // with pawnChosen: only this pawn's moves
 	pawnChosen bool
 	row        int  // placement: the row whose squares the menu lists
-	private    bool // a private look at the board: no buttons, no ping
+	private    bool // a private look at the board: no ping, buttons only for the mover
 	viewer     string // with private: who looks; others read whose turn it is
 }
 
@@ -272,10 +272,13 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)},
 	}
 	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
-	if o.private {
+	if onlooker {
 		return v
 	}
 	v.components = comps
+	if o.private {
+		return v // the mover's private copy: the buttons, no ping
+	}
 	if seat != nil && seat.UserID != "" && seat.Computer == "" {
 		v.content = mention(seat.UserID)
 		v.pings = []string{seat.UserID}

@@ -72,8 +72,26 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// newHarness runs the program with the server set to play in the channel
+// with a Roll button (threads off, roll button), the flow the older tests
+// check; newThreadHarness keeps the defaults (threads on, roll auto).
 func newHarness(t testing.TB, opts ...fakediscord.Option) *harness {
+	h := newHarnessClock(t, nil, opts...)
+	h.playInChannel()
+	return h
+}
+
+// newThreadHarness runs the program with the server's defaults.
+func newThreadHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return newHarnessClock(t, nil, opts...)
+}
+
+// playInChannel sets the server to threads off and roll button.
+func (h *harness) playInChannel() {
+	h.t.Helper()
+	s := store.DefaultGuildSettings()
+	s.Threads, s.Roll = false, "button"
+	require.NoError(h.t, h.main.db.SetGuildSettings(context.Background(), h.fake.GuildID, s))
 }
 
 // newHarnessClock runs the program with a fake clock whose timers the test
