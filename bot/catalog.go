@@ -173,10 +173,10 @@ const (
 	msgNothingChanged     msg = "err.nothing_changed"
 	msgForeignButton      msg = "err.foreign_button"
 
-	msgLobbyExpired    msg = "timer.lobby_expired"
-	msgReminder        msg = "timer.reminder"
-	msgTimedOutWho     msg = "timer.timed_out_who"
-	msgTakenOver       msg = "timer.taken_over"
+	msgLobbyExpired msg = "timer.lobby_expired"
+	msgReminder     msg = "timer.reminder"
+	msgTimedOutWho  msg = "timer.timed_out_who"
+	msgTakenOver    msg = "timer.taken_over"
 
 	msgCmdLeaderboard    msg = "cmd.leaderboard"
 	msgCmdStats          msg = "cmd.stats"

@@ -28,13 +28,13 @@ const (
 // outbox: what to send, where, and where Discord's answer goes. It is
 // decided with the change; the sender (sender.go) only sends it.
 type effect struct {
-	Op      string          `json:"op"`
-	Channel string          `json:"channel,omitempty"`
+	Op      string `json:"op"`
+	Channel string `json:"channel,omitempty"`
 	// Place: the message goes to the game's place as it is when the effect
 	// is delivered, its thread once made, else Channel (a thread that
 	// could not be made leaves the game in the channel).
-	Place bool `json:"place,omitempty"`
-	Body    json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
+	Place bool            `json:"place,omitempty"`
+	Body  json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene `json:"board,omitempty"`
 	// Target is the message an edit changes: the game's message of that

@@ -42,8 +42,8 @@ type viewOptions struct {
 	lines      []string      // what happened since the last human turn
 	pawn       engine.Square // with pawnChosen: only this pawn's moves
 	pawnChosen bool
-	row        int  // placement: the row whose squares the menu lists
-	private    bool // a private look at the board: no ping, buttons only for the mover
+	row        int    // placement: the row whose squares the menu lists
+	private    bool   // a private look at the board: no ping, buttons only for the mover
 	viewer     string // with private: who looks; others read whose turn it is
 }
 
