@@ -1,0 +1,353 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// openGameBy opens a two-seat game by host (with extra options), seats
+// guest and starts it; it returns the game's ID and its lobby message.
+func openGameBy(t *testing.T, h *harness, host, guest string, opts map[string]any) (int64, fakediscord.Message) {
+	t.Helper()
+	o := map[string]any{"seats": 2}
+	for k, v := range opts {
+		o[k] = v
+	}
+	resp := h.command(host, "new", o)
+	require.False(t, resp.Ephemeral(), "new: %q", resp.Message.Content)
+	lobby := *resp.Message
+	id, err := bot.ParseCustomID(control(t, lobby, bot.ActJoin))
+	require.NoError(t, err)
+	h.click(guest, lobby.ID, control(t, lobby, bot.ActJoin))
+	h.click(host, lobby.ID, control(t, lobby, bot.ActStart))
+	return id.Game, lobby
+}
+
+// thread returns the fake's channel id, which must be a thread.
+func (h *harness) thread(id string) fakediscord.Channel {
+	h.t.Helper()
+	for _, c := range h.fake.Channels() {
+		if c.ID == id {
+			require.True(h.t, c.Thread, "channel %s is not a thread", id)
+			return c
+		}
+	}
+	h.t.Fatalf("no thread %s", id)
+	return fakediscord.Channel{}
+}
+
+// racingMove is the move a racer picks among the legal ones: a capture
+// when wantCapture, else the one that ends closest to the goal.
+func racingMove(g *engine.Game, wantCapture bool) engine.Move {
+	best, bestScore := engine.Move{}, 1<<30
+	for _, m := range g.LegalMoves() {
+		score := engine.DistanceToGoal(m.To) * 10
+		if piece := g.Position().At(m.To); wantCapture && piece.IsPawn() && piece.Color() != g.Turn() {
+			score = -1000
+		}
+		if score < bestScore {
+			best, bestScore = m, score
+		}
+	}
+	return best
+}
+
+// playRolledTurn plays the turn message of whoever is to move with a
+// racer's move: it presses Roll first when the message has the button
+// (roll button), else the turn arrived rolled; a captured barricade goes to
+// the first suggested square. It returns the clicks it took and how many of
+// them placed a barricade, or false when the game is over.
+func playRolledTurn(t *testing.T, h *harness, gameID int64) (clicks, placements int, running bool) {
+	t.Helper()
+	turnMsg, running := h.waitTurn(gameID)
+	if !running {
+		return 0, 0, false
+	}
+	require.True(t, hasBoard(turnMsg), "the turn message has no board")
+	player := turnMsg.Pinged[0]
+	msg := turnMsg
+	if hasControl(turnMsg, bot.ActRoll) {
+		msg = *h.click(player, turnMsg.ID, control(t, turnMsg, bot.ActRoll)).Message
+		clicks++
+		if len(msg.CustomIDs()) == 0 {
+			return clicks, 0, true // no legal move: the turn passed
+		}
+	}
+	_, g := h.game(gameID)
+	require.Equal(t, engine.PhaseMove, g.Phase(), "the turn message is rolled")
+	m := racingMove(g, true)
+	if !hasControl(msg, bot.ActMove) {
+		arg := "home"
+		if m.From != engine.NoSquare {
+			arg = m.From.String()
+		}
+		msg = *h.click(player, turnMsg.ID, fmt.Sprintf("mf/pawn/%d/%d/%s", gameID, g.TurnNumber(), arg)).Message
+		clicks++
+	}
+	target := "/" + engine.Move{From: m.From, To: m.To, Place: engine.NoSquare}.String()
+	var moveID string
+	for _, id := range msg.CustomIDs() {
+		if strings.HasPrefix(id, "mf/move/") && strings.HasSuffix(id, target) {
+			moveID = id
+		}
+	}
+	require.NotEmpty(t, moveID, "no button for %s among %v", target, msg.CustomIDs())
+	resp := h.click(player, turnMsg.ID, moveID)
+	clicks++
+	if g.Position().At(m.To) == engine.Barricade {
+		require.Contains(t, resp.Message.Embeds[0].Description, "barricade")
+		resp = h.click(player, turnMsg.ID, control(t, *resp.Message, bot.ActPlace))
+		clicks++
+		placements++
+	}
+	require.Empty(t, resp.Message.CustomIDs(), "after the move the turn message is its line: %q", resp.Message.Content)
+	return clicks, placements, true
+}
+
+// figures are what one game cost in Discord traffic.
+type figures struct {
+	channel, thread           fakediscord.Traffic
+	turns, clicks, placements int
+}
+
+func (f figures) String() string {
+	return fmt.Sprintf("turns %d · channel: %d messages, %d edits, pings %v, %d PNGs %.2f MB · "+
+		"thread: %d messages (%d deleted), %d edits, pings %v, %d PNGs %.2f MB · "+
+		"clicks per turn %.2f (%.2f without the %d barricade placements)",
+		f.turns, f.channel.Messages, f.channel.Edits, f.channel.Pings, f.channel.Uploads, float64(f.channel.UploadedBytes)/1e6,
+		f.thread.Messages, f.thread.Deleted, f.thread.Edits, f.thread.Pings, f.thread.Uploads, float64(f.thread.UploadedBytes)/1e6,
+		f.perTurn(f.clicks), f.perTurn(f.clicks-f.placements), f.placements)
+}
+
+func (f figures) perTurn(n int) float64 { return float64(n) / float64(f.turns) }
+
+// TestGameInAThreadWithTheCardInTheChannel plays a whole two-player game
+// with the defaults (threads on, roll auto): the turns in the game's
+// thread, the card in the channel edited as the game goes, every turn a
+// line of the thread, the thread archived at the end. It prints the
+// traffic figures next to those of the same game played the older way
+// (threads off, Roll button).
+func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, lobby := openGameBy(t, h, alice, bob, nil)
+	h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	require.Equal(t, lobby.ID, sg.ThreadID, "the thread is started from the lobby message")
+	th := h.thread(sg.ThreadID)
+	assert.Equal(t, h.fake.ChannelID, th.ParentID)
+	assert.Equal(t, fmt.Sprintf("Malefiz #%d · ", gameID), th.Name[:len(fmt.Sprintf("Malefiz #%d · ", gameID))])
+	assert.ElementsMatch(t, []string{h.fake.AppID, alice, bob}, h.fake.ThreadMembers(sg.ThreadID))
+	card, _ := h.fake.Message(lobby.ID)
+	require.Len(t, card.Embeds, 1)
+	assert.Contains(t, card.Embeds[0].Description, "Turn 1")
+	assert.Contains(t, card.Embeds[0].Description, "to go")
+	assert.Contains(t, card.Embeds[0].Description, "<#"+sg.ThreadID+">")
+	assert.Empty(t, card.CustomIDs(), "the card has no lobby buttons")
+
+	f := figures{}
+	for {
+		clicks, placements, running := playRolledTurn(t, h, gameID)
+		if !running {
+			break
+		}
+		f.clicks += clicks
+		f.placements += placements
+		require.Less(t, f.clicks, 400, "no winner after 400 clicks")
+	}
+	sg, g := h.game(gameID)
+	require.Equal(t, store.StatusFinished, sg.Status)
+	f.turns = g.TurnNumber()
+	f.channel, f.thread = h.fake.Traffic(h.fake.ChannelID), h.fake.Traffic(sg.ThreadID)
+
+	// Every turn left its line in the thread, in order.
+	var history strings.Builder
+	for _, m := range h.fake.ChannelMessages(sg.ThreadID) {
+		history.WriteString(m.Content + "\n")
+	}
+	at := 0
+	for turn := 1; turn <= g.TurnNumber(); turn++ {
+		i := strings.Index(history.String()[at:], fmt.Sprintf("**Turn %d** ·", turn))
+		require.GreaterOrEqual(t, i, 0, "turn %d left no line in the thread, after %q", turn, history.String()[:at])
+		at += i
+	}
+	assert.Eventually(t, func() bool {
+		card, _ := h.fake.Message(lobby.ID)
+		return strings.HasPrefix(card.Embeds[0].Title, "🏆")
+	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
+	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond,
+		"the thread is archived at the end")
+	last, _ := h.fake.LastMessage(sg.ThreadID)
+	assert.True(t, hasBoard(last) && strings.HasPrefix(last.Embeds[0].Title, "🏆"), "the result is the thread's last message")
+
+	// The goals of issue 14.
+	assert.LessOrEqual(t, f.channel.Messages, 3, "messages in the channel")
+	assert.Empty(t, f.channel.Pings, "the channel pings nobody")
+	assert.LessOrEqual(t, f.thread.Messages-f.thread.Deleted, f.turns+2, "at most a message per turn, with the opener and the result")
+	assert.LessOrEqual(t, f.perTurn(f.clicks-f.placements), 1.2, "clicks per turn, barricade placements aside")
+	assert.LessOrEqual(t, f.thread.Uploads, f.turns+f.placements+1, "one board per turn, a placement's preview, the result")
+	t.Logf("threads on, roll auto: %v", f)
+
+	// The same kind of game the older way, for the figures before.
+	old := newHarness(t)
+	oldID, _ := openTwoPlayerGame(t, old)
+	old.die.set() // the test scripts no roll: the same fair die as above
+	of := figures{}
+	for {
+		clicks, placements, running := playRolledTurn(t, old, oldID)
+		if !running {
+			break
+		}
+		of.clicks += clicks
+		of.placements += placements
+		require.Less(t, of.clicks, 1000, "no winner after 1000 clicks")
+	}
+	_, og := old.game(oldID)
+	of.turns = og.TurnNumber()
+	of.channel = old.fake.Traffic(old.fake.ChannelID)
+	t.Logf("threads off, roll button: %v", of)
+}
+
+// TestThreeGamesAtOnceInOneChannel runs three games in one channel, each
+// in its thread; commands find the caller's game, in the channel and in
+// a thread.
+func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
+	const dave, erin, frank = "100000000000000004", "100000000000000005", "100000000000000006"
+	h := newThreadHarness(t)
+	pairs := [][2]string{{alice, bob}, {carol, dave}, {erin, frank}}
+	var ids []int64
+	for _, p := range pairs {
+		id, _ := openGameBy(t, h, p[0], p[1], nil)
+		ids = append(ids, id)
+	}
+	threads := map[string]bool{}
+	for i, id := range ids {
+		h.waitTurn(id)
+		sg, _ := h.game(id)
+		require.NotEmpty(t, sg.ThreadID, "game %d has no thread", id)
+		threads[sg.ThreadID] = true
+		assert.ElementsMatch(t, []string{h.fake.AppID, pairs[i][0], pairs[i][1]}, h.fake.ThreadMembers(sg.ThreadID))
+	}
+	require.Len(t, threads, 3, "one thread per game")
+	// One turn in each, in turn.
+	for _, id := range ids {
+		_, _, running := playRolledTurn(t, h, id)
+		require.True(t, running)
+	}
+	for _, id := range ids {
+		_, g := h.game(id)
+		assert.Greater(t, g.TurnNumber(), 1, "game %d went on", id)
+	}
+	// /malefiz board in the channel finds the caller's game; in a thread,
+	// the thread's game.
+	board := h.command(carol, "board", nil)
+	require.True(t, board.Ephemeral())
+	assert.Contains(t, board.Message.Embeds[0].Footer.Text, fmt.Sprintf("#%d", ids[1]))
+	sg, _ := h.game(ids[2])
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: sg.ThreadID, Name: "malefiz", Sub: "board"})
+	require.NoError(t, err)
+	assert.Contains(t, resp.Message.Embeds[0].Footer.Text, fmt.Sprintf("#%d", ids[2]))
+	// A button of one game's turn message clicked in another game's thread
+	// is refused (the fake clicks where the message is, so forge it).
+	assert.LessOrEqual(t, len(h.fake.ChannelMessages(h.fake.ChannelID)), 3, "the channel holds the three cards")
+}
+
+// TestThreadsOffPlaysInTheChannel: with threads off the game plays in the
+// channel, one at a time, and the roll mode still applies.
+func TestThreadsOffPlaysInTheChannel(t *testing.T) {
+	h := newThreadHarness(t)
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "settings",
+		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"threads": false}})
+	require.NoError(t, err)
+	assert.Contains(t, resp.Message.Content, "threads off")
+	gameID, lobby := openGameBy(t, h, alice, bob, nil)
+	turn, running := h.waitTurn(gameID)
+	require.True(t, running)
+	sg, _ := h.game(gameID)
+	assert.Empty(t, sg.ThreadID)
+	assert.Equal(t, h.fake.ChannelID, turn.ChannelID)
+	assert.True(t, hasControl(turn, bot.ActMove), "roll auto: the turn arrives rolled")
+	for _, c := range h.fake.Channels() {
+		assert.False(t, c.Thread, "no thread is made")
+	}
+	card, _ := h.fake.Message(lobby.ID)
+	assert.NotContains(t, card.Embeds[0].Description, "<#")
+	refused := h.command(carol, "new", nil)
+	assert.True(t, refused.Ephemeral())
+	assert.Contains(t, refused.Message.Content, "already running here")
+}
+
+// TestWithoutThreadPermissionsTheGamePlaysInTheChannel: the lobby says so
+// once, and the game plays in the channel.
+func TestWithoutThreadPermissionsTheGamePlaysInTheChannel(t *testing.T) {
+	h := newThreadHarness(t)
+	h.fake.SetPermissions(h.fake.ChannelID, fakediscord.DefaultAppPermissions&^discordgo.PermissionCreatePublicThreads)
+	resp := h.command(alice, "new", map[string]any{"seats": 2})
+	assert.Contains(t, resp.Message.Embeds[0].Description, "can't make threads here")
+	gameID, _ := bot.ParseCustomID(control(t, *resp.Message, bot.ActJoin))
+	h.click(bob, resp.Message.ID, control(t, *resp.Message, bot.ActJoin))
+	h.click(alice, resp.Message.ID, control(t, *resp.Message, bot.ActStart))
+	turn, running := h.waitTurn(gameID.Game)
+	require.True(t, running)
+	assert.Equal(t, h.fake.ChannelID, turn.ChannelID)
+	assert.Empty(t, h.fake.Unexpected(), "the bot tried nothing Discord would refuse")
+}
+
+// TestRollButtonAndForcedMoves: roll button keeps the Roll button; with
+// roll auto a turn with one legal move plays itself and leaves its line.
+func TestRollButtonAndForcedMoves(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, map[string]any{"roll": "button"})
+	turn, _ := h.waitTurn(gameID)
+	assert.True(t, hasControl(turn, bot.ActRoll), "roll button: %v", turn.CustomIDs())
+
+	// A 1 from home has one move (onto the entry square): Alice's and
+	// Bob's first turns play themselves; Alice's second turn is hers.
+	h.die.set(1, 1, 4)
+	autoID, _ := openGameBy(t, h, carol, alice, nil)
+	turn, running := h.waitTurn(autoID)
+	require.True(t, running)
+	_, g := h.game(autoID)
+	assert.Equal(t, 3, g.TurnNumber())
+	assert.Equal(t, []string{carol}, turn.Pinged)
+	sg, _ := h.game(autoID)
+	var lines strings.Builder
+	for _, m := range h.fake.ChannelMessages(sg.ThreadID) {
+		lines.WriteString(m.Content + "\n")
+	}
+	assert.Contains(t, lines.String(), "**Turn 1** ·")
+	assert.Contains(t, lines.String(), "**Turn 2** ·")
+	assert.Equal(t, 2, strings.Count(lines.String(), "(played by itself)"), "%s", lines.String())
+}
+
+// TestBoardByTheMoverAndBySpectators: /malefiz board is always private;
+// the mover gets the buttons, others read whose turn it is; both get a
+// jump link to the turn message.
+func TestBoardByTheMoverAndBySpectators(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, nil)
+	turn, _ := h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	link := "https://discord.com/channels/" + h.fake.GuildID + "/" + sg.ThreadID + "/" + turn.ID
+	mover := h.command(alice, "board", nil)
+	require.True(t, mover.Ephemeral())
+	assert.True(t, hasControl(*mover.Message, bot.ActMove), "the mover's copy has the buttons")
+	assert.Contains(t, mover.Message.Embeds[0].Description, link)
+	spectator := h.command(carol, "board", nil)
+	require.True(t, spectator.Ephemeral())
+	assert.Empty(t, spectator.Message.CustomIDs())
+	assert.Contains(t, spectator.Message.Embeds[0].Description, "is choosing a move")
+	assert.NotContains(t, spectator.Message.Embeds[0].Description, "You rolled")
+	assert.Contains(t, spectator.Message.Embeds[0].Description, link)
+	assert.Len(t, h.fake.ChannelMessages(sg.ThreadID), 2, "the board posts nothing: the opener and the turn")
+}
