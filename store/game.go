@@ -57,6 +57,8 @@ type Options struct {
 	// Roll is how the die is rolled for a person: "auto" (the turn
 	// arrives rolled) or "button" ("" for games made before the option).
 	Roll string `json:"roll,omitempty"`
+	// RematchOf is the game this one is a rematch of (0 for none).
+	RematchOf int64 `json:"rematch_of,omitempty"`
 }
 
 // Game is one game of a channel, from its lobby to its end.

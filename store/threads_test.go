@@ -38,3 +38,26 @@ func TestThreadedGamesShareAChannel(t *testing.T) {
 	require.Len(t, inThread, 1)
 	assert.Equal(t, first.ID, inThread[0].ID)
 }
+
+// GameResults reads back what finishing a game recorded, ratings included.
+func TestGameResults(t *testing.T) {
+	db, _ := openTest(t)
+	g := newGame("chan")
+	require.NoError(t, db.CreateGame(ctxT(t), g))
+	none, err := db.GameResults(ctxT(t), g.ID)
+	require.NoError(t, err)
+	assert.Empty(t, none)
+	results := []store.Result{
+		{Player: "u1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
+		{Player: "ai:easy", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20},
+	}
+	require.NoError(t, db.FinishGame(ctxT(t), g, results))
+	got, err := db.GameResults(ctxT(t), g.ID)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	byColor := map[string]store.Result{got[0].Color: got[0], got[1].Color: got[1]}
+	assert.Equal(t, store.InitialRating, byColor["red"].RatingBefore)
+	assert.Greater(t, byColor["red"].RatingAfter, store.InitialRating)
+	assert.Less(t, byColor["green"].RatingAfter, store.InitialRating)
+	assert.True(t, byColor["red"].Won)
+}
