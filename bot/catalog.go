@@ -239,6 +239,11 @@ const (
 	msgRollButtonOpt msg = "roll.button"
 	msgRollLine      msg = "lobby.roll"
 
+	msgRematchButton msg = "button.rematch"
+	msgRematchOpened msg = "rematch.opened"
+	msgRematchJoined msg = "rematch.joined"
+	msgNoRematch     msg = "err.no_rematch"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
@@ -383,6 +388,10 @@ var catalog = map[msg]map[string]string{
 	msgOptThreads:         {"en": "Play each game in a thread of its own", "de": "Jedes Spiel in einem eigenen Thread spielen"},
 	msgRollAuto:           {"en": "auto (one click a turn)", "de": "auto (ein Klick pro Zug)"},
 	msgRollButtonOpt:      {"en": "button (press Roll first)", "de": "button (erst Würfeln drücken)"},
+	msgRematchButton:      {"en": "Rematch", "de": "Revanche"},
+	msgRematchOpened:      {"en": "Game #%d is open in %s: you are its host; the others join with Rematch or Join.", "de": "Spiel #%d ist in %s offen: Du bist Gastgeber; die anderen kommen mit Revanche oder Mitspielen dazu."},
+	msgRematchJoined:      {"en": "You have a seat in game #%d in %s.", "de": "Du hast einen Platz in Spiel #%d in %s."},
+	msgNoRematch:          {"en": "A rematch follows a finished game.", "de": "Eine Revanche gibt es nach einem beendeten Spiel."},
 	msgRollLine:           {"en": "Die: %s", "de": "Würfel: %s"},
 	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
 	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},

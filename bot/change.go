@@ -38,7 +38,7 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err != nil {
 		return err
 	}
-	if r != nil && r.isClick() {
+	if r != nil && r.isClick() && !r.originChecked {
 		if err := m.checkOrigin(r); err != nil {
 			return err
 		}

@@ -49,6 +49,8 @@ type effect struct {
 	// App and Token name the interaction an adoption reads @original of.
 	App   string `json:"app,omitempty"`
 	Token string `json:"token,omitempty"`
+	// Ratings: the post is a result; the sender adds the rating changes.
+	Ratings bool `json:"ratings,omitempty"`
 	// Name is a new thread's name; User the user a thread member op adds.
 	Name string `json:"name,omitempty"`
 	User string `json:"user,omitempty"`

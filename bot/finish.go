@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -16,6 +17,7 @@ func (b *Bot) finish(m *match) {
 	m.record(store.EventWin, winner.UserID, winner.Color, "")
 	m.dropReminder()
 	m.post(b.resultView(m), "")
+	m.effects[len(m.effects)-1].Ratings = true
 	m.edit(store.RoleLobby, b.cardData(m), false)
 	m.archive()
 }
@@ -32,7 +34,21 @@ func (b *Bot) resultView(m *match) view {
 		Image:  &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName},
 		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)}}
 	sc := scene(m)
-	return view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
+	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
+	// Everyone who played hears of the end; Rematch opens a new lobby.
+	var who []string
+	for _, s := range m.stored.Seats {
+		if s.UserID != "" && !s.Left {
+			v.pings = append(v.pings, s.UserID)
+			who = append(who, mention(s.UserID))
+		}
+	}
+	v.content = strings.Join(who, " ")
+	v.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, msgRematchButton), Style: discordgo.SuccessButton,
+			CustomID: CustomID{Action: ActRematch, Game: m.stored.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
+	}}}
+	return v
 }
 
 // resign takes the user out of the running game (rule 10).

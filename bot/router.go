@@ -42,6 +42,8 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		return b.start(ctx, r, id.Game)
 	case ActCancel:
 		return b.cancel(ctx, r, id.Game)
+	case ActRematch:
+		return b.rematch(ctx, r, id.Game)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		return b.turnAction(ctx, r, id)
 	}

@@ -239,6 +239,11 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (strin
 	}
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
+	if ef.Ratings {
+		if err := b.withRatings(ctx, e.GameID, body); err != nil {
+			return "", err
+		}
+	}
 	body["nonce"] = mustJSON("mf" + strconv.FormatInt(e.ID, 10))
 	body["enforce_nonce"] = mustJSON(true)
 	endpoint := discordgo.EndpointChannelMessages(ef.Channel)

@@ -351,3 +351,66 @@ func TestBoardByTheMoverAndBySpectators(t *testing.T) {
 	assert.Contains(t, spectator.Message.Embeds[0].Description, link)
 	assert.Len(t, h.fake.ChannelMessages(sg.ThreadID), 2, "the board posts nothing: the opener and the turn")
 }
+
+// TestWinnerMessageAndRematch: the result pings every human player, shows
+// each rating change, and Rematch opens a new lobby in the channel with
+// the same options, seating whoever clicks it.
+func TestWinnerMessageAndRematch(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, map[string]any{"turn-timeout": "6h", "six-again": true})
+	h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	resign(t, h, bob, sg.ThreadID)
+	result, running := h.waitTurn(gameID)
+	require.False(t, running)
+	assert.ElementsMatch(t, []string{alice}, result.Pinged, "bob left the game: only alice is told")
+	desc := result.Embeds[0].Description
+	assert.Contains(t, desc, "<@"+alice+"> 1500 → 1516 (+16)")
+	assert.Contains(t, desc, "<@"+bob+"> 1500 → 1484 (-16)")
+
+	rematch := control(t, result, bot.ActRematch)
+	resp := h.click(bob, result.ID, rematch)
+	require.True(t, resp.Ephemeral(), "%q", resp.Message.Content)
+	assert.Contains(t, resp.Message.Content, "you are its host")
+	games, err := h.main.db.OpenGames(h.ctx(), h.fake.GuildID, h.fake.ChannelID)
+	require.NoError(t, err)
+	require.Len(t, games, 1)
+	next := games[0]
+	assert.Equal(t, gameID, next.Options.RematchOf)
+	assert.Equal(t, bob, next.HostID)
+	assert.True(t, next.Options.SixAgain)
+	assert.Equal(t, 6*time.Hour, next.Options.TurnTimeout)
+	require.Eventually(t, func() bool {
+		sg, _ := h.game(next.ID)
+		return sg.LobbyMessageID != ""
+	}, 5*time.Second, 5*time.Millisecond, "the new lobby was posted")
+	next, _ = h.game(next.ID)
+	lobby, _ := h.fake.Message(next.LobbyMessageID)
+	assert.Equal(t, h.fake.ChannelID, lobby.ChannelID, "the new lobby is in the channel")
+
+	resp = h.click(alice, result.ID, rematch)
+	require.True(t, resp.Ephemeral())
+	assert.Contains(t, resp.Message.Content, "You have a seat")
+	again := h.click(alice, result.ID, rematch)
+	assert.Contains(t, again.Message.Content, "already have a seat")
+	require.Eventually(t, func() bool {
+		m, _ := h.fake.Message(next.LobbyMessageID)
+		return strings.Contains(m.Embeds[0].Description, alice)
+	}, 5*time.Second, 5*time.Millisecond, "the lobby shows alice")
+	// The host starts it; it plays in a new thread.
+	h.click(bob, next.LobbyMessageID, control(t, lobby, bot.ActStart))
+	h.waitTurn(next.ID)
+	started, _ := h.game(next.ID)
+	assert.Equal(t, next.LobbyMessageID, started.ThreadID)
+}
+
+// resign runs /malefiz resign as user in channel and confirms it.
+func resign(t *testing.T, h *harness, user, channel string) {
+	t.Helper()
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: user, Channel: channel, Name: "malefiz", Sub: "resign"})
+	require.NoError(t, err)
+	if false {
+		_ = resp
+	}
+	require.Contains(t, resp.Message.Content, "left the game")
+}
