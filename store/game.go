@@ -59,6 +59,17 @@ type Options struct {
 	Roll string `json:"roll,omitempty"`
 	// RematchOf is the game this one is a rematch of (0 for none).
 	RematchOf int64 `json:"rematch_of,omitempty"`
+	// CancelVote, while open, is the host's request to cancel the running
+	// game, which the other players answer.
+	CancelVote *CancelVote `json:"cancel_vote,omitempty"`
+}
+
+// CancelVote is a host's request to cancel a running game without a
+// result: it needs every other human player's agreement before Until.
+type CancelVote struct {
+	By     string    `json:"by"`               // the host who asked
+	Until  time.Time `json:"until"`            // when the vote closes
+	Agreed []string  `json:"agreed,omitempty"` // who agreed so far
 }
 
 // Game is one game of a channel, from its lobby to its end.
