@@ -244,6 +244,21 @@ const (
 	msgRematchJoined msg = "rematch.joined"
 	msgNoRematch     msg = "err.no_rematch"
 
+	msgAskResign     msg = "resign.ask"
+	msgResignButton  msg = "button.resign"
+	msgKeepButton    msg = "button.keep"
+	msgKeptPlaying   msg = "resign.kept"
+	msgVoteOpen      msg = "err.vote_open"
+	msgVoteAsked     msg = "vote.asked"
+	msgVoteText      msg = "vote.text"
+	msgVoteAgreed    msg = "vote.agreed"
+	msgVoteYes       msg = "button.vote_yes"
+	msgVoteNo        msg = "button.vote_no"
+	msgVoteClosed    msg = "vote.closed"
+	msgVoteRefused   msg = "vote.refused"
+	msgVoteCancelled msg = "vote.cancelled"
+	msgNotYourVote   msg = "err.not_your_vote"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
@@ -392,6 +407,20 @@ var catalog = map[msg]map[string]string{
 	msgRematchOpened:      {"en": "Game #%d is open in %s: you are its host; the others join with Rematch or Join.", "de": "Spiel #%d ist in %s offen: Du bist Gastgeber; die anderen kommen mit Revanche oder Mitspielen dazu."},
 	msgRematchJoined:      {"en": "You have a seat in game #%d in %s.", "de": "Du hast einen Platz in Spiel #%d in %s."},
 	msgNoRematch:          {"en": "A rematch follows a finished game.", "de": "Eine Revanche gibt es nach einem beendeten Spiel."},
+	msgAskResign:          {"en": "Leave game #%d? It is a resignation: your pawns leave the board and the game counts as lost.", "de": "Spiel #%d verlassen? Das ist eine Aufgabe: Deine Figuren verlassen das Brett und das Spiel zählt als verloren."},
+	msgResignButton:       {"en": "Resign", "de": "Aufgeben"},
+	msgKeepButton:         {"en": "Keep playing", "de": "Weiterspielen"},
+	msgKeptPlaying:        {"en": "You keep playing; nothing changed.", "de": "Du spielst weiter; nichts hat sich geändert."},
+	msgVoteOpen:           {"en": "A vote on cancelling this game is already open.", "de": "Über den Abbruch dieses Spiels wird schon abgestimmt."},
+	msgVoteAsked:          {"en": "The game has begun, so the other players must agree to cancel it; I asked them. Without their agreement, leaving is a resignation (/malefiz resign).", "de": "Das Spiel läuft schon, daher müssen die anderen dem Abbruch zustimmen; ich habe sie gefragt. Ohne ihre Zustimmung ist Gehen eine Aufgabe (/malefiz resign)."},
+	msgVoteText:           {"en": "🗳️ %s asks to cancel game #%d without a result. Everyone else must agree before <t:%d:f>.", "de": "🗳️ %s möchte Spiel #%d ohne Ergebnis abbrechen. Alle anderen müssen vor <t:%d:f> zustimmen."},
+	msgVoteAgreed:         {"en": "Agreed so far: %s", "de": "Zugestimmt haben: %s"},
+	msgVoteYes:            {"en": "Agree to cancel", "de": "Abbruch zustimmen"},
+	msgVoteNo:             {"en": "Keep playing", "de": "Weiterspielen"},
+	msgVoteClosed:         {"en": "🗳️ This vote has closed; the game goes on.", "de": "🗳️ Diese Abstimmung ist vorbei; das Spiel geht weiter."},
+	msgVoteRefused:        {"en": "🗳️ %s wants to keep playing: the game goes on.", "de": "🗳️ %s möchte weiterspielen: Das Spiel geht weiter."},
+	msgVoteCancelled:      {"en": "🗳️ Everyone agreed: game #%d is cancelled without a result.", "de": "🗳️ Alle haben zugestimmt: Spiel #%d ist ohne Ergebnis abgebrochen."},
+	msgNotYourVote:        {"en": "This vote is for the other players of the game.", "de": "Diese Abstimmung ist für die anderen Spieler."},
 	msgRollLine:           {"en": "Die: %s", "de": "Würfel: %s"},
 	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
 	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},

@@ -24,6 +24,10 @@ const (
 	ActPlace    Action = "place"   // turn: put the captured barricade (ARG = square; or a select value)
 	ActPlaceRow Action = "prow"    // turn: select menu of rows for the barricade
 	ActRematch  Action = "rematch" // result: a new lobby with the same options
+	ActResign   Action = "resign"  // private question: leave the running game
+	ActKeep     Action = "keep"    // private question: keep playing
+	ActVoteYes  Action = "voteyes" // cancel vote: agree
+	ActVoteNo   Action = "voteno"  // cancel vote: refuse
 )
 
 const (
@@ -40,7 +44,7 @@ const (
 var knownActions = map[Action]bool{
 	ActJoin: true, ActLeave: true, ActAddBot: true, ActStart: true, ActCancel: true,
 	ActRoll: true, ActPawn: true, ActMove: true, ActBack: true, ActPlace: true, ActPlaceRow: true,
-	ActRematch: true,
+	ActRematch: true, ActResign: true, ActKeep: true, ActVoteYes: true, ActVoteNo: true,
 }
 
 // ErrBadCustomID is returned for custom IDs this bot did not make.

@@ -70,8 +70,16 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 		}
 		seat.Left = true
 		m.record(store.EventResign, r.userID, seat.Color, "")
-		m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
-			Content: tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat)), AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
+		line := tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat))
+		if r.isClick() {
+			// Confirmed on the private question: it says so, and the
+			// game's place hears of it.
+			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(r.lang, msgResigned, b.seatLabel(m, seat))), nil)
+			m.post(view{content: line}, "")
+		} else {
+			m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
+				Content: line, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
+		}
 		switch {
 		case m.game.Over():
 			if wasTurn {
@@ -101,5 +109,5 @@ func (b *Bot) cmdResign(ctx context.Context, r *request, _ options) error {
 	if sg.Status == store.StatusLobby {
 		return b.lobbyAction(ctx, r, sg.ID, leave(r))
 	}
-	return b.resign(ctx, r, sg.ID)
+	return b.askResign(r, sg)
 }

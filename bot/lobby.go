@@ -282,7 +282,7 @@ func (b *Bot) cmdLeave(ctx context.Context, r *request, _ options) error {
 		return err
 	}
 	if sg.Status == store.StatusRunning {
-		return b.resign(ctx, r, sg.ID)
+		return b.askResign(r, sg)
 	}
 	return b.lobbyAction(ctx, r, sg.ID, leave(r))
 }
@@ -361,7 +361,9 @@ func (b *Bot) lineUp(m *match) string {
 	return tr(m.stored.Locale, msgLineUp, m.stored.ID, strings.Join(who, ", "))
 }
 
-// cancel ends a lobby or a running game without a result.
+// cancel ends a lobby or a running game without a result. Once the first
+// turn has been played, a host who is not a moderator needs the other
+// players' agreement: a vote opens instead.
 func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		sg := m.stored
@@ -372,28 +374,44 @@ func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
 		if sg.HostID != r.userID && !manager {
 			return refuse(msgOnlyHostCancels)
 		}
+		if !manager && sg.Status == store.StatusRunning && m.firstTurnPlayed() && len(m.otherHumans(r.userID)) > 0 {
+			return b.askCancel(m, r)
+		}
 		wasLobby := sg.Status == store.StatusLobby
-		sg.Status = store.StatusCancelled
-		sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
-		m.record(store.EventCancel, r.userID, "", "")
 		text := tr(sg.Locale, msgCancelledBy, quote(r.name))
 		closed := closedData(text)
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, closed, nil)
-			return nil
+		} else {
+			m.answer(discordgo.InteractionResponseChannelMessageWithSource,
+				&discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
 		}
-		m.answer(discordgo.InteractionResponseChannelMessageWithSource,
-			&discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
 		if wasLobby {
-			m.edit(store.RoleLobby, closed, false)
+			sg.Status = store.StatusCancelled
+			sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
+			m.record(store.EventCancel, r.userID, "", "")
+			if !r.isClick() {
+				m.edit(store.RoleLobby, closed, false)
+			}
 			return nil
 		}
-		m.dropReminder()
 		m.edit(store.RoleTurn, closed, false)
-		m.edit(store.RoleLobby, b.cardData(m), false)
-		m.archive()
+		b.endWithoutResult(m, r.userID, "")
 		return nil
 	})
+}
+
+// endWithoutResult cancels the running game: the reminder goes, the card
+// says so, the thread is archived.
+func (b *Bot) endWithoutResult(m *match, by, why string) {
+	sg := m.stored
+	sg.Status = store.StatusCancelled
+	sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
+	sg.Options.CancelVote = nil
+	m.record(store.EventCancel, by, "", why)
+	m.dropReminder()
+	m.edit(store.RoleLobby, b.cardData(m), false)
+	m.archive()
 }
 
 func (b *Bot) cmdCancel(ctx context.Context, r *request, _ options) error {

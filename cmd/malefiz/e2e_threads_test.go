@@ -409,8 +409,94 @@ func resign(t *testing.T, h *harness, user, channel string) {
 	t.Helper()
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: user, Channel: channel, Name: "malefiz", Sub: "resign"})
 	require.NoError(t, err)
-	if false {
-		_ = resp
+	if hasControl(*resp.Message, bot.ActResign) {
+		resp = h.click(user, resp.Message.ID, control(t, *resp.Message, bot.ActResign))
 	}
 	require.Contains(t, resp.Message.Content, "left the game")
+}
+
+// TestResignAsksFirst: resign in a running game asks privately; Keep
+// playing changes nothing, Resign leaves.
+func TestResignAsksFirst(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, nil)
+	h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	for _, sub := range []string{"resign", "leave"} {
+		ask, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: bob, Channel: sg.ThreadID, Name: "malefiz", Sub: sub})
+		require.NoError(t, err)
+		require.True(t, ask.Ephemeral())
+		assert.Contains(t, ask.Message.Content, "resignation")
+		keep := h.click(bob, ask.Message.ID, control(t, *ask.Message, bot.ActKeep))
+		assert.Contains(t, keep.Message.Content, "nothing changed")
+		assert.Empty(t, keep.Message.CustomIDs())
+	}
+	after, _ := h.game(gameID)
+	require.Equal(t, sg.LastSeq, after.LastSeq, "asking changed the game")
+	require.Equal(t, store.StatusRunning, after.Status)
+	resign(t, h, bob, sg.ThreadID)
+	_, running := h.waitTurn(gameID)
+	assert.False(t, running, "alice won when bob left")
+}
+
+// TestHostCancelNeedsTheOthers: once a turn has been played, the host's
+// cancel opens a vote in the thread; a refusal keeps the game going, and
+// everyone's agreement cancels it; a moderator cancels at once.
+func TestHostCancelNeedsTheOthers(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, lobby := openGameBy(t, h, alice, bob, nil)
+	_, _, running := playRolledTurn(t, h, gameID)
+	require.True(t, running)
+	sg, _ := h.game(gameID)
+	cancelIn := func(user string, perms int64) *fakediscord.Response {
+		resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: user, Channel: sg.ThreadID, Name: "malefiz",
+			Sub: "cancel", Permissions: perms})
+		require.NoError(t, err)
+		return resp
+	}
+	voteMessage := func() fakediscord.Message {
+		t.Helper()
+		for range 1000 {
+			for _, m := range h.fake.ChannelMessages(sg.ThreadID) {
+				if hasControl(m, bot.ActVoteYes) {
+					return m
+				}
+			}
+			sleepShort()
+		}
+		t.Fatal("no vote message in the thread")
+		return fakediscord.Message{}
+	}
+	asked := cancelIn(alice, 0)
+	require.True(t, asked.Ephemeral())
+	assert.Contains(t, asked.Message.Content, "must agree")
+	vote := voteMessage()
+	assert.Equal(t, []string{bob}, vote.Pinged, "the vote asks bob")
+	refusedSelf := h.click(alice, vote.ID, control(t, vote, bot.ActVoteYes))
+	assert.True(t, refusedSelf.Ephemeral(), "the host does not vote")
+	no := h.click(bob, vote.ID, control(t, vote, bot.ActVoteNo))
+	assert.Contains(t, no.Message.Content, "goes on")
+	now, _ := h.game(gameID)
+	require.Equal(t, store.StatusRunning, now.Status)
+
+	cancelIn(alice, 0)
+	vote = voteMessage()
+	yes := h.click(bob, vote.ID, control(t, vote, bot.ActVoteYes))
+	assert.Contains(t, yes.Message.Content, "cancelled without a result")
+	now, _ = h.game(gameID)
+	require.Equal(t, store.StatusCancelled, now.Status)
+	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond)
+	card, _ := h.fake.Message(lobby.ID)
+	assert.Contains(t, card.Embeds[0].Title, "closed")
+
+	// A moderator needs nobody's agreement.
+	modID, _ := openGameBy(t, h, carol, bob, nil)
+	_, _, running = playRolledTurn(t, h, modID)
+	require.True(t, running)
+	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "cancel",
+		Permissions: discordgo.PermissionManageChannels})
+	require.NoError(t, err)
+	assert.Contains(t, resp.Message.Content, "cancelled")
+	mod, _ := h.game(modID)
+	assert.Equal(t, store.StatusCancelled, mod.Status)
 }
