@@ -61,3 +61,26 @@ func TestGameResults(t *testing.T) {
 	assert.Less(t, byColor["green"].RatingAfter, store.InitialRating)
 	assert.True(t, byColor["red"].Won)
 }
+
+// A user's settings default to off and round-trip; UserGames lists the
+// open games the user sits in.
+func TestUserSettingsAndGames(t *testing.T) {
+	db, _ := openTest(t)
+	s, err := db.UserSettings(ctxT(t), "u1")
+	require.NoError(t, err)
+	assert.Equal(t, store.UserSettings{}, s)
+	require.NoError(t, db.SetUserSettings(ctxT(t), "u1", store.UserSettings{DM: true, DMRefused: true}))
+	s, err = db.UserSettings(ctxT(t), "u1")
+	require.NoError(t, err)
+	assert.Equal(t, store.UserSettings{DM: true, DMRefused: true}, s)
+
+	mine := newGame("chan")
+	require.NoError(t, db.CreateGame(ctxT(t), mine))
+	other := newGame("chan2")
+	other.Seats[0].UserID = "u2"
+	require.NoError(t, db.CreateGame(ctxT(t), other))
+	games, err := db.UserGames(ctxT(t), "guild1", "u1")
+	require.NoError(t, err)
+	require.Len(t, games, 1)
+	assert.Equal(t, mine.ID, games[0].ID)
+}
