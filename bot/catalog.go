@@ -259,6 +259,22 @@ const (
 	msgVoteCancelled msg = "vote.cancelled"
 	msgNotYourVote   msg = "err.not_your_vote"
 
+	msgCmdGames       msg = "cmd.games"
+	msgCmdNotify      msg = "cmd.notify"
+	msgOptDM          msg = "opt.dm"
+	msgNotifyOn       msg = "notify.on"
+	msgNotifyOff      msg = "notify.off"
+	msgDMRefused      msg = "notify.refused"
+	msgDMTurn         msg = "dm.turn"
+	msgDMTurnRolled   msg = "dm.turn_rolled"
+	msgDMReminder     msg = "dm.reminder"
+	msgDMEnded        msg = "dm.ended"
+	msgGamesTitle     msg = "games.title"
+	msgNoGames        msg = "games.none"
+	msgGamesLobby     msg = "games.lobby"
+	msgGamesYourTurn  msg = "games.your_turn"
+	msgGamesTheirTurn msg = "games.their_turn"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
@@ -421,6 +437,21 @@ var catalog = map[msg]map[string]string{
 	msgVoteRefused:        {"en": "🗳️ %s wants to keep playing: the game goes on.", "de": "🗳️ %s möchte weiterspielen: Das Spiel geht weiter."},
 	msgVoteCancelled:      {"en": "🗳️ Everyone agreed: game #%d is cancelled without a result.", "de": "🗳️ Alle haben zugestimmt: Spiel #%d ist ohne Ergebnis abgebrochen."},
 	msgNotYourVote:        {"en": "This vote is for the other players of the game.", "de": "Diese Abstimmung ist für die anderen Spieler."},
+	msgCmdGames:           {"en": "Your lobbies and running games on this server", "de": "Deine offenen und laufenden Spiele auf diesem Server"},
+	msgCmdNotify:          {"en": "How the bot tells you it is your turn", "de": "Wie dir der Bot sagt, dass du dran bist"},
+	msgOptDM:              {"en": "Also a direct message on your turn and when your game ends", "de": "Auch eine Direktnachricht, wenn du dran bist und wenn dein Spiel endet"},
+	msgNotifyOn:           {"en": "You get a direct message on your turn and when your game ends, besides the ping.", "de": "Du bekommst eine Direktnachricht, wenn du dran bist und wenn dein Spiel endet, zusätzlich zur Erwähnung."},
+	msgNotifyOff:          {"en": "You get a ping on your turn; no direct messages.", "de": "Du wirst erwähnt, wenn du dran bist; keine Direktnachrichten."},
+	msgDMRefused:          {"en": "I could not send you a direct message: your DMs are closed for this server. You still get pings.", "de": "Ich konnte dir keine Direktnachricht schicken: Deine Direktnachrichten sind geschlossen. Du wirst weiter erwähnt."},
+	msgDMTurn:             {"en": "🎲 Your turn in Malefiz game #%d: %s", "de": "🎲 Du bist in Malefiz-Spiel #%d dran: %s"},
+	msgDMTurnRolled:       {"en": "🎲 Your turn in Malefiz game #%d: you rolled a %d. %s", "de": "🎲 Du bist in Malefiz-Spiel #%d dran: Du hast eine %d gewürfelt. %s"},
+	msgDMReminder:         {"en": "⏰ Malefiz game #%d: your time runs out <t:%d:R>. %s", "de": "⏰ Malefiz-Spiel #%d: Deine Zeit läuft ab <t:%d:R>. %s"},
+	msgDMEnded:            {"en": "🏆 Malefiz game #%d is over: %s won. %s", "de": "🏆 Malefiz-Spiel #%d ist vorbei: %s hat gewonnen. %s"},
+	msgGamesTitle:         {"en": "🎲 Your games", "de": "🎲 Deine Spiele"},
+	msgNoGames:            {"en": "You are in no game on this server — /malefiz new opens one.", "de": "Du spielst auf diesem Server in keinem Spiel — /malefiz new eröffnet eins."},
+	msgGamesLobby:         {"en": "waiting to start", "de": "wartet auf den Start"},
+	msgGamesYourTurn:      {"en": "**your turn**, time runs out <t:%d:R>", "de": "**du bist dran**, die Zeit läuft ab <t:%d:R>"},
+	msgGamesTheirTurn:     {"en": "%s to move", "de": "%s ist dran"},
 	msgRollLine:           {"en": "Die: %s", "de": "Würfel: %s"},
 	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
 	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},

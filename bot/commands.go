@@ -83,6 +83,10 @@ func subcommands() []subcommand {
 		{name: "board", desc: msgCmdBoard, run: (*Bot).cmdBoard},
 		{name: "resign", desc: msgCmdResign, run: (*Bot).cmdResign},
 		{name: "cancel", desc: msgCmdCancel, run: (*Bot).cmdCancel},
+		{name: "games", desc: msgCmdGames, run: (*Bot).cmdGames},
+		{name: "notify", desc: msgCmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
+			boolOption("dm", msgOptDM),
+		}},
 		{name: "rules", desc: msgCmdRules, run: (*Bot).cmdRules},
 		{name: "help", desc: msgCmdHelp, run: (*Bot).cmdHelp},
 	}

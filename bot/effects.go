@@ -51,6 +51,8 @@ type effect struct {
 	Token string `json:"token,omitempty"`
 	// Ratings: the post is a result; the sender adds the rating changes.
 	Ratings bool `json:"ratings,omitempty"`
+	// Text is a direct message's text (see notify).
+	Text string `json:"text,omitempty"`
 	// Name is a new thread's name; User the user a thread member op adds.
 	Name string `json:"name,omitempty"`
 	User string `json:"user,omitempty"`

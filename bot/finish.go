@@ -19,6 +19,11 @@ func (b *Bot) finish(m *match) {
 	m.post(b.resultView(m), "")
 	m.effects[len(m.effects)-1].Ratings = true
 	m.edit(store.RoleLobby, b.cardData(m), false)
+	for _, s := range m.stored.Seats {
+		if s.UserID != "" && !s.Left {
+			m.notify(s.UserID, tr(m.stored.Locale, msgDMEnded, m.stored.ID, b.seatLabel(m, winner), linkPlaceholder), store.RoleLobby)
+		}
+	}
 	m.archive()
 }
 

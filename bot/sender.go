@@ -203,6 +203,8 @@ func (b *Bot) send1(ctx context.Context, e store.Effect, ef effect) (string, *st
 		}
 	}
 	switch ef.Op {
+	case opDM:
+		return b.sendDM(ctx, e, ef)
 	case opThread, opMember, opArchive, opDelete:
 		return b.sendThreadOp(ctx, e, ef)
 	case opPost:

@@ -157,6 +157,7 @@ func (b *Bot) remind(m *match) error {
 		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, GuildID: sg.GuildID, FailIfNotExists: &f}
 	}
 	m.post(v, store.RoleReminder)
+	m.notify(seat.UserID, tr(sg.Locale, msgDMReminder, sg.ID, sg.Deadline.Unix(), linkPlaceholder), store.RoleTurn)
 	return nil
 }
 

@@ -246,6 +246,9 @@ func (b *Bot) advance(m *match) ([]string, error) {
 		return lines, nil
 	}
 	m.post(b.turnView(m, viewOptions{}), store.RoleTurn)
+	if seat := m.toMove(); seat != nil && seat.UserID != "" {
+		m.notify(seat.UserID, b.turnDM(m), store.RoleTurn)
+	}
 	m.edit(store.RoleLobby, b.cardData(m), false)
 	return lines, nil
 }

@@ -500,3 +500,76 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	mod, _ := h.game(modID)
 	assert.Equal(t, store.StatusCancelled, mod.Status)
 }
+
+// TestDirectMessagesOnYourTurn: with notify dm:on a player gets a direct
+// message with the roll and a jump link on their turn and at the end; a
+// refused DM (closed DMs) falls back to the ping and is told once, privately.
+func TestDirectMessagesOnYourTurn(t *testing.T) {
+	h := newThreadHarness(t)
+	on := h.command(bob, "notify", map[string]any{"dm": true})
+	require.True(t, on.Ephemeral())
+	assert.Contains(t, on.Message.Content, "direct message")
+	h.fake.SetDMsClosed(alice, true)
+	require.True(t, h.command(alice, "notify", map[string]any{"dm": true}).Ephemeral())
+
+	gameID, _ := openGameBy(t, h, alice, bob, nil)
+	_, _, running := playRolledTurn(t, h, gameID) // alice's turn, then bob's
+	require.True(t, running)
+	turn, _ := h.waitTurn(gameID)
+	require.Equal(t, []string{bob}, turn.Pinged)
+	sg, _ := h.game(gameID)
+	var dms []fakediscord.Message
+	require.Eventually(t, func() bool { dms = h.fake.DMMessages(bob); return len(dms) > 0 }, 5*time.Second, 5*time.Millisecond)
+	assert.Contains(t, dms[len(dms)-1].Content, fmt.Sprintf("game #%d", gameID))
+	assert.Contains(t, dms[len(dms)-1].Content, "you rolled")
+	assert.Contains(t, dms[len(dms)-1].Content, "https://discord.com/channels/"+h.fake.GuildID+"/"+sg.ThreadID+"/"+turn.ID)
+	assert.Empty(t, h.fake.DMMessages(alice), "alice's DMs are closed")
+
+	// Alice learned of it, once, privately, the next time she acted (her
+	// move): another command tells her nothing more.
+	notes := func() int {
+		n := 0
+		for _, c := range h.fake.Calls() {
+			if c.Route == fakediscord.RouteFollowup && strings.Contains(string(c.Body), "could not send you a direct message") {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, 1, notes(), "alice is told once")
+	require.True(t, h.command(alice, "games", nil).Ephemeral())
+	assert.Equal(t, 1, notes(), "alice is told once")
+	us, err := h.main.db.UserSettings(h.ctx(), alice)
+	require.NoError(t, err)
+	assert.False(t, us.DMRefused)
+
+	// The end: bob hears of it by DM too.
+	resign(t, h, alice, sg.ThreadID)
+	require.Eventually(t, func() bool {
+		dms = h.fake.DMMessages(bob)
+		return strings.Contains(dms[len(dms)-1].Content, "is over")
+	}, 5*time.Second, 5*time.Millisecond)
+}
+
+// TestMyGamesListsTheCallersGames: /malefiz games lists, privately, the
+// caller's lobbies and running games, those where it is their turn first.
+func TestMyGamesListsTheCallersGames(t *testing.T) {
+	h := newThreadHarness(t)
+	first, _ := openGameBy(t, h, alice, bob, nil) // alice to move
+	h.waitTurn(first)
+	second, _ := openGameBy(t, h, bob, alice, nil) // bob to move
+	h.waitTurn(second)
+	lobby := h.command(alice, "new", nil)
+	lobbyID, _ := bot.ParseCustomID(control(t, *lobby.Message, bot.ActJoin))
+	h.command(carol, "new", nil) // not alice's
+
+	resp := h.command(alice, "games", nil)
+	require.True(t, resp.Ephemeral())
+	lines := strings.Split(resp.Message.Embeds[0].Description, "\n")
+	require.Len(t, lines, 3, "%v", lines)
+	assert.Contains(t, lines[0], fmt.Sprintf("#%d", first))
+	assert.Contains(t, lines[0], "your turn")
+	assert.Contains(t, lines[1]+lines[2], fmt.Sprintf("#%d", second))
+	assert.Contains(t, lines[1]+lines[2], fmt.Sprintf("#%d", lobbyID.Game))
+	assert.Contains(t, lines[1]+lines[2], "waiting to start")
+}
