@@ -354,7 +354,7 @@ var catalog = map[msg]map[string]string{
 	msgPromptRoll:         {"en": "Your turn — roll the die!", "de": "Du bist dran — würfle!"},
 	msgPromptMove:         {"en": "You rolled a **%d**. Choose your move:", "de": "Du hast eine **%d** gewürfelt. Wähle deinen Zug:"},
 	msgPromptPawn:         {"en": "You rolled a **%d**. Which pawn do you move?", "de": "Du hast eine **%d** gewürfelt. Welche Figur ziehst du?"},
-	msgPromptPlace:        {"en": "%s captures a barricade! Where should it go? Pick a suggestion or any square by row.", "de": "%s schlägt einen Sperrstein! Wohin damit? Nimm einen Vorschlag oder ein beliebiges Feld nach Reihe."},
+	msgPromptPlace:        {"en": "Your pawn took the barricade on %s. Where should it go? Pick a suggested square, or a row and then a square — the board letters the row's squares.", "de": "Deine Figur hat den Sperrstein auf %s geschlagen. Wohin soll er? Nimm ein vorgeschlagenes Feld, oder eine Reihe und dann ein Feld — das Brett beschriftet die Felder der Reihe."},
 	msgPickRow:            {"en": "Or pick a row…", "de": "Oder wähle eine Reihe…"},
 	msgPickSquare:         {"en": "…then a square of row %d", "de": "…dann ein Feld in Reihe %d"},
 	msgRowOption:          {"en": "Row %d (%d squares)", "de": "Reihe %d (%d Felder)"},

@@ -238,7 +238,7 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 	case phase == engine.PhasePlace:
 		sc.Roll = m.game.Rolled()
 		pending, _ := m.game.Pending()
-		desc = append(desc, tr(lang, msgPromptPlace, moveText(lang, pending.From, pending.To)))
+		desc = append(desc, tr(lang, msgPromptPlace, pending.To.String()))
 		squares := m.game.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
 		pos := m.game.Position()
@@ -254,6 +254,10 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		comps = buttonRows(buttons)
 		comps = append(comps, rowMenu(lang, squares, cid(ActPlaceRow, "")))
 		if o.row > 0 {
+			// The board letters the row's free squares as the menu does.
+			for i, sq := range rowSquares(squares, o.row) {
+				sc.Labels = append(sc.Labels, render.Label{Square: sq, Text: render.Letter(i)})
+			}
 			if menu, ok := squareMenu(lang, squares, o.row, cid(ActPlace, "")); ok {
 				comps = append(comps, menu)
 			}
@@ -323,10 +327,8 @@ func rowMenu(lang string, squares []engine.Square, customID string) discordgo.Me
 // squareMenu is the select menu of one row's legal squares.
 func squareMenu(lang string, squares []engine.Square, row int, customID string) (discordgo.MessageComponent, bool) {
 	var opts []discordgo.SelectMenuOption
-	for _, sq := range squares {
-		if sq.Row() == row {
-			opts = append(opts, discordgo.SelectMenuOption{Label: sq.String(), Value: sq.String()})
-		}
+	for i, sq := range rowSquares(squares, row) {
+		opts = append(opts, discordgo.SelectMenuOption{Label: render.Letter(i) + " · " + sq.String(), Value: sq.String()})
 	}
 	if len(opts) == 0 {
 		return nil, false
@@ -334,6 +336,17 @@ func squareMenu(lang string, squares []engine.Square, row int, customID string) 
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickSquare, row), Options: opts},
 	}}, true
+}
+
+// rowSquares are the squares of row, in the order of squares.
+func rowSquares(squares []engine.Square, row int) []engine.Square {
+	var out []engine.Square
+	for _, sq := range squares {
+		if sq.Row() == row {
+			out = append(out, sq)
+		}
+	}
+	return out
 }
 
 // suggestPlacements picks up to maxSuggestions squares for a captured

@@ -68,7 +68,10 @@ func racingMove(g *engine.Game, wantCapture bool) engine.Move {
 // (roll button), else the turn arrived rolled; a captured barricade goes to
 // the first suggested square. It returns the clicks it took and how many of
 // them placed a barricade, or false when the game is over.
-func playRolledTurn(t *testing.T, h *harness, gameID int64) (clicks, placements int, running bool) {
+//
+// With viaMenu the barricade goes through the menus instead: a row, then
+// a square, checking that the board and the menu letter the row alike.
+func playRolledTurn(t *testing.T, h *harness, gameID int64, viaMenu bool) (clicks, placements int, running bool) {
 	t.Helper()
 	turnMsg, running := h.waitTurn(gameID)
 	if !running {
@@ -106,8 +109,32 @@ func playRolledTurn(t *testing.T, h *harness, gameID int64) (clicks, placements 
 	resp := h.click(player, turnMsg.ID, moveID)
 	clicks++
 	if g.Position().At(m.To) == engine.Barricade {
-		require.Contains(t, resp.Message.Embeds[0].Description, "barricade")
-		resp = h.click(player, turnMsg.ID, control(t, *resp.Message, bot.ActPlace))
+		require.Contains(t, resp.Message.Embeds[0].Description, "Your pawn took the barricade on "+m.To.String()+".")
+		suggested, err := bot.ParseCustomID(control(t, *resp.Message, bot.ActPlace))
+		require.NoError(t, err)
+		if viaMenu {
+			// The first suggestion, found through the menus.
+			sq, err := engine.ParseSquare(suggested.Arg)
+			require.NoError(t, err)
+			rows := control(t, *resp.Message, bot.ActPlaceRow)
+			resp = h.click(player, turnMsg.ID, rows, fmt.Sprint(sq.Row()))
+			clicks++
+			placements++
+			require.True(t, hasBoard(*resp.Message), "the row's board")
+			var squares fakediscord.Component
+			for _, c := range resp.Message.Controls() {
+				if strings.HasPrefix(c.CustomID, "mf/place/") && c.Type == discordgo.SelectMenuComponent {
+					squares = c
+				}
+			}
+			require.NotEmpty(t, squares.Options, "no square menu after choosing a row")
+			for i, o := range squares.Options {
+				assert.Equal(t, fmt.Sprintf("%c · %s", 'A'+i, o.Value), o.Label, "the menu letters the row's squares")
+			}
+			resp = h.click(player, turnMsg.ID, squares.CustomID, suggested.Arg)
+		} else {
+			resp = h.click(player, turnMsg.ID, suggested.String())
+		}
 		clicks++
 		placements++
 	}
@@ -157,7 +184,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 
 	f := figures{}
 	for {
-		clicks, placements, running := playRolledTurn(t, h, gameID)
+		clicks, placements, running := playRolledTurn(t, h, gameID, f.placements == 0)
 		if !running {
 			break
 		}
@@ -204,7 +231,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	old.die.set() // the test scripts no roll: the same fair die as above
 	of := figures{}
 	for {
-		clicks, placements, running := playRolledTurn(t, old, oldID)
+		clicks, placements, running := playRolledTurn(t, old, oldID, false)
 		if !running {
 			break
 		}
@@ -241,7 +268,7 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 	require.Len(t, threads, 3, "one thread per game")
 	// One turn in each, in turn.
 	for _, id := range ids {
-		_, _, running := playRolledTurn(t, h, id)
+		_, _, running := playRolledTurn(t, h, id, false)
 		require.True(t, running)
 	}
 	for _, id := range ids {
@@ -445,7 +472,7 @@ func TestResignAsksFirst(t *testing.T) {
 func TestHostCancelNeedsTheOthers(t *testing.T) {
 	h := newThreadHarness(t)
 	gameID, lobby := openGameBy(t, h, alice, bob, nil)
-	_, _, running := playRolledTurn(t, h, gameID)
+	_, _, running := playRolledTurn(t, h, gameID, false)
 	require.True(t, running)
 	sg, _ := h.game(gameID)
 	cancelIn := func(user string, perms int64) *fakediscord.Response {
@@ -491,7 +518,7 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 
 	// A moderator needs nobody's agreement.
 	modID, _ := openGameBy(t, h, carol, bob, nil)
-	_, _, running = playRolledTurn(t, h, modID)
+	_, _, running = playRolledTurn(t, h, modID, false)
 	require.True(t, running)
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "cancel",
 		Permissions: discordgo.PermissionManageChannels})
@@ -513,7 +540,7 @@ func TestDirectMessagesOnYourTurn(t *testing.T) {
 	require.True(t, h.command(alice, "notify", map[string]any{"dm": true}).Ephemeral())
 
 	gameID, _ := openGameBy(t, h, alice, bob, nil)
-	_, _, running := playRolledTurn(t, h, gameID) // alice's turn, then bob's
+	_, _, running := playRolledTurn(t, h, gameID, false) // alice's turn, then bob's
 	require.True(t, running)
 	turn, _ := h.waitTurn(gameID)
 	require.Equal(t, []string{bob}, turn.Pinged)
