@@ -514,13 +514,13 @@ var catalog = map[msg]map[string]string{
 	msgHelpText: {
 		"en": "**How to play**\n" +
 			"• `/malefiz new` opens a game here; others press **Join**, or add computer players. The host presses **Start**.\n" +
-			"• On your turn you get a ping: press **Roll**, then pick a move button — the letters match the board.\n" +
+			"• Each game plays in its own thread; the message in the channel keeps the score. On your turn you get a ping: the die is rolled already, pick a move button — the letters match the board (with `roll: button`, press **Roll** first).\n" +
 			"• Captured a barricade? Pick a suggested square, or any square by row.\n" +
-			"• `/malefiz board` shows the game again, `/malefiz resign` leaves it, `/malefiz rules` explains the rules.",
+			"• `/malefiz board` shows the game again, `/malefiz games` lists yours, `/malefiz notify dm:on` adds direct messages, `/malefiz resign` leaves a game, `/malefiz rules` explains the rules.",
 		"de": "**So wird gespielt**\n" +
 			"• `/malefiz new` eröffnet hier ein Spiel; andere drücken **Mitspielen** oder fügen Computerspieler hinzu. Der Gastgeber drückt **Starten**.\n" +
-			"• Bist du dran, wirst du erwähnt: Drücke **Würfeln** und wähle dann einen Zug — die Buchstaben stehen auch auf dem Brett.\n" +
+			"• Jedes Spiel läuft in einem eigenen Thread; die Nachricht im Kanal zeigt den Stand. Bist du dran, wirst du erwähnt: Der Würfel ist schon gefallen, wähle einen Zug — die Buchstaben stehen auch auf dem Brett (mit `roll: button` erst **Würfeln** drücken).\n" +
 			"• Sperrstein geschlagen? Nimm ein vorgeschlagenes Feld oder ein beliebiges nach Reihe.\n" +
-			"• `/malefiz board` zeigt das Spiel erneut, `/malefiz resign` verlässt es, `/malefiz rules` erklärt die Regeln.",
+			"• `/malefiz board` zeigt das Spiel erneut, `/malefiz games` listet deine Spiele, `/malefiz notify dm:on` schickt Direktnachrichten, `/malefiz resign` verlässt ein Spiel, `/malefiz rules` erklärt die Regeln.",
 	},
 }

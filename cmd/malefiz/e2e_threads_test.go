@@ -284,8 +284,25 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: sg.ThreadID, Name: "malefiz", Sub: "board"})
 	require.NoError(t, err)
 	assert.Contains(t, resp.Message.Embeds[0].Footer.Text, fmt.Sprintf("#%d", ids[2]))
-	// A button of one game's turn message clicked in another game's thread
-	// is refused (the fake clicks where the message is, so forge it).
+	// A game's turn message clicked from another game's thread, or from
+	// the channel, is refused; so is its lobby card from a thread.
+	first, firstGame := h.game(ids[0])
+	firstTurn, _ := h.fake.Message(first.TurnMessageID)
+	move := control(t, firstTurn, bot.ActMove)
+	mover := firstTurn.Pinged[0]
+	for _, channel := range []string{sg.ThreadID, h.fake.ChannelID} {
+		resp, err := h.fake.Forge(h.ctx(), fakediscord.ForgedClick{Guild: h.fake.GuildID, Channel: channel, User: mover,
+			MessageID: first.TurnMessageID, CustomID: move})
+		require.NoError(t, err)
+		assert.True(t, resp.Ephemeral(), "a turn message clicked from %s", channel)
+		assert.Contains(t, resp.Message.Content, "does not belong")
+	}
+	resp, err = h.fake.Forge(h.ctx(), fakediscord.ForgedClick{Guild: h.fake.GuildID, Channel: first.ThreadID, User: alice,
+		MessageID: first.LobbyMessageID, CustomID: fmt.Sprintf("mf/cancel/%d/0", ids[0])})
+	require.NoError(t, err)
+	assert.Contains(t, resp.Message.Content, "does not belong")
+	_, still := h.game(ids[0])
+	assert.Equal(t, firstGame.TurnNumber(), still.TurnNumber(), "forged clicks changed nothing")
 	assert.LessOrEqual(t, len(h.fake.ChannelMessages(h.fake.ChannelID)), 3, "the channel holds the three cards")
 }
 
