@@ -20,8 +20,14 @@ func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
 	return b.change(ctx, r, sg.ID, func(m *match) error {
 		switch {
 		case m.stored.Status == store.StatusLobby:
+			// A private copy of the lobby, without its buttons: those
+			// of the lobby message keep it the one place it changes.
 			data := b.lobbyData(m)
-			data.Flags = discordgo.MessageFlagsEphemeral
+			data.Flags, data.Components = discordgo.MessageFlagsEphemeral, nil
+			if id := m.stored.LobbyMessageID; id != "" {
+				data.Embeds[0].Description += "\n" + tr(r.lang, msgJumpToLobby,
+					"https://discord.com/channels/"+m.stored.GuildID+"/"+m.stored.ChannelID+"/"+id)
+			}
 			m.answer(discordgo.InteractionResponseChannelMessageWithSource, data, nil)
 			return nil
 		case m.game == nil || !m.stored.Status.Open():

@@ -230,6 +230,7 @@ const (
 	msgNoThreads     msg = "lobby.no_threads"
 	msgWhichGame     msg = "err.which_game"
 	msgJumpToTurn    msg = "board.jump"
+	msgJumpToLobby   msg = "board.jump_lobby"
 	msgOthersRoll    msg = "board.others_roll"
 	msgOthersMove    msg = "board.others_move"
 	msgPlayedItself  msg = "turn.played_itself"
@@ -412,6 +413,7 @@ var catalog = map[msg]map[string]string{
 	msgNoThreads:          {"en": "ℹ️ This game plays in this channel: I can't make threads here (I need Create Public Threads and Send Messages in Threads).", "de": "ℹ️ Dieses Spiel läuft in diesem Kanal: Ich darf hier keine Threads anlegen (ich brauche Öffentliche Threads erstellen und Nachrichten in Threads senden)."},
 	msgWhichGame:          {"en": "Several games are open here: use the buttons of the game's message, or run the command in the game's thread.", "de": "Hier sind mehrere Spiele offen: Nimm die Knöpfe der Spielnachricht oder den Befehl im Thread des Spiels."},
 	msgJumpToTurn:         {"en": "[Go to the turn message](%s)", "de": "[Zur Zugnachricht](%s)"},
+	msgJumpToLobby:        {"en": "[Go to the lobby](%s)", "de": "[Zur Runde](%s)"},
 	msgOthersRoll:         {"en": "%s is to move.", "de": "%s ist am Zug."},
 	msgOthersMove:         {"en": "%s rolled a **%d** and is choosing a move.", "de": "%s hat eine **%d** gewürfelt und wählt einen Zug."},
 	msgPlayedItself:       {"en": "(played by itself)", "de": "(von selbst gespielt)"},

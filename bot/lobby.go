@@ -320,6 +320,12 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		m.game = g
 		m.stored.Status = store.StatusRunning
 		m.record(store.EventStart, r.userID, players[first].String(), "")
+		if m.stored.LobbyMessageID == "" && r.isClick() && r.i.Message != nil {
+			// Clicked before the lobby's ID was recorded: the click names
+			// it (for the card's link; the store keeps the recorded one).
+			m.stored.LobbyMessageID = r.i.Message.ID
+		}
+		m.beginTurn()
 		started := b.cardData(m)
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, started, nil)
@@ -334,7 +340,6 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		// themselves before the first turn message.
 		at := len(m.effects)
 		lines := []string{b.lineUp(m), tr(m.stored.Locale, msgFirstPlayer, b.seatLabel(m, m.seatByColor(players[first])))}
-		m.beginTurn()
 		more, err := b.advance(m)
 		if err != nil {
 			return err

@@ -53,9 +53,18 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 			link = "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + id
 		}
 	}
+	refused := func() (string, *store.MessageRecord, error) {
+		us.DMRefused = true
+		if err := b.db.SetUserSettings(ctx, ef.User, us); err != nil {
+			return "", nil, err
+		}
+		return "refused", nil, nil
+	}
 	data, err := b.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 		map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
-	if err != nil {
+	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
+		return refused()
+	} else if err != nil {
 		return "", nil, err
 	}
 	var ch discordgo.Channel
@@ -68,11 +77,7 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 	endpoint := discordgo.EndpointChannelMessages(ch.ID)
 	_, err = b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
-		us.DMRefused = true
-		if err := b.db.SetUserSettings(ctx, ef.User, us); err != nil {
-			return "", nil, err
-		}
-		return "refused", nil, nil
+		return refused()
 	}
 	return ch.ID, nil, err
 }

@@ -332,7 +332,9 @@ func (b *Bot) sendThreadOp(ctx context.Context, e store.Effect, ef effect) (stri
 	switch ef.Op {
 	case opThread:
 		if sg.LobbyMessageID == "" {
-			return "", nil, errors.New("no lobby message to start the thread from")
+			// The lobby's ID was never recorded: the game plays in
+			// its channel.
+			return "no lobby message", nil, nil
 		}
 		endpoint := discordgo.EndpointChannelMessageThread(ef.Channel, sg.LobbyMessageID)
 		body := map[string]any{"name": ef.Name, "auto_archive_duration": threadArchiveMinutes}

@@ -175,10 +175,13 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	assert.Equal(t, h.fake.ChannelID, th.ParentID)
 	assert.Equal(t, fmt.Sprintf("Malefiz #%d · ", gameID), th.Name[:len(fmt.Sprintf("Malefiz #%d · ", gameID))])
 	assert.ElementsMatch(t, []string{h.fake.AppID, alice, bob}, h.fake.ThreadMembers(sg.ThreadID))
-	card, _ := h.fake.Message(lobby.ID)
-	require.Len(t, card.Embeds, 1)
+	var card fakediscord.Message
+	require.Eventually(t, func() bool {
+		card, _ = h.fake.Message(lobby.ID)
+		return len(card.Embeds) == 1 && strings.Contains(card.Embeds[0].Description, "<t:")
+	}, 5*time.Second, 5*time.Millisecond, "the card shows the deadline")
 	assert.Contains(t, card.Embeds[0].Description, "Turn 1")
-	assert.Contains(t, card.Embeds[0].Description, "to go")
+	assert.Contains(t, card.Embeds[0].Description, "40 to go")
 	assert.Contains(t, card.Embeds[0].Description, "<#"+sg.ThreadID+">")
 	assert.Empty(t, card.CustomIDs(), "the card has no lobby buttons")
 
