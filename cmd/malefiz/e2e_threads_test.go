@@ -620,3 +620,44 @@ func TestMyGamesListsTheCallersGames(t *testing.T) {
 	assert.Contains(t, lines[1]+lines[2], fmt.Sprintf("#%d", lobbyID.Game))
 	assert.Contains(t, lines[1]+lines[2], "waiting to start")
 }
+
+// TestTimersInAThread: the reminder goes to the game's thread (and by DM
+// with notify on) and is removed once its turn is played; a timed-out turn
+// becomes a line naming the player and the move, and the card moves on.
+func TestTimersInAThread(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	h := newHarnessClock(t, clock)
+	require.True(t, h.command(alice, "notify", map[string]any{"dm": true}).Ephemeral())
+	gameID := newTimedGame(t, h)
+	turn, _ := h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	require.Equal(t, sg.ThreadID, turn.ChannelID)
+
+	clock.Advance(30 * time.Minute)
+	h.tick()
+	reminder, ok := h.fake.LastMessage(sg.ThreadID)
+	require.True(t, ok)
+	require.True(t, strings.HasPrefix(reminder.Content, "⏰"), "%q", reminder.Content)
+	assert.Equal(t, []string{alice}, reminder.Pinged)
+	require.Eventually(t, func() bool {
+		dms := h.fake.DMMessages(alice)
+		return len(dms) > 0 && strings.Contains(dms[len(dms)-1].Content, "time runs out")
+	}, 5*time.Second, 5*time.Millisecond, "the reminder by DM")
+
+	clock.Advance(30 * time.Minute)
+	h.tick()
+	next, running := h.waitTurn(gameID)
+	require.True(t, running)
+	assert.Equal(t, []string{bob}, next.Pinged)
+	assert.Equal(t, sg.ThreadID, next.ChannelID)
+	old, _ := h.fake.Message(turn.ID)
+	assert.Contains(t, old.Content, "**Turn 1** · ⏰")
+	assert.Contains(t, old.Content, "ran out of time; the computer rolled")
+	assert.Empty(t, old.CustomIDs())
+	gone, _ := h.fake.Message(reminder.ID)
+	assert.True(t, gone.Deleted, "the reminder is removed once its turn is played")
+	require.Eventually(t, func() bool {
+		card, _ := h.fake.Message(sg.LobbyMessageID)
+		return strings.Contains(card.Embeds[0].Description, "Turn 2")
+	}, 5*time.Second, 5*time.Millisecond, "the card moved on")
+}
