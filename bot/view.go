@@ -39,7 +39,6 @@ type view struct {
 
 // viewOptions choose what a turn view shows.
 type viewOptions struct {
-	lines      []string      // what happened since the last human turn
 	pawn       engine.Square // with pawnChosen: only this pawn's moves
 	pawnChosen bool
 	row        int    // placement: the row whose squares the menu lists
@@ -158,7 +157,7 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 	seat := m.toMove()
 	color := m.game.Turn()
 	sc := scene(m)
-	desc := append([]string(nil), o.lines...)
+	var desc []string
 	var comps []discordgo.MessageComponent
 	turn := m.game.TurnNumber()
 	cid := func(a Action, arg string) string {
