@@ -227,9 +227,7 @@ func (m *match) checkOrigin(r *request) error {
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
 		return refuse(msgForeignButton) // the game's message, but not from its place
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
-		return nil // the lobby's ID is being recorded
-	case sg.TurnMessageID == "" && atPlay:
-		return nil // the first turn's ID is being recorded
+		return nil // the lobby's ID is being recorded (see cmdNew)
 	}
 	return refuse(msgOldButton) // an older message of the game
 }

@@ -14,6 +14,16 @@
 // the lobby's expiry), is what the scheduler watches: NextWake says how long
 // it may sleep, DueGames which games to handle. Handling a timer is an
 // UpdateGame like any other, so it happens once even across restarts.
+//
+// The outbox holds what must reach Discord because of a change: Commit
+// writes a game's change, its events and its effects in one transaction, so
+// that an effect exists exactly when its change does. Effects of a game are
+// delivered in order: only the oldest pending one can be claimed. A claim is
+// a lease (ClaimEffects, or Commit with an Owner); its holder records the
+// outcome (EffectDone, RetryEffect, EffectFailed), and when it dies the lease
+// runs out and anyone takes the effect. A delivery records the new message's
+// ID on the game (SetMessageID) without a new version, so no action in
+// flight conflicts with it.
 package store
 
 import (
@@ -28,6 +38,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -77,6 +88,20 @@ type DB struct {
 	r         *sql.DB     // read-only transactions
 	closeOnce sync.Once
 	closeErr  error
+
+	changes atomic.Int64 // committed Commits
+	writes  atomic.Int64 // committed write transactions of any kind
+}
+
+// Counts are the writes a DB committed since it was opened.
+type Counts struct {
+	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
+	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
+}
+
+// Counts returns the writes committed so far.
+func (db *DB) Counts() Counts {
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load()}
 }
 
 // Open opens the database at path, creating the file if it does not exist,
@@ -353,6 +378,16 @@ func (db *DB) beginRead(ctx context.Context) (*sql.Tx, error) {
 type wtx struct {
 	*sql.Tx
 	st *writeStmts
+	db *DB
+}
+
+// Commit commits the transaction and counts it.
+func (tx wtx) Commit() error {
+	if err := tx.Tx.Commit(); err != nil {
+		return err
+	}
+	tx.db.writes.Add(1)
+	return nil
 }
 
 // stmt returns s for use within the transaction.
@@ -361,7 +396,7 @@ func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtC
 // beginWrite starts a write transaction on the one write connection.
 func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
 	tx, err := db.w.BeginTx(ctx, nil)
-	return wtx{Tx: tx, st: db.st}, err
+	return wtx{Tx: tx, st: db.st, db: db}, err
 }
 
 // writeStmts are the statements of a move, prepared once: parsing them

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -13,12 +14,30 @@ import (
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// defaultDatabase is the database the tools open unless told otherwise.
-func defaultDatabase() string {
-	if p := os.Getenv("MALEFIZ_DATABASE_PATH"); p != "" {
-		return p
+// toolDatabase returns the database a tool opens: the -db flag, else the
+// configured one (config file and environment, as for run), and checks that
+// the file exists. Its error names the file it looked for and where that
+// name came from.
+func toolDatabase(dbFlag, configPath string) (string, error) {
+	path, source := dbFlag, "-db"
+	if path == "" {
+		cfg, err := LoadToolConfig(configPath, os.Getenv)
+		if err != nil {
+			return "", errors.New(oneLine(err))
+		}
+		path, source = cfg.Database.Path, "the default [database] path; set -db FILE, MALEFIZ_DATABASE_PATH or path in the config file"
+		if os.Getenv("MALEFIZ_DATABASE_PATH") != "" {
+			source = "from MALEFIZ_DATABASE_PATH"
+		} else if configPath != "" {
+			source = "the [database] path of " + configPath
+		} else if _, err := os.Stat(defaultConfigFile); err == nil {
+			source = "the [database] path of " + defaultConfigFile
+		}
 	}
-	return DefaultConfig().Database.Path
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("no database at %s (%s): %w", path, source, errors.Unwrap(err))
+	}
+	return path, nil
 }
 
 // backupCommand is `malefiz backup -o FILE [-db PATH]`: a consistent copy of
@@ -26,18 +45,20 @@ func defaultDatabase() string {
 func backupCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("backup")
 	out := fs.String("o", "", "the backup file to write (must not exist)")
-	dbPath := fs.String("db", defaultDatabase(), "the database to copy")
+	dbFlag := fs.String("db", "", "the database to copy (default the configured [database] path, malefiz.db)")
+	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
 	if *out == "" || fs.NArg() > 0 {
 		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH]")
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
+	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	if err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
@@ -48,27 +69,35 @@ func backupCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// replayCommand is `malefiz replay -o FILE DATABASE GAME`: an animated GIF
-// of a stored game.
+// replayCommand is `malefiz replay [-o FILE] [-db PATH] GAME` (or, as
+// before, `malefiz replay [-o FILE] DATABASE GAME`): an animated GIF of a
+// stored game.
 func replayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay")
 	out := fs.String("o", "game.gif", "the GIF file to write")
 	width := fs.Int("width", 0, "frame width in pixels (default 480)")
+	dbFlag := fs.String("db", "", "the database of the game (default the configured [database] path, malefiz.db)")
+	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
-	if fs.NArg() != 2 {
-		return fail(stderr, "replay: usage: malefiz replay [-o FILE] DATABASE GAME")
+	gameArg := fs.Arg(0)
+	switch {
+	case fs.NArg() == 2 && *dbFlag == "":
+		*dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
+	case fs.NArg() != 1:
+		return fail(stderr, "replay: usage: malefiz replay [-o FILE] [-db PATH] GAME")
 	}
-	id, err := strconv.ParseInt(fs.Arg(1), 10, 64)
+	id, err := strconv.ParseInt(gameArg, 10, 64)
 	if err != nil || id <= 0 {
-		return fail(stderr, "replay: GAME must be a game number, got %q", fs.Arg(1))
+		return fail(stderr, "replay: GAME must be a game number, got %q", gameArg)
 	}
-	if _, err := os.Stat(fs.Arg(0)); err != nil {
+	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, fs.Arg(0))
+	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
