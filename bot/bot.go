@@ -182,6 +182,7 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 	if err != nil {
 		b.fail(ctx, r, err)
 	}
+	b.tellDMRefused(ctx, r)
 	b.observeInteraction(r, err, start)
 }
 

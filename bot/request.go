@@ -30,6 +30,9 @@ type request struct {
 	committed bool // a change of this request was committed
 	// answeredAt is when the first answer went out (latency metrics).
 	answeredAt time.Time
+	// originChecked: the handler checked where the click comes from (a
+	// click on one game's message that changes another, like Rematch).
+	originChecked bool
 }
 
 func newRequest(i *discordgo.Interaction) *request {

@@ -40,8 +40,9 @@ func httpMode(cfg *Config) {
 	cfg.HTTP.Listen = "127.0.0.1:0"
 }
 
-// newHarnessConfigured is newHarness with the configuration changed by
-// configure; http mode takes the public key of the fake.
+// newHarnessConfigured is newHarness (games in the channel, a Roll
+// button) with the configuration changed by configure; http mode takes the
+// public key of the fake.
 func newHarnessConfigured(t testing.TB, configure func(*Config), opts ...fakediscord.Option) *harness {
 	h := &harness{t: t, fake: fakediscord.New(t, opts...), dbPath: t.TempDir() + "/malefiz.db",
 		die: newDie()}
@@ -51,6 +52,7 @@ func newHarnessConfigured(t testing.TB, configure func(*Config), opts ...fakedis
 	}
 	h.start()
 	t.Cleanup(h.stop)
+	h.playInChannel()
 	return h
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,11 +86,15 @@ type table struct {
 	acknowledged map[string]int
 }
 
-// openTable opens a two-player game: alice's lobby, bob joins, alice starts.
+// openTable opens a two-player game in the channel with a Roll button:
+// alice's lobby, bob joins, alice starts.
 func openTable(t *testing.T, fake *fakediscord.Fake, dbPath string) *table {
 	db, err := store.Open(t.Context(), dbPath)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
+	gs := store.DefaultGuildSettings()
+	gs.Threads, gs.Roll = false, "button" // the game in the channel, a Roll button
+	require.NoError(t, db.SetGuildSettings(t.Context(), fake.GuildID, gs))
 	resp, err := fake.SlashCommand(t.Context(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "new",
 		Options: map[string]any{"seats": 2}})
 	require.NoError(t, err)
@@ -152,7 +157,7 @@ func (tb *table) finishTurn(turn, view fakediscord.Message) {
 			if hasControl(view, a) {
 				id := control(tb.t, view, a)
 				if a == bot.ActMove {
-					id = racingMove(view)
+					id = racingMoveButton(view)
 				}
 				inv = &fakediscord.Invocation{User: turn.Pinged[0], MessageID: turn.ID, CustomID: id}
 				if c, _ := view.Component(id); len(c.Options) > 0 {
@@ -174,9 +179,9 @@ func (tb *table) finishTurn(turn, view fakediscord.Message) {
 	tb.t.Fatalf("game %d: the turn did not end after 8 clicks", tb.id)
 }
 
-// racingMove returns the move button of view that ends closest to the
+// racingMoveButton returns the move button of view that ends closest to the
 // goal, so that games end.
-func racingMove(view fakediscord.Message) string {
+func racingMoveButton(view fakediscord.Message) string {
 	best, bestDist := "", 1<<30
 	for _, id := range view.CustomIDs() {
 		c, err := bot.ParseCustomID(id)
@@ -225,16 +230,17 @@ func (tb *table) checkKept() {
 	require.NoError(tb.t, err)
 	var g engine.Game
 	require.NoError(tb.t, g.UnmarshalSnapshot(sg.State))
-	msgs := tb.fake.ChannelMessages(tb.fake.ChannelID)
-	pinged := 0
-	for _, m := range msgs {
-		if len(m.Pinged) > 0 {
-			pinged++
+	turns := map[string]int{} // turn messages by their "**Turn N**" head
+	for _, m := range tb.fake.ChannelMessages(tb.fake.ChannelID) {
+		if head, _, ok := strings.Cut(m.Content, " · "); ok && strings.HasPrefix(head, "**Turn ") {
+			turns[head]++
 		}
 	}
 	require.True(tb.t, g.Over())
-	assert.Equal(tb.t, g.TurnNumber(), pinged, "one turn message per turn")
-	assert.Len(tb.t, msgs, g.TurnNumber()+2, "the lobby, one message per turn and the result")
+	assert.Len(tb.t, turns, g.TurnNumber(), "turns with a turn message")
+	for head, n := range turns {
+		assert.Equal(tb.t, 1, n, "messages of %s", head)
+	}
 }
 
 // Two replicas in http mode on one database (SQLite, and PostgreSQL when

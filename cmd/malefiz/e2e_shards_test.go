@@ -13,6 +13,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Three shards over two processes on one database, max_concurrency 2:
@@ -43,6 +44,11 @@ func TestThreeShardsOverTwoProcesses(t *testing.T) {
 	}
 	a := process(0, 2)
 	b := process(1)
+	for _, guild := range guilds {
+		gs := store.DefaultGuildSettings()
+		gs.Threads, gs.Roll = false, "button" // the game in the channel, a Roll button
+		require.NoError(t, a.main.db.SetGuildSettings(a.ctx(), guild, gs))
+	}
 
 	ids := fake.Identifies()
 	require.Len(t, ids, shards)

@@ -76,7 +76,7 @@ func benchmarkStart(b *testing.B, h *harness) {
 		h.die.set(6)
 		resp := h.click(turn.Pinged[0], turn.ID, control(b, turn, bot.ActRoll))
 		b.StopTimer()
-		if id := racingMove(*resp.Message); id != "" {
+		if id := racingMoveButton(*resp.Message); id != "" {
 			h.click(turn.Pinged[0], turn.ID, id)
 		}
 		turn, _ = h.waitTurn(gameID)
