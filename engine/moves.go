@@ -55,20 +55,6 @@ type Rules struct {
 	SafeRow2 bool `json:"safe_row_2,omitempty"`
 }
 
-// squareSet is a set of squares as a bitmask.
-type squareSet [2]uint64
-
-func (s *squareSet) add(q Square)      { s[q>>6] |= 1 << (q & 63) }
-func (s *squareSet) del(q Square)      { s[q>>6] &^= 1 << (q & 63) }
-func (s *squareSet) has(q Square) bool { return s[q>>6]&(1<<(q&63)) != 0 }
-func (s *squareSet) each(f func(q Square)) {
-	for w := range s {
-		for bits := s[w]; bits != 0; bits &= bits - 1 {
-			f(Square(w*64 + trailingZeros(bits)))
-		}
-	}
-}
-
 // Moves returns the legal moves of the colour to move for a roll of 1 to 6.
 // It returns nothing when the turn must pass, when the roll is out of range,
 // or when the game is over.
@@ -77,94 +63,113 @@ func (p Position) Moves(roll int, r Rules) []Move {
 }
 
 // AppendMoves appends the legal moves for roll to dst and returns it, like
-// Moves but without allocating when dst has room.
+// Moves but without allocating when dst has room. They come in the order of
+// AppendPawnMoves, a move that captures a barricade once per legal
+// placement, placements in square order.
 func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
-	if roll < 1 || roll > 6 || p.Over() || !p.turn.Valid() {
-		return dst
-	}
-	own := PawnOf(p.turn)
-	var free squareSet // computed when a move first captures a barricade
-	for s := Square(0); s < NumSquares; s++ {
-		if p.cells[s] == own {
-			var dest squareSet
-			visited := squareSet{}
-			visited.add(s)
-			p.walk(s, roll, &visited, &dest, own)
-			dst = p.appendDestinations(dst, s, &dest, r, &free)
+	var buf [64]Move
+	var free SquareSet // computed when a move first captures a barricade
+	for _, m := range p.AppendPawnMoves(buf[:0], roll) {
+		if p.cells[m.To] != Barricade {
+			dst = append(dst, m)
+			continue
 		}
-	}
-	if p.home[p.turn] > 0 {
-		entry := entries[p.turn]
-		var dest squareSet
-		if roll == 1 {
-			if p.cells[entry] != own {
-				dest.add(entry)
-			}
-		} else {
-			visited := squareSet{}
-			visited.add(entry)
-			p.walk(entry, roll-1, &visited, &dest, own)
+		if free == (SquareSet{}) {
+			free = p.freeForBarricade(r)
 		}
-		dst = p.appendDestinations(dst, NoSquare, &dest, r, &free)
+		places := free
+		if m.From != NoSquare && barricadeSquares[boolIndex(r.SafeRow2)].Has(m.From) {
+			places.Add(m.From) // the square just left counts as free
+		}
+		places.Each(func(q Square) {
+			m.Place = q
+			dst = append(dst, m)
+		})
 	}
 	return dst
 }
 
-// walk adds to dest every square reachable from at in exactly steps steps
-// along paths that visit no square twice and pass over no barricade.
-func (p *Position) walk(at Square, steps int, visited, dest *squareSet, own Piece) {
+// AppendPawnMoves appends to dst the legal moves of the colour to move for
+// roll with the placement of a captured barricade left open (Place is
+// NoSquare): one move per pawn and square it can reach, pawns in square
+// order and then the house, squares in square order. It is AppendMoves for
+// a search that chooses placements itself (see CanPlace); like it, it does
+// not allocate when dst has room.
+func (p Position) AppendPawnMoves(dst []Move, roll int) []Move {
+	if roll < 1 || roll > 6 || p.Over() || !p.turn.Valid() {
+		return dst
+	}
+	own := PawnOf(p.turn)
+	for s := Square(0); s < NumSquares; s++ {
+		if p.cells[s] == own {
+			dst = appendPawnMoves(dst, s, p.reach(s, roll, own))
+		}
+	}
+	if p.home[p.turn] > 0 {
+		// Leaving the house takes the first step, onto the entry square.
+		dst = appendPawnMoves(dst, NoSquare, p.reach(entries[p.turn], roll-1, own))
+	}
+	return dst
+}
+
+func appendPawnMoves(dst []Move, from Square, targets SquareSet) []Move {
+	targets.Each(func(to Square) { dst = append(dst, Move{From: from, To: to, Place: NoSquare}) })
+	return dst
+}
+
+// reach returns the squares a pawn of piece own standing on start can land
+// on in exactly steps steps (start itself for none), along paths that
+// visit no square twice and pass over no barricade.
+func (p *Position) reach(start Square, steps int, own Piece) SquareSet {
+	var targets SquareSet
+	if steps == 0 {
+		if p.cells[start] != own {
+			targets.Add(start)
+		}
+		return targets
+	}
+	var visited SquareSet
+	visited.Add(start)
+	p.walk(start, steps, &visited, &targets, own)
+	return targets
+}
+
+// walk adds to targets every square reachable from at in exactly steps
+// steps along paths that visit no square twice, pass over no barricade and
+// end on no pawn of own.
+func (p *Position) walk(at Square, steps int, visited, targets *SquareSet, own Piece) {
 	for _, n := range neighbors[at] {
-		if visited.has(n) {
+		if visited.Has(n) {
 			continue
 		}
 		t := p.cells[n]
 		if steps == 1 {
 			if t != own {
-				dest.add(n)
+				targets.Add(n)
 			}
 			continue
 		}
 		if t == Barricade {
 			continue
 		}
-		visited.add(n)
-		p.walk(n, steps-1, visited, dest, own)
-		visited.del(n)
+		visited.Add(n)
+		p.walk(n, steps-1, visited, targets, own)
+		visited.Remove(n)
 	}
-}
-
-func (p *Position) appendDestinations(dst []Move, from Square, dest *squareSet, r Rules, free *squareSet) []Move {
-	dest.each(func(to Square) {
-		if p.cells[to] != Barricade {
-			dst = append(dst, Move{From: from, To: to, Place: NoSquare})
-			return
-		}
-		if free[0]|free[1] == 0 {
-			*free = p.freeForBarricade(r)
-		}
-		places := *free
-		if from != NoSquare && barricadeSquares[boolIndex(r.SafeRow2)].has(from) {
-			places.add(from) // the square just left counts as free
-		}
-		places.each(func(q Square) {
-			dst = append(dst, Move{From: from, To: to, Place: q})
-		})
-	})
-	return dst
 }
 
 // barricadeSquares are the squares a barricade may ever stand on: all but
 // row 1 and the goal, and under safe-row-2 ([1]) not row 2 either.
-var barricadeSquares [2]squareSet
+var barricadeSquares [2]SquareSet
 
 func init() {
 	for q := Square(0); q < NumSquares; q++ {
 		if q == Goal || squareRow[q] == 1 {
 			continue
 		}
-		barricadeSquares[0].add(q)
+		barricadeSquares[0].Add(q)
 		if squareRow[q] != 2 {
-			barricadeSquares[1].add(q)
+			barricadeSquares[1].Add(q)
 		}
 	}
 }
@@ -178,22 +183,22 @@ func boolIndex(b bool) int {
 
 // freeForBarricade returns the empty squares a captured barricade may go to
 // (before the moving pawn leaves its square).
-func (p *Position) freeForBarricade(r Rules) squareSet {
-	var empty squareSet
+func (p *Position) freeForBarricade(r Rules) SquareSet {
+	var empty SquareSet
 	for q := Square(0); q < NumSquares; q++ {
 		if p.cells[q] == Empty {
-			empty.add(q)
+			empty.Add(q)
 		}
 	}
 	allowed := barricadeSquares[boolIndex(r.SafeRow2)]
-	return squareSet{empty[0] & allowed[0], empty[1] & allowed[1]}
+	return SquareSet{empty[0] & allowed[0], empty[1] & allowed[1]}
 }
 
-// placeable reports whether a barricade captured by the move from-to may be
+// CanPlace reports whether a barricade captured by the move from-to may be
 // put on q: a free square (the one just left counts as free) off row 1, off
 // the goal, and off row 2 under the safe-row-2 rule.
-func (p *Position) placeable(q, from, to Square, r Rules) bool {
-	if q == to || !barricadeSquares[boolIndex(r.SafeRow2)].has(q) {
+func (p Position) CanPlace(q, from, to Square, r Rules) bool {
+	if q == to || !barricadeSquares[boolIndex(r.SafeRow2)].Has(q) {
 		return false
 	}
 	return q == from || p.cells[q] == Empty
@@ -204,7 +209,7 @@ func (p *Position) placeable(q, from, to Square, r Rules) bool {
 func (p Position) PlacementSquares(from, to Square, r Rules) []Square {
 	var out []Square
 	for q := Square(0); q < NumSquares; q++ {
-		if p.placeable(q, from, to, r) {
+		if p.CanPlace(q, from, to, r) {
 			out = append(out, q)
 		}
 	}
@@ -230,12 +235,12 @@ func (p Position) Path(m Move, roll int) []Square {
 		}
 		return nil
 	}
-	visited := squareSet{}
-	visited.add(start)
+	visited := SquareSet{}
+	visited.Add(start)
 	var find func(at Square, left int) bool
 	find = func(at Square, left int) bool {
 		for _, n := range neighbors[at] {
-			if visited.has(n) {
+			if visited.Has(n) {
 				continue
 			}
 			if left == 1 {
@@ -248,13 +253,13 @@ func (p Position) Path(m Move, roll int) []Square {
 			if p.cells[n] == Barricade {
 				continue
 			}
-			visited.add(n)
+			visited.Add(n)
 			path = append(path, n)
 			if find(n, left-1) {
 				return true
 			}
 			path = path[:len(path)-1]
-			visited.del(n)
+			visited.Remove(n)
 		}
 		return false
 	}

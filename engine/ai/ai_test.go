@@ -125,48 +125,10 @@ func TestDecisionsReplay(t *testing.T) {
 	}
 }
 
-// TestStepsMatchEngine checks the search's move generator against the
-// engine's on the positions of random games.
-func TestStepsMatchEngine(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for game := 0; game < 4; game++ {
-		pos := engine.StartPosition()
-		for ply := 0; ply < 400 && !pos.Over(); ply++ {
-			roll := rng.IntN(6) + 1
-			b := newBoard(pos)
-			var want []step
-			moves := pos.Moves(roll, engine.Rules{})
-			for _, m := range moves {
-				if s := (step{m.From, m.To}); !slices.Contains(want, s) {
-					want = append(want, s)
-				}
-			}
-			got := b.steps(nil, roll)
-			cmp := func(a, b step) int { return int(a.from-b.from)*1000 + int(a.to-b.to) }
-			slices.SortFunc(got, cmp)
-			slices.SortFunc(want, cmp)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%s roll %d: steps %v, engine %v", pos, roll, got, want)
-			}
-			if len(moves) == 0 {
-				pos.Pass()
-				continue
-			}
-			m := moves[rng.IntN(len(moves))]
-			b.apply(m, false)
-			pos.Apply(m)
-			if nb := newBoard(pos); nb != b {
-				t.Fatalf("after %s: board %+v, engine %s", m, b, pos)
-			}
-		}
-	}
-}
-
 func TestValueTable(t *testing.T) {
 	e := newEvaluator(defaultParams)
 	pos := mustPosition(t, "players=ry turn=r r= y= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11")
-	b := newBoard(pos)
-	tab := e.table(b.bars)
+	tab := e.table(pos.BarricadeSet())
 	sq := func(name string) engine.Square {
 		s, err := engine.ParseSquare(name)
 		if err != nil {

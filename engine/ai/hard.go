@@ -59,18 +59,14 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 		return m
 	}
 	e := newEvaluator(p.p)
-	root := newBoard(pos)
-	me := root.turn
-	again := rules.SixAgain && roll == maxRoll
+	me := pos.Turn()
 
 	// Evaluate every move, then keep the best placements of each capture.
 	var cands []candidate
 	for _, g := range groupMoves(moves) {
 		start := len(cands)
 		for _, m := range g.moves {
-			b := root
-			b.apply(m, again)
-			cands = append(cands, candidate{move: m, static: e.chances(&b)[me]})
+			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
 		}
 		grp := cands[start:]
 		slices.SortStableFunc(grp, byStatic)
@@ -84,9 +80,9 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	}
 	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
-	after := func(c *candidate) board {
-		b := root
-		b.apply(c.move, again)
+	after := func(c *candidate) engine.Position {
+		b := pos
+		b.Play(c.move, roll, rules)
 		return b
 	}
 	// One turn ahead for every candidate, then deeper for the best of them
@@ -111,17 +107,8 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 			searched++
 		}
 	}
-	best, bestVal := []int(nil), -1.0
-	for i := 0; i < searched; i++ {
-		switch v := cands[i].value; {
-		case v > bestVal+1e-12:
-			bestVal, best = v, append(best[:0], i)
-		case v >= bestVal-1e-12:
-			best = append(best, i)
-		}
-	}
 	p.work = e.work
-	return cands[best[p.rng.IntN(len(best))]].move
+	return cands[pickBest(p.rng, searched, func(i int) float64 { return cands[i].value })].move
 }
 
 func byValue(a, b candidate) int { return cmpFloat(b.value, a.value) }
@@ -142,15 +129,15 @@ type searcher struct {
 	rules  engine.Rules
 	me     engine.Color
 	budget budget
-	steps  []step
+	moves  []engine.Move // a stack of AppendPawnMoves results, one per turn searched
 }
 
 // expect returns me's chance after the colour to move in b and the
 // players after it, depth turns in all, play each roll of the die with the
 // move their evaluation likes best (for the colour to move, its own chance).
-func (s *searcher) expect(b *board, depth int) float64 {
-	if b.winner != engine.NoColor {
-		if b.winner == s.me {
+func (s *searcher) expect(b *engine.Position, depth int) float64 {
+	if w := b.Winner(); w != engine.NoColor {
+		if w == s.me {
 			return 1
 		}
 		return 0
@@ -165,7 +152,7 @@ func (s *searcher) expect(b *board, depth int) float64 {
 	total := 0.0
 	for roll := 1; roll <= maxRoll; roll++ {
 		nb, ch := s.reply(b, roll, limit)
-		if depth == 1 && nb.winner == engine.NoColor {
+		if depth == 1 && !nb.Over() {
 			total += ch[s.me] // the evaluation the reply was chosen by
 			continue
 		}
@@ -178,20 +165,19 @@ func (s *searcher) expect(b *board, depth int) float64 {
 // the move that gives it the best chance by the evaluation, and the
 // evaluation of that board. limit bounds the placements tried for a
 // captured barricade (0: all).
-func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]float64) {
-	x := b.turn
-	start := len(s.steps)
-	s.steps = b.steps(s.steps, roll)
-	steps := s.steps[start:]
-	defer func() { s.steps = s.steps[:start] }()
-	if len(steps) == 0 {
+func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, [engine.NumColors]float64) {
+	x := b.Turn()
+	start := len(s.moves)
+	s.moves = b.AppendPawnMoves(s.moves, roll)
+	moves := s.moves[start:]
+	defer func() { s.moves = s.moves[:start] }()
+	if len(moves) == 0 {
 		nb := *b
-		nb.pass()
+		nb.Pass()
 		return nb, s.e.chances(&nb)
 	}
-	again := s.rules.SixAgain && roll == maxRoll
 	var (
-		best   board
+		best   engine.Position
 		bestCh [engine.NumColors]float64
 		order  []engine.Square
 		places []engine.Square
@@ -199,25 +185,24 @@ func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]fl
 	bestX := -1.0
 	try := func(m engine.Move) {
 		nb := *b
-		nb.apply(m, again)
+		nb.Play(m, roll, s.rules)
 		if ch := s.e.chances(&nb); ch[x] > bestX {
 			best, bestCh, bestX = nb, ch, ch[x]
 		}
 	}
-	for _, st := range steps {
-		m := engine.Move{From: st.from, To: st.to, Place: engine.NoSquare}
-		if st.to == engine.Goal {
+	for _, m := range moves {
+		if m.To == engine.Goal {
 			nb := *b
-			nb.apply(m, again)
+			nb.Play(m, roll, s.rules)
 			return nb, s.e.chances(&nb)
 		}
-		if b.cells[st.to] != engine.Barricade {
+		if b.At(m.To) != engine.Barricade {
 			try(m)
 			continue
 		}
 		if limit == 0 {
 			for q := engine.Square(0); q < engine.NumSquares; q++ {
-				if b.placeable(q, st.from, st.to, s.rules) {
+				if b.CanPlace(q, m.From, m.To, s.rules) {
 					m.Place = q
 					try(m)
 				}
@@ -228,7 +213,7 @@ func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]fl
 			order = s.placementOrder(b)
 			s.e.work += placementOrderWork
 		}
-		places = pickPlacements(b, order, st, limit, s.rules, places[:0])
+		places = pickPlacements(b, order, m, limit, s.rules, places[:0])
 		for _, q := range places {
 			m.Place = q
 			try(m)
@@ -245,9 +230,10 @@ func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]fl
 // opponent's best pawn; a second pawn counts secondPawnWeight of the
 // weight it finds (in a two-player game: 1 for the best pawn, 0.2 for the
 // second). pickPlacements then keeps the legal squares.
-func (s *searcher) placementOrder(b *board) []engine.Square {
-	x := b.turn
-	t := s.e.table(b.bars)
+func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
+	x := b.Turn()
+	bars := b.BarricadeSet()
+	t := s.e.table(bars)
 	type cand struct {
 		q    engine.Square
 		flow float64
@@ -263,19 +249,19 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 	}
 	var leads []lead
 	for c := engine.Red; c <= engine.Blue; c++ {
-		if c == x || !b.inPlay[c] {
+		if c == x || !b.InPlay(c) {
 			continue
 		}
 		first := lead{engine.Entry(c), t.home[c], true, true}
 		second := lead{engine.NoSquare, math.Inf(1), false, false}
-		if b.home[c] == 0 {
+		if b.Home(c) == 0 {
 			first = lead{engine.NoSquare, math.Inf(1), false, true}
-		} else if b.home[c] > 1 {
+		} else if b.Home(c) > 1 {
 			second = lead{engine.Entry(c), t.home[c], true, false}
 		}
 		own := engine.PawnOf(c)
 		for q := engine.Square(0); q < engine.NumSquares; q++ {
-			if b.cells[q] != own {
+			if b.At(q) != own {
 				continue
 			}
 			if l := (lead{q, t.sq[q], false, false}); l.val < first.val {
@@ -305,7 +291,7 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 		if l.housed {
 			flow[l.sq] += w
 		}
-		s.route(b, t, l.sq, w, &flow)
+		route(&bars, t, l.sq, w, &flow)
 	}
 	for q := engine.Square(0); q < engine.NumSquares; q++ {
 		if flow[q] > 0 {
@@ -321,20 +307,20 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 }
 
 // pickPlacements appends to dst up to limit squares of order on which the
-// barricade captured by st may be placed, or the first legal square when
+// barricade captured by m may be placed, or the first legal square when
 // none of order is.
-func pickPlacements(b *board, order []engine.Square, st step, limit int, r engine.Rules, dst []engine.Square) []engine.Square {
+func pickPlacements(b *engine.Position, order []engine.Square, m engine.Move, limit int, r engine.Rules, dst []engine.Square) []engine.Square {
 	start := len(dst)
 	for _, q := range order {
 		if len(dst)-start == limit {
 			break
 		}
-		if b.placeable(q, st.from, st.to, r) {
+		if b.CanPlace(q, m.From, m.To, r) {
 			dst = append(dst, q)
 		}
 	}
 	for q := engine.Square(0); q < engine.NumSquares && len(dst) == start; q++ {
-		if b.placeable(q, st.from, st.to, r) {
+		if b.CanPlace(q, m.From, m.To, r) {
 			dst = append(dst, q)
 		}
 	}
@@ -354,7 +340,7 @@ const routeMoves = 5
 // crosses or lands on it in its next routeMoves moves if it moves on every
 // roll that improves its value, to the best landing of the roll (by the
 // first path found), and waits otherwise.
-func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight float64, flow *[engine.NumSquares]float64) {
+func route(bars *engine.SquareSet, t *valueTable, from engine.Square, weight float64, flow *[engine.NumSquares]float64) {
 	var massBuf, nextBuf [engine.NumSquares]float64
 	var activeBuf, nextActiveBuf [engine.NumSquares]engine.Square
 	mass, next := &massBuf, &nextBuf
@@ -383,7 +369,7 @@ func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight flo
 				if t.sq[n.sq] < v && (best[n.steps] < 0 || t.sq[n.sq] < t.sq[paths[best[n.steps]].sq]) {
 					best[n.steps] = i
 				}
-				if b.bars.has(n.sq) {
+				if bars.Has(n.sq) {
 					i = int(n.skip)
 				} else {
 					i++
