@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Move is one move in the notation of rules.md: a pawn from From (NoSquare for
+// Move is one move in the notation of docs/rules.md: a pawn from From (NoSquare for
 // its house) to To, and, when To held a barricade, the square Place where the
 // captured barricade goes (NoSquare otherwise, or while it is still to be chosen).
 type Move struct {

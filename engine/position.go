@@ -213,7 +213,7 @@ func (p *Position) remove(c Color) {
 	p.inPlay[c] = false
 }
 
-// ParsePosition reads the position notation of rules.md, or the word "start".
+// ParsePosition reads the position notation of docs/rules.md, or the word "start".
 func ParsePosition(text string) (Position, error) {
 	text = strings.TrimSpace(text)
 	if text == "start" {
