@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/engine"
 )
 
 func mustPosition(tb testing.TB, text string) engine.Position {
 	tb.Helper()
 	p, err := engine.ParsePosition(text)
-	if err != nil {
-		tb.Fatalf("ParsePosition(%q): %v", text, err)
-	}
+	require.NoError(tb, err)
 	return p
 }
 
@@ -88,9 +88,7 @@ func TestValueTableMatchesValueIteration(t *testing.T) {
 		want := valueIteration(&bars)
 		got := e.table(bars)
 		for s := range want {
-			if math.Abs(got.sq[s]-want[s]) > 1e-9 {
-				t.Fatalf("barricades %v: value of %s = %.6f, value iteration %.6f", bars, engine.Square(s), got.sq[s], want[s])
-			}
+			require.InDelta(t, want[s], got.sq[s], 1e-9, "barricades %v: value of %s", bars, engine.Square(s))
 		}
 	}
 }
