@@ -67,9 +67,24 @@ func (p Position) Moves(roll int, r Rules) []Move {
 // AppendPawnMoves, a move that captures a barricade once per legal
 // placement, placements in square order.
 func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
-	var buf [64]Move
-	var free SquareSet // computed when a move first captures a barricade
-	for _, m := range p.AppendPawnMoves(buf[:0], roll) {
+	start := len(dst)
+	dst = p.AppendPawnMoves(dst, roll)
+	for i := start; i < len(dst); i++ {
+		if p.cells[dst[i].To] == Barricade {
+			return p.expandCaptures(dst, i, r)
+		}
+	}
+	return dst
+}
+
+// expandCaptures replaces each capture among dst[first:], the first of
+// which is dst[first], by one move per legal placement.
+func (p *Position) expandCaptures(dst []Move, first int, r Rules) []Move {
+	var buf [32]Move
+	rest := append(buf[:0], dst[first:]...)
+	dst = dst[:first]
+	var free SquareSet // computed at the first capture
+	for _, m := range rest {
 		if p.cells[m.To] != Barricade {
 			dst = append(dst, m)
 			continue
@@ -96,7 +111,7 @@ func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 // a search that chooses placements itself (see CanPlace); like it, it does
 // not allocate when dst has room.
 func (p Position) AppendPawnMoves(dst []Move, roll int) []Move {
-	if roll < 1 || roll > 6 || p.Over() || !p.turn.Valid() {
+	if roll < 1 || roll > MaxRoll || p.Over() || !p.turn.Valid() {
 		return dst
 	}
 	own := PawnOf(p.turn)
@@ -128,34 +143,31 @@ func (p *Position) reach(start Square, steps int, own Piece) SquareSet {
 		}
 		return targets
 	}
-	var visited SquareSet
-	visited.Add(start)
-	p.walk(start, steps, &visited, &targets, own)
+	trie := Paths(start)
+	for i := p.nextLanding(trie, steps, 0); i < len(trie); i = p.nextLanding(trie, steps, int(trie[i].Skip)) {
+		if q := trie[i].Square; p.cells[q] != own {
+			targets.Add(q)
+		}
+	}
 	return targets
 }
 
-// walk adds to targets every square reachable from at in exactly steps
-// steps along paths that visit no square twice, pass over no barricade and
-// end on no pawn of own.
-func (p *Position) walk(at Square, steps int, visited, targets *SquareSet, own Piece) {
-	for _, n := range neighbors[at] {
-		if visited.Has(n) {
-			continue
+// nextLanding returns the index of the first node of trie from i on that
+// ends a path of exactly steps steps passing over no barricade, or
+// len(trie). Where it lands, a pawn may stand.
+func (p *Position) nextLanding(trie []PathStep, steps, i int) int {
+	for i < len(trie) {
+		n := &trie[i]
+		switch {
+		case int(n.Steps) == steps:
+			return i
+		case p.cells[n.Square] == Barricade:
+			i = int(n.Skip)
+		default:
+			i++
 		}
-		t := p.cells[n]
-		if steps == 1 {
-			if t != own {
-				targets.Add(n)
-			}
-			continue
-		}
-		if t == Barricade {
-			continue
-		}
-		visited.Add(n)
-		p.walk(n, steps-1, visited, targets, own)
-		visited.Remove(n)
 	}
+	return i
 }
 
 // barricadeSquares are the squares a barricade may ever stand on: all but
@@ -217,54 +229,37 @@ func (p Position) PlacementSquares(from, to Square, r Rules) []Square {
 }
 
 // Path returns one path the pawn of move m may walk for roll, from its first
-// square (the entry square when it comes from home) to m.To inclusive, or nil
-// when m is not reachable. Renderers draw it to show the last move.
+// square (the entry square when it comes from home) to m.To inclusive: the
+// first in the order of Paths. It returns nil when m is no move of the
+// colour to move for roll. Renderers draw it to show the last move.
 func (p Position) Path(m Move, roll int) []Square {
 	own := PawnOf(p.turn)
-	var start Square
-	steps := roll
-	if m.From == NoSquare {
+	start, steps := m.From, roll
+	switch {
+	case roll < 1 || roll > MaxRoll || !p.turn.Valid():
+		return nil
+	case m.From == NoSquare && p.home[p.turn] == 0, m.From != NoSquare && p.cells[m.From] != own:
+		return nil // no pawn to move
+	case m.From == NoSquare:
 		start, steps = entries[p.turn], roll-1
-	} else {
-		start = m.From
 	}
-	path := []Square{start}
 	if steps == 0 {
-		if start == m.To {
-			return path
+		if start == m.To && p.cells[start] != own {
+			return []Square{start}
 		}
 		return nil
 	}
-	visited := SquareSet{}
-	visited.Add(start)
-	var find func(at Square, left int) bool
-	find = func(at Square, left int) bool {
-		for _, n := range neighbors[at] {
-			if visited.Has(n) {
-				continue
-			}
-			if left == 1 {
-				if n == m.To && p.cells[n] != own {
-					path = append(path, n)
-					return true
-				}
-				continue
-			}
-			if p.cells[n] == Barricade {
-				continue
-			}
-			visited.Add(n)
-			path = append(path, n)
-			if find(n, left-1) {
-				return true
-			}
-			path = path[:len(path)-1]
-			visited.Remove(n)
+	trie := Paths(start)
+	for i := p.nextLanding(trie, steps, 0); i < len(trie); i = p.nextLanding(trie, steps, int(trie[i].Skip)) {
+		if trie[i].Square != m.To || p.cells[m.To] == own {
+			continue
 		}
-		return false
+		path := make([]Square, steps+1)
+		path[0] = start
+		for k := i; k >= 0; k = int(trie[k].Parent) {
+			path[trie[k].Steps] = trie[k].Square
+		}
+		return path
 	}
-	if !find(start, steps) {
-		return nil
-	}
-	return path
+	return nil
 }

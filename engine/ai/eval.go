@@ -348,3 +348,22 @@ func popcount8(x uint8) int {
 	}
 	return n
 }
+
+// maxRoll is the highest roll of the die.
+const maxRoll = engine.MaxRoll
+
+// reachFrom adds to out[d] every square a pawn on s could land on with a
+// roll of d, for d up to maxRoll: paths visit no square twice and pass no
+// barricade of bars (they may end on one). Pieces are ignored otherwise.
+func reachFrom(bars *engine.SquareSet, s engine.Square, out *[maxRoll + 1]engine.SquareSet) {
+	trie := engine.Paths(s)
+	for i := 0; i < len(trie); {
+		n := &trie[i]
+		out[n.Steps].Add(n.Square)
+		if bars.Has(n.Square) {
+			i = int(n.Skip)
+		} else {
+			i++
+		}
+	}
+}

@@ -363,14 +363,14 @@ func route(bars *engine.SquareSet, t *valueTable, from engine.Square, weight flo
 			// The trie node of the best landing of each roll.
 			best := [maxRoll + 1]int{-1, -1, -1, -1, -1, -1, -1}
 			v := t.sq[u]
-			end := int(pathStart[u+1])
-			for i := int(pathStart[u]); i < end; {
-				n := paths[i]
-				if t.sq[n.sq] < v && (best[n.steps] < 0 || t.sq[n.sq] < t.sq[paths[best[n.steps]].sq]) {
-					best[n.steps] = i
+			trie := engine.Paths(u)
+			for i := 0; i < len(trie); {
+				n := &trie[i]
+				if t.sq[n.Square] < v && (best[n.Steps] < 0 || t.sq[n.Square] < t.sq[trie[best[n.Steps]].Square]) {
+					best[n.Steps] = i
 				}
-				if bars.Has(n.sq) {
-					i = int(n.skip)
+				if bars.Has(n.Square) {
+					i = int(n.Skip)
 				} else {
 					i++
 				}
@@ -382,9 +382,9 @@ func route(bars *engine.SquareSet, t *valueTable, from engine.Square, weight flo
 					add(u, share)
 					continue
 				}
-				add(paths[k].sq, share)
-				for ; k >= 0; k = int(paths[k].parent) {
-					flow[paths[k].sq] += share
+				add(trie[k].Square, share)
+				for ; k >= 0; k = int(trie[k].Parent) {
+					flow[trie[k].Square] += share
 				}
 			}
 		}

@@ -10,8 +10,9 @@ import (
 
 // TestPawnMovesMatchMoves checks, on the positions of random games, that
 // AppendPawnMoves lists each (from, to) of Moves once and in the same
-// order, that Moves gives each capture once per square CanPlace allows, and
-// that BarricadeSet holds the squares of Barricades.
+// order, that Moves gives each capture once per square CanPlace allows,
+// that Path walks each move, and that BarricadeSet holds the squares of
+// Barricades.
 func TestPawnMovesMatchMoves(t *testing.T) {
 	positions := 0
 	for seed := range uint64(6) {
@@ -27,6 +28,9 @@ func TestPawnMovesMatchMoves(t *testing.T) {
 			require.Equal(t, p.Barricades(), bars, "BarricadeSet of %s", p)
 			for roll := 1; roll <= 6; roll++ {
 				checkPawnMoves(t, p, roll, rules)
+				if positions%8 == 0 {
+					checkPaths(t, p, roll)
+				}
 			}
 		})
 	}
@@ -61,6 +65,38 @@ func checkPawnMoves(t *testing.T, p Position, roll int, r Rules) {
 		}
 		require.Equal(t, allowed, places[m], "%s roll %d: placements of %s", p, roll, m)
 		require.Equal(t, allowed, p.PlacementSquares(m.From, m.To, r), "%s roll %d: PlacementSquares of %s", p, roll, m)
+	}
+}
+
+// checkPaths checks that Path walks every pawn move for roll, square by
+// square along the lines, and finds no path to a square no move reaches.
+func checkPaths(t *testing.T, p Position, roll int) {
+	t.Helper()
+	legal := p.AppendPawnMoves(nil, roll)
+	origins := append(p.Pawns(p.Turn()), NoSquare)
+	for _, from := range origins {
+		start, steps := from, roll
+		if from == NoSquare {
+			start, steps = Entry(p.Turn()), roll-1
+		}
+		for to := Square(0); to < NumSquares; to++ {
+			m := Move{From: from, To: to, Place: NoSquare}
+			path := p.Path(m, roll)
+			if !slices.Contains(legal, m) || (from == NoSquare && p.Home(p.Turn()) == 0) {
+				require.Nil(t, path, "%s roll %d: path of %s, which is not a move", p, roll, m)
+				continue
+			}
+			require.Len(t, path, steps+1, "%s roll %d: path of %s", p, roll, m)
+			require.Equal(t, start, path[0], "%s roll %d: path of %s", p, roll, m)
+			require.Equal(t, to, path[steps], "%s roll %d: path of %s", p, roll, m)
+			for i := 1; i <= steps; i++ {
+				require.Contains(t, Neighbors(path[i-1]), path[i], "%s roll %d: path %v of %s", p, roll, path, m)
+				require.NotContains(t, path[:i], path[i], "%s roll %d: path %v of %s", p, roll, path, m)
+				if i < steps {
+					require.NotEqual(t, Barricade, p.At(path[i]), "%s roll %d: path %v of %s", p, roll, path, m)
+				}
+			}
+		}
 	}
 }
 
