@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -78,27 +79,57 @@ func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 }
 
 // expandCaptures replaces each capture among dst[first:], the first of
-// which is dst[first], by one move per legal placement.
+// which is dst[first], by one move per legal placement, in place.
 func (p *Position) expandCaptures(dst []Move, first int, r Rules) []Move {
-	var buf [32]Move
-	rest := append(buf[:0], dst[first:]...)
-	dst = dst[:first]
-	var free SquareSet // computed at the first capture
-	for _, m := range rest {
+	free := p.freeForBarricade(r)
+	allowed := &barricadeSquares[boolIndex(r.SafeRow2)]
+	places := func(m Move) SquareSet {
+		s := free
+		if m.From != NoSquare && allowed.Has(m.From) {
+			s.Add(m.From) // the square just left counts as free
+		}
+		return s
+	}
+	n, total := len(dst), len(dst)
+	for _, m := range dst[first:] {
+		if p.cells[m.To] == Barricade {
+			total += places(m).Len() - 1
+		}
+	}
+	if total < n {
+		// No square is free (only in a position packed with barricades):
+		// a capture has one placement, the square left, or none.
+		out := dst[:first]
+		for _, m := range dst[first:] {
+			if p.cells[m.To] != Barricade {
+				out = append(out, m)
+				continue
+			}
+			places(m).Each(func(q Square) {
+				m.Place = q
+				out = append(out, m)
+			})
+		}
+		return out
+	}
+	// Each move gives one or more, so filling from the back overwrites only
+	// moves already expanded.
+	dst = slices.Grow(dst, total-n)[:total]
+	w := total
+	for i := n - 1; i >= first; i-- {
+		m := dst[i]
 		if p.cells[m.To] != Barricade {
-			dst = append(dst, m)
+			w--
+			dst[w] = m
 			continue
 		}
-		if free == (SquareSet{}) {
-			free = p.freeForBarricade(r)
-		}
-		places := free
-		if m.From != NoSquare && barricadeSquares[boolIndex(r.SafeRow2)].Has(m.From) {
-			places.Add(m.From) // the square just left counts as free
-		}
-		places.Each(func(q Square) {
+		ps := places(m)
+		w -= ps.Len()
+		k := w
+		ps.Each(func(q Square) {
 			m.Place = q
-			dst = append(dst, m)
+			dst[k] = m
+			k++
 		})
 	}
 	return dst
@@ -109,7 +140,9 @@ func (p *Position) expandCaptures(dst []Move, first int, r Rules) []Move {
 // NoSquare): one move per pawn and square it can reach, pawns in square
 // order and then the house, squares in square order. It is AppendMoves for
 // a search that chooses placements itself (see CanPlace); like it, it does
-// not allocate when dst has room.
+// not allocate when dst has room. (On a board so packed with barricades
+// that a captured one has nowhere to go, it still lists that capture,
+// which Moves leaves out.)
 func (p Position) AppendPawnMoves(dst []Move, roll int) []Move {
 	if roll < 1 || roll > MaxRoll || p.Over() || !p.turn.Valid() {
 		return dst
