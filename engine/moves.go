@@ -82,14 +82,7 @@ func (p Position) AppendMoves(dst []Move, roll int, r Rules) []Move {
 // which is dst[first], by one move per legal placement, in place.
 func (p *Position) expandCaptures(dst []Move, first int, r Rules) []Move {
 	free := p.freeForBarricade(r)
-	allowed := &barricadeSquares[boolIndex(r.SafeRow2)]
-	places := func(m Move) SquareSet {
-		s := free
-		if m.From != NoSquare && allowed.Has(m.From) {
-			s.Add(m.From) // the square just left counts as free
-		}
-		return s
-	}
+	places := func(m Move) SquareSet { return withSquareLeft(free, m.From, r) }
 	n, total := len(dst), len(dst)
 	for _, m := range dst[first:] {
 		if p.cells[m.To] == Barricade {
@@ -139,7 +132,7 @@ func (p *Position) expandCaptures(dst []Move, first int, r Rules) []Move {
 // roll with the placement of a captured barricade left open (Place is
 // NoSquare): one move per pawn and square it can reach, pawns in square
 // order and then the house, squares in square order. It is AppendMoves for
-// a search that chooses placements itself (see CanPlace); like it, it does
+// a search that chooses placements itself (see PlacementSet); like it, it does
 // not allocate when dst has room. (On a board so packed with barricades
 // that a captured one has nowhere to go, it still lists that capture,
 // which Moves leaves out.)
@@ -239,25 +232,30 @@ func (p *Position) freeForBarricade(r Rules) SquareSet {
 	return SquareSet{empty[0] & allowed[0], empty[1] & allowed[1]}
 }
 
-// CanPlace reports whether a barricade captured by the move from-to may be
-// put on q: a free square (the one just left counts as free) off row 1, off
-// the goal, and off row 2 under the safe-row-2 rule.
-func (p Position) CanPlace(q, from, to Square, r Rules) bool {
-	if q == to || !barricadeSquares[boolIndex(r.SafeRow2)].Has(q) {
-		return false
+// PlacementSet returns the squares where the barricade captured by the
+// move from-to may be placed: the free squares (the one just left counts as
+// free) off row 1, off the goal, and off row 2 under the safe-row-2 rule.
+func (p Position) PlacementSet(from, to Square, r Rules) SquareSet {
+	places := withSquareLeft(p.freeForBarricade(r), from, r)
+	places.Remove(to)
+	return places
+}
+
+// withSquareLeft returns free, the squares free for a barricade, with from
+// added when a barricade may stand there: the square a pawn leaves counts
+// as free.
+func withSquareLeft(free SquareSet, from Square, r Rules) SquareSet {
+	if from != NoSquare && barricadeSquares[boolIndex(r.SafeRow2)].Has(from) {
+		free.Add(from)
 	}
-	return q == from || p.cells[q] == Empty
+	return free
 }
 
 // PlacementSquares returns every square where the barricade captured by the
-// move from-to could be placed.
+// move from-to could be placed, in square order: PlacementSet as a slice.
 func (p Position) PlacementSquares(from, to Square, r Rules) []Square {
 	var out []Square
-	for q := Square(0); q < NumSquares; q++ {
-		if p.CanPlace(q, from, to, r) {
-			out = append(out, q)
-		}
-	}
+	p.PlacementSet(from, to, r).Each(func(q Square) { out = append(out, q) })
 	return out
 }
 

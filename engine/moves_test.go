@@ -10,8 +10,8 @@ import (
 )
 
 // TestPawnMovesMatchMoves checks, on the positions of random games, that
-// Moves is AppendPawnMoves with each capture once per square CanPlace
-// allows, in the same order, that Path walks each move, and that
+// Moves is AppendPawnMoves with each capture once per square the rules
+// allow for the barricade, in the same order, that Path walks each move, and that
 // BarricadeSet holds the squares of Barricades.
 func TestPawnMovesMatchMoves(t *testing.T) {
 	positions := 0
@@ -50,14 +50,26 @@ func checkPawnMoves(t *testing.T, p Position, roll int, r Rules) {
 		}
 		var allowed []Square
 		for q := Square(0); q < NumSquares; q++ {
-			if p.CanPlace(q, m.From, m.To, r) {
+			if mayPlace(p, q, m.From, m.To, r) {
 				allowed = append(allowed, q)
 				want = append(want, Move{From: m.From, To: m.To, Place: q})
 			}
 		}
 		require.Equal(t, allowed, p.PlacementSquares(m.From, m.To, r), "%s roll %d: PlacementSquares of %s", p, roll, m)
+		require.Equal(t, len(allowed), p.PlacementSet(m.From, m.To, r).Len(), "%s roll %d: PlacementSet of %s", p, roll, m)
 	}
 	require.Equal(t, want, p.Moves(roll, r), "%s roll %d", p, roll)
+}
+
+// mayPlace is rule 7 of docs/rules.md, written out: a captured barricade
+// goes on a free square (the one the pawn left counts as free) but not on
+// row 1, the goal or, under safe-row-2, row 2.
+func mayPlace(p Position, q, from, to Square, r Rules) bool {
+	switch {
+	case q == to, q == Goal, q.Row() == 1, r.SafeRow2 && q.Row() == 2:
+		return false
+	}
+	return q == from || p.At(q) == Empty
 }
 
 func countOf(moves []Move, m Move) int {

@@ -102,6 +102,11 @@ func (p Position) Players() []Color {
 // At returns the piece on square s.
 func (p Position) At(s Square) Piece { return p.cells[s] }
 
+// Board returns the piece on every square, indexed by Square: At for the
+// whole board in one call, for loops over every square (a call of At in
+// such a loop copies the Position each time).
+func (p Position) Board() [NumSquares]Piece { return p.cells }
+
 // Home returns how many pawns of colour c wait in its house.
 func (p Position) Home(c Color) int { return int(p.home[c]) }
 

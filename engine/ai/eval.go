@@ -111,7 +111,7 @@ func solve(m [maxRoll]float64) float64 {
 func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
-		reachFrom(bars, s, &e.reach[s])
+		reachFrom(*bars, engine.Paths(s), &e.reach[s])
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
@@ -183,16 +183,17 @@ func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
 }
 
 // rollsTo returns the rolls (bit d-1 for roll d) with which colour x
-// could land on s, from its pawns (pawns[x]) or its house. reach holds
+// could land on s, from its pawns or, when home pawns wait there, from its
+// house. reach holds
 // what a pawn on s could reach: paths are the same both ways.
-func rollsTo(b *engine.Position, x engine.Color, s engine.Square, reach *[maxRoll + 1]engine.SquareSet, pawns *engine.SquareSet) uint8 {
+func rollsTo(x engine.Color, home int, s engine.Square, reach *[maxRoll + 1]engine.SquareSet, pawns *engine.SquareSet) uint8 {
 	var r uint8
 	for d := 1; d <= maxRoll; d++ {
 		if reach[d][0]&pawns[0] != 0 || reach[d][1]&pawns[1] != 0 {
 			r |= 1 << (d - 1)
 		}
 	}
-	if b.Home(x) > 0 {
+	if home > 0 {
 		entry := engine.Entry(x)
 		if s == entry {
 			r |= 1
@@ -260,11 +261,14 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 	bars := b.BarricadeSet()
 	t := e.table(bars)
 	// Seat order from the colour to move.
-	var order [engine.NumColors]engine.Color
+	var (
+		order [engine.NumColors]engine.Color
+		homes [engine.NumColors]int
+	)
 	n := 0
-	for i := range engine.NumColors {
-		if c := engine.Color((int(b.Turn()) + i) % engine.NumColors); b.InPlay(c) {
-			order[n] = c
+	for i, turn := 0, int(b.Turn()); i < engine.NumColors; i++ {
+		if c := engine.Color((turn + i) % engine.NumColors); b.InPlay(c) {
+			order[n], homes[c] = c, b.Home(c)
 			n++
 		}
 	}
@@ -275,8 +279,9 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 		cnt  [engine.NumColors]int
 		set  [engine.NumColors]engine.SquareSet
 	)
+	cells := b.Board()
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		if p := b.At(s); p.IsPawn() {
+		if p := cells[s]; p.IsPawn() {
 			c := p.Color()
 			if k := cnt[c]; k < engine.PawnsPerColor {
 				vals[c][k], sqs[c][k] = t.sq[s], s
@@ -290,14 +295,14 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 		c := order[i]
 		k := cnt[c]
 		vals, sqs := &vals[c], &sqs[c]
-		home := b.Home(c)
+		home := homes[c]
 		base := e.colorTime(vals[:k], t.home[c], home)
 		total := base
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
 				safe, escapable := 1.0, 1.0
 				var reach [maxRoll + 1]engine.SquareSet
-				reachFrom(&bars, sqs[j], &reach)
+				reachFrom(bars, engine.Paths(sqs[j]), &reach)
 				last := i
 				if e.p.counter > 0 {
 					last = n
@@ -306,7 +311,7 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 					if x == i {
 						continue
 					}
-					r := rollsTo(b, order[x], sqs[j], &reach, &set[order[x]])
+					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
 					switch {
 					case r == 0:
 					case x < i:
@@ -352,11 +357,12 @@ func popcount8(x uint8) int {
 // maxRoll is the highest roll of the die.
 const maxRoll = engine.MaxRoll
 
-// reachFrom adds to out[d] every square a pawn on s could land on with a
-// roll of d, for d up to maxRoll: paths visit no square twice and pass no
-// barricade of bars (they may end on one). Pieces are ignored otherwise.
-func reachFrom(bars *engine.SquareSet, s engine.Square, out *[maxRoll + 1]engine.SquareSet) {
-	trie := engine.Paths(s)
+// reachFrom adds to out[d] every square that a pawn on the root of trie,
+// the Paths of its square, could land on with a roll of d, for d up to
+// maxRoll: paths visit no square twice and pass no barricade of bars (they
+// may end on one). Pieces are ignored otherwise. (The caller looks trie up
+// so that reachFrom stays small enough to be inlined.)
+func reachFrom(bars engine.SquareSet, trie []engine.PathStep, out *[maxRoll + 1]engine.SquareSet) {
 	for i := 0; i < len(trie); {
 		n := &trie[i]
 		out[n.Steps].Add(n.Square)

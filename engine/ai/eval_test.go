@@ -44,7 +44,7 @@ func valueIteration(bars *engine.SquareSet) [engine.NumSquares]float64 {
 	var reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		v[s] = unreachable
-		reachFrom(bars, s, &reach[s])
+		reachFrom(*bars, engine.Paths(s), &reach[s])
 	}
 	v[engine.Goal] = 0
 	for iter := 0; iter < 10000; iter++ {

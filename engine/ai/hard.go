@@ -161,9 +161,9 @@ func (s *searcher) expect(b *engine.Position, depth int) float64 {
 	return total / maxRoll
 }
 
-// reply returns the board after the colour to move in b plays roll with
+// reply returns the position after the colour to move in b plays roll with
 // the move that gives it the best chance by the evaluation, and the
-// evaluation of that board. limit bounds the placements tried for a
+// evaluation of that position. limit bounds the placements tried for a
 // captured barricade (0: all).
 func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, [engine.NumColors]float64) {
 	x := b.Turn()
@@ -183,6 +183,7 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 		places []engine.Square
 	)
 	bestX := -1.0
+	bars := b.BarricadeSet()
 	try := func(m engine.Move) {
 		nb := *b
 		nb.Play(m, roll, s.rules)
@@ -196,24 +197,23 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 			nb.Play(m, roll, s.rules)
 			return nb, s.e.chances(&nb)
 		}
-		if b.At(m.To) != engine.Barricade {
+		if !bars.Has(m.To) {
 			try(m)
 			continue
 		}
+		allowed := b.PlacementSet(m.From, m.To, s.rules)
 		if limit == 0 {
-			for q := engine.Square(0); q < engine.NumSquares; q++ {
-				if b.CanPlace(q, m.From, m.To, s.rules) {
-					m.Place = q
-					try(m)
-				}
-			}
+			allowed.Each(func(q engine.Square) {
+				m.Place = q
+				try(m)
+			})
 			continue
 		}
 		if order == nil {
 			order = s.placementOrder(b)
 			s.e.work += placementOrderWork
 		}
-		places = pickPlacements(b, order, m, limit, s.rules, places[:0])
+		places = pickPlacements(order, allowed, limit, places[:0])
 		for _, q := range places {
 			m.Place = q
 			try(m)
@@ -233,6 +233,7 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 	x := b.Turn()
 	bars := b.BarricadeSet()
+	cells := b.Board()
 	t := s.e.table(bars)
 	type cand struct {
 		q    engine.Square
@@ -261,7 +262,7 @@ func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 		}
 		own := engine.PawnOf(c)
 		for q := engine.Square(0); q < engine.NumSquares; q++ {
-			if b.At(q) != own {
+			if cells[q] != own {
 				continue
 			}
 			if l := (lead{q, t.sq[q], false, false}); l.val < first.val {
@@ -306,21 +307,21 @@ func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 	return order
 }
 
-// pickPlacements appends to dst up to limit squares of order on which the
-// barricade captured by m may be placed, or the first legal square when
-// none of order is.
-func pickPlacements(b *engine.Position, order []engine.Square, m engine.Move, limit int, r engine.Rules, dst []engine.Square) []engine.Square {
+// pickPlacements appends to dst up to limit squares of order that are in
+// allowed, the squares where a captured barricade may be placed, or the
+// first square of allowed when none of order is.
+func pickPlacements(order []engine.Square, allowed engine.SquareSet, limit int, dst []engine.Square) []engine.Square {
 	start := len(dst)
 	for _, q := range order {
 		if len(dst)-start == limit {
 			break
 		}
-		if b.CanPlace(q, m.From, m.To, r) {
+		if allowed.Has(q) {
 			dst = append(dst, q)
 		}
 	}
 	for q := engine.Square(0); q < engine.NumSquares && len(dst) == start; q++ {
-		if b.CanPlace(q, m.From, m.To, r) {
+		if allowed.Has(q) {
 			dst = append(dst, q)
 		}
 	}
