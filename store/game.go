@@ -195,10 +195,10 @@ func (db *DB) UpdateGame(ctx context.Context, g *Game, events ...Event) error {
 
 	u, err := updateGame(ctx, tx, g, false, db.now(), events)
 	if err != nil {
-		return fmt.Errorf("store: update game %d: %w", g.ID, err)
+		return fmt.Errorf("store: update game %d: %w", g.ID, conflict(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: update game %d: %w", g.ID, err)
+		return fmt.Errorf("store: update game %d: %w", g.ID, conflict(err))
 	}
 	u.apply(g)
 	return nil
@@ -254,7 +254,7 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 		len(events), g.ID, g.Version, finish,
 	).Scan(&u.version, &u.lastSeq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return updated{}, whyNot(ctx, tx.Tx, g.ID, g.Version, status)
+		return updated{}, whyNot(ctx, tx.dtx, g.ID, g.Version, status)
 	} else if isUniqueViolation(err) {
 		return updated{}, ErrChannelBusy // reopened in a channel that has another game
 	} else if err != nil {
@@ -271,7 +271,7 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 
 // whyNot says why an update of game id at version to status found no row:
 // no such game, a stale version, or a change of status not allowed.
-func whyNot(ctx context.Context, tx *sql.Tx, id, version int64, status Status) error {
+func whyNot(ctx context.Context, tx dtx, id, version int64, status Status) error {
 	var stored int64
 	var was Status
 	err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&stored, &was)
@@ -418,7 +418,7 @@ func (db *DB) Events(ctx context.Context, gameID int64) ([]Event, error) {
 	return events, tx.Commit()
 }
 
-func findEvents(ctx context.Context, tx *sql.Tx, gameID int64) ([]Event, error) {
+func findEvents(ctx context.Context, tx dtx, gameID int64) ([]Event, error) {
 	var exists bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
 		return nil, err
@@ -450,7 +450,7 @@ const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, 
 	created_at, updated_at, finished_at`
 
 // findGame returns the one game matching where, with its seats.
-func findGame(ctx context.Context, tx *sql.Tx, where string, args ...any) (*Game, error) {
+func findGame(ctx context.Context, tx dtx, where string, args ...any) (*Game, error) {
 	games, err := findGames(ctx, tx, where, args...)
 	if err != nil {
 		return nil, err
@@ -463,7 +463,7 @@ func findGame(ctx context.Context, tx *sql.Tx, where string, args ...any) (*Game
 
 // findGames returns the games matching where (which may order and limit),
 // with their seats.
-func findGames(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]*Game, error) {
+func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*Game, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where, args...)
 	if err != nil {
 		return nil, err
@@ -511,7 +511,7 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 	return &g, nil
 }
 
-func findSeats(ctx context.Context, tx *sql.Tx, gameID int64) ([]Seat, error) {
+func findSeats(ctx context.Context, tx dtx, gameID int64) ([]Seat, error) {
 	return scanSeats(tx.QueryContext(ctx, seatsQuery, gameID))
 }
 
