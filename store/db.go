@@ -492,15 +492,16 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 		s     **sql.Stmt
 		query string
 	}{
-		// ?17: finishing; then the stored game must be open. Else it must
+		// ?15: finishing; then the stored game must be open. Else it must
 		// have the new status already, or be open and become open or
-		// cancelled.
+		// cancelled. The message IDs are not written here: deliveries
+		// record them (see SetMessageID).
 		{&st.updateGame, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
-				lobby_message_id = ?5, turn_message_id = ?6, locale = ?7, deadline = ?8, remind_at = ?9,
-				reminder_sent = ?10, wake_at = ?11, updated_at = ?12, finished_at = ?13,
-				version = version + 1, last_seq = last_seq + ?14
-			WHERE id = ?15 AND version = ?16 AND CASE
-				WHEN ?17 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
+				locale = ?5, deadline = ?6, remind_at = ?7,
+				reminder_sent = ?8, wake_at = ?9, updated_at = ?10, finished_at = ?11,
+				version = version + 1, last_seq = last_seq + ?12
+			WHERE id = ?13 AND version = ?14 AND CASE
+				WHEN ?15 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
 				ELSE status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled'))
 			END
 			RETURNING version, last_seq`},

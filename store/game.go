@@ -71,7 +71,11 @@ type Game struct {
 	Version int64
 	// LastSeq is the sequence number of the game's newest event (0 for
 	// none); maintained by the store.
-	LastSeq        int64
+	LastSeq int64
+	// The game's Discord messages. CreateGame stores them; after that they
+	// are recorded with SetMessageID (by the delivery that created the
+	// message) and UpdateGame leaves them as they are, so that a write
+	// computed before a delivery cannot undo it.
 	LobbyMessageID string // Discord message of the lobby
 	TurnMessageID  string // Discord message of the current turn
 	Locale         string // language of messages the whole channel sees
@@ -117,32 +121,43 @@ type Event struct {
 // g.UpdatedAt. It fails with ErrChannelBusy when the channel already has an
 // open game.
 func (db *DB) CreateGame(ctx context.Context, g *Game, events ...Event) error {
+	return db.Commit(ctx, &Commit{Game: g, Events: events})
+}
+
+// UpdateGame writes g (everything but its guild, channel and message IDs)
+// and its seats, and appends events to the game's log, in one transaction,
+// if the stored game is still at g.Version; then it bumps g.Version and sets
+// g.LastSeq and g.UpdatedAt. When another write came first it returns
+// ErrConflict and changes nothing, g included. ErrNotFound when there is no
+// such game.
+//
+// Setting Status to cancelled ends an open game without a result, sets
+// FinishedAt and clears WakeAt. A game is finished with FinishGame, not here;
+// an ended game stays ended, though it can still be written.
+func (db *DB) UpdateGame(ctx context.Context, g *Game, events ...Event) error {
+	return db.Commit(ctx, &Commit{Game: g, Events: events})
+}
+
+// createGame inserts g with its seats and events and returns its ID.
+func createGame(ctx context.Context, tx wtx, g *Game, now time.Time, events []Event) (int64, error) {
 	if g.GuildID == "" || g.ChannelID == "" {
-		return errors.New("store: create game: guild and channel IDs are required")
+		return 0, errors.New("guild and channel IDs are required")
 	}
 	if !g.Status.Open() {
-		return fmt.Errorf("store: create game: status %q, want lobby or running", g.Status)
+		return 0, fmt.Errorf("status %q, want lobby or running", g.Status)
 	}
 	opts, err := json.Marshal(g.Options)
 	if err != nil {
-		return fmt.Errorf("store: create game: %w", err)
+		return 0, err
 	}
-	now := db.now()
-
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return fmt.Errorf("store: create game: %w", err)
-	}
-	defer tx.Rollback()
-
 	var open int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM games
 		WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
 		g.GuildID, g.ChannelID).Scan(&open)
 	if err == nil {
-		return fmt.Errorf("store: create game: game %d: %w", open, ErrChannelBusy)
+		return 0, fmt.Errorf("game %d: %w", open, ErrChannelBusy)
 	} else if !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: create game: %w", err)
+		return 0, err
 	}
 
 	var id int64
@@ -157,51 +172,17 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, events ...Event) error {
 		now.UnixMilli(), now.UnixMilli(),
 	).Scan(&id)
 	if isUniqueViolation(err) {
-		return fmt.Errorf("store: create game: %w", ErrChannelBusy)
+		return 0, ErrChannelBusy
 	} else if err != nil {
-		return fmt.Errorf("store: create game: %w", err)
+		return 0, err
 	}
 	if err := insertSeats(ctx, tx, id, g.Seats); err != nil {
-		return fmt.Errorf("store: create game: %w", err)
+		return 0, err
 	}
 	if err := insertEvents(ctx, tx, id, 1, now, events); err != nil {
-		return fmt.Errorf("store: create game: %w", err)
+		return 0, err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: create game: %w", err)
-	}
-
-	g.ID, g.Version, g.LastSeq = id, 1, int64(len(events))
-	g.CreatedAt, g.UpdatedAt, g.FinishedAt = now, now, time.Time{}
-	return nil
-}
-
-// UpdateGame writes g (everything but its guild and channel) and its seats,
-// and appends events to the game's log, in one transaction, if the stored
-// game is still at g.Version; then it bumps g.Version and sets g.LastSeq and
-// g.UpdatedAt. When another write came first it returns ErrConflict and
-// changes nothing, g included. ErrNotFound when there is no such game.
-//
-// Setting Status to cancelled ends an open game without a result, sets
-// FinishedAt and clears WakeAt. A game is finished with FinishGame, not here;
-// an ended game stays ended, though it can still be written (its messages
-// edited, say).
-func (db *DB) UpdateGame(ctx context.Context, g *Game, events ...Event) error {
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return fmt.Errorf("store: update game %d: %w", g.ID, err)
-	}
-	defer tx.Rollback()
-
-	u, err := updateGame(ctx, tx, g, false, db.now(), events)
-	if err != nil {
-		return fmt.Errorf("store: update game %d: %w", g.ID, conflict(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: update game %d: %w", g.ID, conflict(err))
-	}
-	u.apply(g)
-	return nil
+	return id, nil
 }
 
 // updated is what a successful write changes in the caller's Game, applied
@@ -249,7 +230,7 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 
 	err = tx.stmt(ctx, tx.st.updateGame).QueryRowContext(ctx,
 		string(status), g.HostID, string(opts), g.State,
-		g.LobbyMessageID, g.TurnMessageID, g.Locale, millis(g.Deadline), millis(g.RemindAt),
+		g.Locale, millis(g.Deadline), millis(g.RemindAt),
 		g.ReminderSent, millis(u.wakeAt), now.UnixMilli(), millis(u.finishedAt),
 		len(events), g.ID, g.Version, finish,
 	).Scan(&u.version, &u.lastSeq)

@@ -55,31 +55,7 @@ type Result struct {
 // A player who holds several seats (a computer level, say) plays each seat's
 // matches, and the game counts once per seat in their statistics.
 func (db *DB) FinishGame(ctx context.Context, g *Game, results []Result, events ...Event) error {
-	if err := checkResults(results); err != nil {
-		return fmt.Errorf("store: finish game %d: %w", g.ID, err)
-	}
-	now := db.now()
-
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return fmt.Errorf("store: finish game %d: %w", g.ID, err)
-	}
-	defer tx.Rollback()
-
-	u, err := updateGame(ctx, tx, g, true, now, events)
-	if err != nil {
-		return fmt.Errorf("store: finish game %d: %w", g.ID, conflict(err))
-	}
-	rated, err := recordResults(ctx, tx.dtx, g.ID, g.GuildID, now, results)
-	if err != nil {
-		return fmt.Errorf("store: finish game %d: %w", g.ID, conflict(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: finish game %d: %w", g.ID, conflict(err))
-	}
-	u.apply(g)
-	copy(results, rated)
-	return nil
+	return db.Commit(ctx, &Commit{Game: g, Events: events, Results: results})
 }
 
 func checkResults(results []Result) error {

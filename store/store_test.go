@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/store"
 	_ "modernc.org/sqlite"
 )
@@ -174,10 +176,13 @@ func TestReopenKeepsGames(t *testing.T) {
 			mustCreate(t, db, g, store.Event{Kind: store.EventStart, Data: "red"})
 			c.Advance(time.Minute)
 			g.State = []byte("state 1")
-			g.TurnMessageID = "m" + ch
 			if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventRoll, Color: "red", Data: "4"}); err != nil {
 				t.Fatal(err)
 			}
+			if err := db.SetMessageID(ctxT(t), g.ID, store.RoleTurn, "m"+ch); err != nil {
+				t.Fatal(err)
+			}
+			g.TurnMessageID = "m" + ch
 			want = append(want, g)
 		}
 		if err := db.Close(); err != nil {
@@ -368,7 +373,7 @@ func TestUpdateGame(t *testing.T) {
 		g.State = []byte("state 1")
 		g.HostID = "u2"
 		g.Options.SafeRow2 = true
-		g.LobbyMessageID, g.TurnMessageID, g.Locale = "m1", "m2", "en-US"
+		g.Locale = "en-US"
 		g.Deadline = c.now.Add(24 * time.Hour)
 		g.RemindAt = c.now.Add(12 * time.Hour)
 		g.WakeAt = g.RemindAt
@@ -384,6 +389,10 @@ func TestUpdateGame(t *testing.T) {
 		if g.Version != 2 || g.LastSeq != 3 || !g.UpdatedAt.Equal(c.now) {
 			t.Errorf("after UpdateGame: Version %d, LastSeq %d, UpdatedAt %v", g.Version, g.LastSeq, g.UpdatedAt)
 		}
+		// Message IDs are recorded apart, without a new version.
+		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, store.RoleLobby, "m1"))
+		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, store.RoleTurn, "m2"))
+		g.LobbyMessageID, g.TurnMessageID = "m1", "m2"
 		got, err := db.Game(ctxT(t), g.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Commit is everything one action writes, in one transaction: a game created
+// or changed, the events it appends to the game's log, the results that
+// finish it, and the effects it adds to the outbox.
+type Commit struct {
+	// Game is created when its ID is 0 (as CreateGame), else written at
+	// Game.Version (as UpdateGame, or FinishGame when Results is set).
+	Game    *Game
+	Events  []Event
+	Results []Result // non-nil: the game finishes (see FinishGame)
+	// Effects are appended to the game's outbox queue, in order; Commit
+	// sets their ID, GameID and CreatedAt.
+	Effects []Effect
+	// Owner, when set, claims the new effects for Lease: the writer
+	// delivers them itself right after the commit, and anyone may take them
+	// over once the lease runs out (see ClaimEffects).
+	Owner string
+	Lease time.Duration
+}
+
+// Commit writes c in one transaction, committed to disk before it returns.
+// On ErrConflict, ErrChannelBusy or any other error nothing is written and
+// c.Game is unchanged.
+func (db *DB) Commit(ctx context.Context, c *Commit) error {
+	g := c.Game
+	what := fmt.Sprintf("update game %d", g.ID)
+	switch {
+	case g.ID == 0:
+		what = "create game"
+	case c.Results != nil:
+		what = fmt.Sprintf("finish game %d", g.ID)
+	}
+	if c.Results != nil {
+		if err := checkResults(c.Results); err != nil {
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	}
+	now := db.now()
+
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
+	}
+	defer tx.Rollback()
+
+	var (
+		id    = g.ID
+		u     updated
+		rated []Result
+	)
+	if id == 0 {
+		if id, err = createGame(ctx, tx, g, now, c.Events); err != nil {
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	} else {
+		if u, err = updateGame(ctx, tx, g, c.Results != nil, now, c.Events); err != nil {
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+		if c.Results != nil {
+			if rated, err = recordResults(ctx, tx.dtx, id, g.GuildID, now, c.Results); err != nil {
+				return fmt.Errorf("store: %s: %w", what, conflict(err))
+			}
+		}
+	}
+	effects, err := insertEffects(ctx, tx, id, now, c.Effects, c.Owner, c.Lease)
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
+	}
+
+	if g.ID == 0 {
+		g.ID, g.Version, g.LastSeq = id, 1, int64(len(c.Events))
+		g.CreatedAt, g.UpdatedAt, g.FinishedAt = now, now, time.Time{}
+	} else {
+		u.apply(g)
+	}
+	copy(c.Results, rated)
+	copy(c.Effects, effects)
+	return nil
+}
