@@ -30,6 +30,7 @@ var copyTables = []copyTable{
 	{"player_colors", "guild_id, player, color"},
 	{"player_months", "guild_id, month, player"},
 	{"guild_settings", "guild_id"},
+	{"outbox", "id"},
 }
 
 // Counts are the rows of each table, by table name.
@@ -175,10 +176,12 @@ func copyIntoPostgres(ctx context.Context, dst *DB, src dtx) (Counts, error) {
 			}
 			counts[t.name] = n
 		}
-		// The identity column goes on after the copied IDs.
-		if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('games', 'id'), max(id)) FROM games
-			HAVING count(*) > 0`); err != nil {
-			return err
+		// The identity columns go on after the copied IDs.
+		for _, table := range []string{"games", "outbox"} {
+			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('`+table+`', 'id'), max(id)) FROM `+table+`
+				HAVING count(*) > 0`); err != nil {
+				return err
+			}
 		}
 		return tx.Commit(ctx)
 	})

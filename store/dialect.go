@@ -23,6 +23,10 @@ type dialect struct {
 	// until the transaction ends; "" where a write transaction holds the
 	// whole database (SQLite).
 	forUpdate string
+	// skipLocked is what a SELECT of rows to claim ends with, so that two
+	// processes claiming at once take different rows: the rows another
+	// transaction holds are passed over; "" on SQLite.
+	skipLocked string
 	// indexedBy names the index a query must read a table through, where
 	// the planner needs telling (SQLite); "" elsewhere.
 	indexedBy func(index string) string

@@ -17,11 +17,12 @@ const postgresConns = 8
 
 // postgresDialect is PostgreSQL's spelling.
 var postgresDialect = &dialect{
-	name:      "postgres",
-	dollar:    true,
-	read:      &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
-	forUpdate: " FOR UPDATE",
-	indexedBy: func(string) string { return "" },
+	name:       "postgres",
+	dollar:     true,
+	read:       &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
+	forUpdate:  " FOR UPDATE",
+	skipLocked: " FOR UPDATE SKIP LOCKED",
+	indexedBy:  func(string) string { return "" },
 }
 
 // isPostgresURL reports whether s names a PostgreSQL database.
