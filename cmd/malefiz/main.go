@@ -8,7 +8,8 @@
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-size PX] -o FILE POSITION
 //	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json]
-//	malefiz backup -o FILE [-db PATH]
+//	malefiz backup -o FILE [-db PATH|URL]
+//	malefiz migrate-to [-db PATH] URL
 //	malefiz replay [-o FILE] DATABASE GAME
 //
 // A bad position or flag prints a one-line error on stderr and exits with status 2.
@@ -29,13 +30,14 @@ type command struct {
 
 // commands lists the subcommands by name.
 var commands = map[string]command{
-	"run":      {"run the Discord bot (the default)", runCommand},
-	"moves":    {"print the legal moves of a position for a roll", movesCommand},
-	"perft":    {"count move sequences from a position (rules.md's perft)", perftCommand},
-	"render":   {"write a PNG of a position", renderCommand},
-	"selfplay": {"play computer players against each other and report win rates", selfplayCommand},
-	"backup":   {"copy the live database safely (VACUUM INTO)", backupCommand},
-	"replay":   {"write an animated GIF of a stored game", replayCommand},
+	"run":        {"run the Discord bot (the default)", runCommand},
+	"moves":      {"print the legal moves of a position for a roll", movesCommand},
+	"perft":      {"count move sequences from a position (rules.md's perft)", perftCommand},
+	"render":     {"write a PNG of a position", renderCommand},
+	"selfplay":   {"play computer players against each other and report win rates", selfplayCommand},
+	"backup":     {"copy the live database safely into a SQLite file", backupCommand},
+	"migrate-to": {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
+	"replay":     {"write an animated GIF of a stored game", replayCommand},
 }
 
 func main() {
@@ -67,7 +69,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
 	}
 }
 

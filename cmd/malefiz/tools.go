@@ -7,34 +7,49 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// defaultDatabase is the database the tools open unless told otherwise.
+// defaultDatabase is the database the tools open unless told otherwise:
+// MALEFIZ_DATABASE_URL, else MALEFIZ_DATABASE_PATH, else the default file.
 func defaultDatabase() string {
+	if u := os.Getenv("MALEFIZ_DATABASE_URL"); u != "" {
+		return u
+	}
 	if p := os.Getenv("MALEFIZ_DATABASE_PATH"); p != "" {
 		return p
 	}
 	return DefaultConfig().Database.Path
 }
 
-// backupCommand is `malefiz backup -o FILE [-db PATH]`: a consistent copy of
-// a live database (VACUUM INTO), safe while the bot runs.
+// isPostgres reports whether the database address is a PostgreSQL URL.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// backupCommand is `malefiz backup -o FILE [-db PATH|URL]`: a consistent
+// copy of a live database, safe while the bot runs. A SQLite database
+// copies itself (VACUUM INTO); a PostgreSQL database is copied, as of one
+// moment, into a new SQLite file (store.DB.Backup says more; pg_dump is the
+// tool for a dump of PostgreSQL itself).
 func backupCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("backup")
-	out := fs.String("o", "", "the backup file to write (must not exist)")
-	dbPath := fs.String("db", defaultDatabase(), "the database to copy")
+	out := fs.String("o", "", "the backup file to write, a SQLite file")
+	dbPath := fs.String("db", defaultDatabase(), "the database to copy: a SQLite file or a postgres:// URL")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
 	if *out == "" || fs.NArg() > 0 {
-		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH]")
+		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH|URL]")
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		return fail(stderr, "backup: %v", err)
+	if !isPostgres(*dbPath) {
+		if _, err := os.Stat(strings.TrimPrefix(*dbPath, "sqlite:")); err != nil {
+			return fail(stderr, "backup: %v", err)
+		}
 	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, *dbPath)
