@@ -121,9 +121,10 @@ func Open(ctx context.Context, s string) (*DB, error) {
 
 // sqliteDialect is SQLite's spelling.
 var sqliteDialect = &dialect{
-	name:      "sqlite",
-	read:      &sql.TxOptions{ReadOnly: true},
-	indexedBy: func(index string) string { return "INDEXED BY " + index },
+	name:         "sqlite",
+	read:         &sql.TxOptions{ReadOnly: true},
+	indexedBy:    func(index string) string { return "INDEXED BY " + index },
+	sortedGroups: true,
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {

@@ -30,12 +30,10 @@ type dialect struct {
 	// indexedBy names the index a query must read a table through, where
 	// the planner needs telling (SQLite); "" elsewhere.
 	indexedBy func(index string) string
-	// uniqueViolation: err is a UNIQUE constraint failure.
-	uniqueViolation func(err error) bool
-	// retryable: err is a serialization failure or a deadlock, which
-	// means someone else wrote the same rows first; reported as
-	// ErrConflict.
-	retryable func(err error) bool
+	// sortedGroups: GROUP BY sorts its rows (SQLite), rather than hashing
+	// them (PostgreSQL), so a large GROUP BY is better read in the group's
+	// order from an index.
+	sortedGroups bool
 
 	rewritten sync.Map // query text → its $N spelling
 }

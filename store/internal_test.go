@@ -97,7 +97,7 @@ func TestQueryPlans(t *testing.T) {
 		{"recent games", `SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT ?`,
 			[]any{"g", 10}, []string{"games_guild_finished"}, []string{"SCAN games"}},
 		{"period leaderboard", `SELECT * FROM (` + period + `) ORDER BY rating DESC`,
-			periodArgs, []string{"COVERING INDEX results_period"}, []string{"SCAN results"}},
+			periodArgs, []string{"COVERING INDEX results_player_period"}, []string{"SCAN results"}},
 		{"all-time leaderboard", `SELECT * FROM (` + all + `) ORDER BY rating DESC, wins DESC, player LIMIT 10`,
 			allArgs, []string{"players_rank"}, []string{"SCAN players", "TEMP B-TREE"}},
 		{"rating history", `SELECT game_id FROM results WHERE guild_id = ? AND player = ? ORDER BY finished_at DESC, game_id DESC LIMIT 100`,
