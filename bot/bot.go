@@ -2,12 +2,22 @@
 // lobby and turn messages with their buttons, the turn flow with computer
 // players, and the timers of games played over hours. It keeps every game in
 // the store, draws boards with render and plays by engine's rules.
+//
+// Every change to a game walks one path (see change.go): take the game's
+// lock, load it, let an action decide (engine calls and seat changes, no
+// I/O), commit the new state, its events and the Discord effects it produced
+// in one transaction, answer the interaction, then deliver the effects. The
+// effects wait in the store's outbox until Discord has taken them (see
+// sender.go), so a crash between the commit and the delivery sends late,
+// never twice, and never loses one.
 package bot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"time"
 
@@ -25,9 +35,11 @@ type Discord interface {
 	InteractionResponse(i *discordgo.Interaction, options ...discordgo.RequestOption) (*discordgo.Message, error)
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 	InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
-	ChannelMessageSendComplex(channelID string, m *discordgo.MessageSend, options ...discordgo.RequestOption) (*discordgo.Message, error)
-	ChannelMessageEditComplex(m *discordgo.MessageEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
 	ApplicationCommandBulkOverwrite(appID, guildID string, cmds []*discordgo.ApplicationCommand, options ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
+	// RequestWithBucketID and RequestRaw send the outbox's requests as
+	// they were stored (with Discord's nonce, which MessageSend lacks).
+	RequestWithBucketID(method, urlStr string, data interface{}, bucketID string, options ...discordgo.RequestOption) ([]byte, error)
+	RequestRaw(method, urlStr, contentType string, b []byte, bucketID string, sequence int, options ...discordgo.RequestOption) ([]byte, error)
 }
 
 var _ Discord = (*discordgo.Session)(nil)
@@ -55,6 +67,9 @@ type Config struct {
 	Now func() time.Time
 	// Defaults for new games.
 	Defaults GameDefaults
+	// Owner names this process in the outbox's claims; "" means the host
+	// name and process ID.
+	Owner string
 }
 
 // Bot answers interactions and runs the games. Create it with New.
@@ -67,21 +82,35 @@ type Bot struct {
 	draw     func(n int) int
 	now      func() time.Time
 	defaults GameDefaults
+	owner    string
 
-	locks    gameLocks
+	locks    keyedLocks // one action at a time per game
+	sending  keyedLocks // one delivery at a time per game
+	heavy    chan struct{}
 	inflight sync.WaitGroup
 	wake     chan struct{} // nudges the scheduler when a deadline changes
+	send     chan struct{} // nudges the sender when an effect waits
+	handle   handler       // the route with its middleware
+	skip     skipList      // games whose timer panicked, skipped for a while
 }
+
+// maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
+const maxHeavy = 2
 
 // New returns a Bot for cfg.
 func New(cfg Config) *Bot {
 	b := &Bot{
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
-		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults,
-		wake: make(chan struct{}, 1),
+		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
+		heavy: make(chan struct{}, maxHeavy),
+		wake:  make(chan struct{}, 1),
+		send:  make(chan struct{}, 1),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
+	}
+	if b.renderer == nil {
+		b.renderer = render.New(0)
 	}
 	if b.dice == nil {
 		b.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
@@ -92,12 +121,17 @@ func New(cfg Config) *Bot {
 	if b.now == nil {
 		b.now = time.Now
 	}
+	if b.owner == "" {
+		host, _ := os.Hostname()
+		b.owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
+	}
 	if b.defaults.Seats < 2 || b.defaults.Seats > 4 {
 		b.defaults.Seats = 4
 	}
 	if b.defaults.Level == "" {
 		b.defaults.Level = "normal"
 	}
+	b.handle = b.middleware(b.route)
 	return b
 }
 
@@ -114,62 +148,52 @@ func (b *Bot) HandleInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 	b.Handle(ctx, ic.Interaction)
 }
 
-// Handle answers one interaction.
+// Handle answers one interaction through the REST callback.
 func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
-	defer func() {
-		if r := recover(); r != nil {
-			b.log.Error("panic while handling an interaction", "panic", r, "interaction", i.ID)
-		}
-	}()
-	req := newRequest(i)
-	if req == nil {
+	r := newRequest(i)
+	if r == nil {
 		return
 	}
-	var err error
-	switch i.Type {
-	case discordgo.InteractionApplicationCommand:
-		err = b.command(ctx, req)
-	case discordgo.InteractionMessageComponent:
-		err = b.component(ctx, req)
-	default:
-		return
+	r.answer = func(resp *discordgo.InteractionResponse) error {
+		return b.dc.InteractionRespond(i, resp, discordgo.WithContext(ctx))
 	}
-	if err != nil {
-		b.fail(req, err)
+	if err := b.handle(ctx, r); err != nil {
+		b.fail(ctx, r, err)
 	}
 }
 
-// gameLocks hands out one mutex per game, so that one action at a time runs
-// on a game; the store's version check guards against everything else.
-type gameLocks struct {
+// keyedLocks hands out one mutex per key, so that one piece of work at a
+// time runs on a game; the store's version check guards against other
+// processes.
+type keyedLocks struct {
 	mu sync.Mutex
-	m  map[int64]*gameLock
+	m  map[int64]*keyedLock
 }
 
-type gameLock struct {
+type keyedLock struct {
 	sync.Mutex
 	users int
 }
 
-// lock locks game id and returns its unlock function.
-func (l *gameLocks) lock(id int64) func() {
+// lock locks key id and returns its unlock function.
+func (l *keyedLocks) lock(id int64) func() {
 	l.mu.Lock()
 	if l.m == nil {
-		l.m = map[int64]*gameLock{}
+		l.m = map[int64]*keyedLock{}
 	}
-	gl := l.m[id]
-	if gl == nil {
-		gl = &gameLock{}
-		l.m[id] = gl
+	kl := l.m[id]
+	if kl == nil {
+		kl = &keyedLock{}
+		l.m[id] = kl
 	}
-	gl.users++
+	kl.users++
 	l.mu.Unlock()
-	gl.Lock()
+	kl.Lock()
 	return func() {
-		gl.Unlock()
+		kl.Unlock()
 		l.mu.Lock()
-		gl.users--
-		if gl.users == 0 {
+		kl.users--
+		if kl.users == 0 {
 			delete(l.m, id)
 		}
 		l.mu.Unlock()

@@ -170,6 +170,8 @@ const (
 	msgTooLate            msg = "err.too_late"
 	msgMissingPermissions msg = "err.missing_permissions"
 	msgInternalError      msg = "err.internal"
+	msgNothingChanged     msg = "err.nothing_changed"
+	msgForeignButton      msg = "err.foreign_button"
 
 	msgLobbyExpired    msg = "timer.lobby_expired"
 	msgReminder        msg = "timer.reminder"
@@ -341,6 +343,8 @@ var catalog = map[msg]map[string]string{
 	msgTooLate:            {"en": "Someone was quicker — nothing changed.", "de": "Jemand war schneller — nichts hat sich geändert."},
 	msgMissingPermissions: {"en": "I am missing permissions in this channel: I need View Channel, Send Messages, Embed Links and Attach Files.", "de": "Mir fehlen Rechte in diesem Kanal: Ich brauche Kanal ansehen, Nachrichten senden, Links einbetten und Dateien anhängen."},
 	msgInternalError:      {"en": "Something went wrong on my side; the game is safe. Please try again.", "de": "Bei mir ist etwas schiefgegangen; das Spiel ist sicher. Bitte versuch es noch einmal."},
+	msgNothingChanged:     {"en": "Something went wrong on my side; nothing was changed. Please try again.", "de": "Bei mir ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuch es noch einmal."},
+	msgForeignButton:      {"en": "That button does not belong to a game here.", "de": "Dieser Knopf gehört zu keinem Spiel hier."},
 	msgLobbyExpired:       {"en": "This lobby closed: nobody started it within 24 hours.", "de": "Diese Runde wurde geschlossen: Niemand hat sie innerhalb von 24 Stunden gestartet."},
 	msgReminder:           {"en": "⏰ %s, it's your turn in Malefiz game #%d — time runs out <t:%d:R>.", "de": "⏰ %s, du bist in Malefiz-Spiel #%d am Zug — die Zeit läuft ab <t:%d:R>."},
 	msgTimedOut:           {"en": "⏰ %s ran out of time; the computer played the turn.", "de": "⏰ %s hatte keine Zeit mehr; der Computer hat den Zug gespielt."},

@@ -36,6 +36,9 @@ type subcommand struct {
 	desc    msg
 	options []*discordgo.ApplicationCommandOption
 	run     func(b *Bot, ctx context.Context, r *request, opts options) error
+	// heavy answers take a while (a replay GIF): they answer "thinking…"
+	// first and run a few at a time.
+	heavy bool
 }
 
 // timeoutChoices are the turn timeouts as the choices of a command option.
@@ -182,7 +185,11 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 	}
 	for _, s := range b.subcommands() {
 		if s.name == sub.Name {
-			return s.run(b, ctx, r, opts)
+			h := func(ctx context.Context, r *request) error { return s.run(b, ctx, r, opts) }
+			if s.heavy {
+				h = b.deferred(b.bounded(h))
+			}
+			return h(ctx, r)
 		}
 	}
 	return refuse(msgUnknownCommand)

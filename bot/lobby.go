@@ -61,162 +61,111 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 		Locale: r.guildLang,
 		WakeAt: b.now().Add(lobbyLifetime),
 	}
-	sg.Seats = append(sg.Seats, store.Seat{UserID: r.userID, Name: r.name})
-	events := []store.Event{{Kind: store.EventJoin, UserID: r.userID, At: b.now()}}
-	for range bots {
-		sg.Seats = append(sg.Seats, store.Seat{Computer: level, Name: level})
-		events = append(events, store.Event{Kind: store.EventJoin, Data: "ai:" + level, At: b.now()})
-	}
-	t := &table{sg: sg}
-	t.recolor()
-	if err := b.db.CreateGame(ctx, sg, events...); errors.Is(err, store.ErrChannelBusy) {
-		return refuse(msgChannelBusy)
-	} else if err != nil {
-		return err
-	}
-	b.nudge()
-	if err := b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: b.lobbyData(t)}); err != nil {
-		return err
-	}
-	b.rememberLobbyMessage(ctx, r, t)
-	return nil
-}
-
-// rememberLobbyMessage stores the ID of the lobby message just sent as the
-// interaction's response, so that later commands can edit it.
-func (b *Bot) rememberLobbyMessage(ctx context.Context, r *request, t *table) {
-	m, err := b.dc.InteractionResponse(r.i)
-	if err != nil {
-		b.log.Warn("could not read the lobby message", "game", t.sg.ID, "err", err)
-		return
-	}
-	unlock := b.locks.lock(t.sg.ID)
-	defer unlock()
-	fresh, err := b.load(ctx, t.sg.ID)
-	if err != nil {
-		return
-	}
-	fresh.sg.LobbyMessageID = m.ID
-	if err := b.save(ctx, fresh); err != nil {
-		b.log.Warn("could not store the lobby message", "game", t.sg.ID, "err", err)
-	}
+	return b.create(ctx, r, sg, func(m *match) error {
+		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
+		m.record(store.EventJoin, r.userID, "", "")
+		for range bots {
+			m.stored.Seats = append(m.stored.Seats, store.Seat{Computer: level, Name: level})
+			m.record(store.EventJoin, "", "", "ai:"+level)
+		}
+		m.recolor()
+		m.wake = true
+		// The response is the lobby message: its ID is recorded once
+		// Discord has made it, so that later commands can edit it.
+		m.adopt(r, store.RoleLobby)
+		return nil
+	}, func(m *match) error {
+		m.answer(discordgo.InteractionResponseChannelMessageWithSource, b.lobbyData(m), nil)
+		return nil
+	})
 }
 
 // lobbyData is the lobby message: seats, rules and buttons.
-func (b *Bot) lobbyData(t *table) *discordgo.InteractionResponseData {
-	embed, comps := b.lobbyView(t)
+func (b *Bot) lobbyData(m *match) *discordgo.InteractionResponseData {
+	embed, comps := b.lobbyView(m)
 	return &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, Components: comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}
 }
 
-// lobbyAction applies change to the channel's lobby under its lock and
-// answers with the updated lobby: in place for a button, else as a private
-// confirmation plus an edit of the lobby message.
-func (b *Bot) lobbyAction(ctx context.Context, r *request, id int64, change func(t *table) (store.Event, msg, error)) error {
-	unlock := b.locks.lock(id)
-	defer unlock()
-	t, err := b.load(ctx, id)
-	if err != nil {
-		return err
-	}
-	if t.sg.Status != store.StatusLobby {
-		return refuse(msgNotALobby)
-	}
-	ev, done, err := change(t)
-	if err != nil {
-		return err
-	}
-	ev.At = b.now()
-	if len(t.sg.Seats) == 0 || t.humans() == 0 {
-		// Nobody is left: the lobby closes.
-		t.sg.Status = store.StatusCancelled
-		if err := b.save(ctx, t, ev, store.Event{Kind: store.EventCancel, Data: "empty"}); err != nil {
+// lobbyChange changes a lobby: it seats or unseats someone and returns the
+// event and the confirmation the user reads.
+type lobbyChange func(m *match) (store.Event, msg, error)
+
+// lobbyAction applies change to a lobby and answers with the updated lobby:
+// in place for a button, else as a private confirmation plus an edit of the
+// lobby message.
+func (b *Bot) lobbyAction(ctx context.Context, r *request, id int64, change lobbyChange) error {
+	return b.change(ctx, r, id, func(m *match) error {
+		if m.stored.Status != store.StatusLobby {
+			return refuse(msgNotALobby)
+		}
+		ev, done, err := change(m)
+		if err != nil {
 			return err
 		}
-		return b.showLobbyChange(ctx, r, t, msgLobbyClosedEmpty)
-	}
-	if err := b.save(ctx, t, ev); err != nil {
-		return err
-	}
-	return b.showLobbyChange(ctx, r, t, done)
+		m.record(ev.Kind, ev.UserID, ev.Color, ev.Data)
+		if len(m.stored.Seats) == 0 || m.humans() == 0 {
+			// Nobody is left: the lobby closes.
+			m.stored.Status = store.StatusCancelled
+			m.record(store.EventCancel, "", "", "empty")
+			done = msgLobbyClosedEmpty
+		}
+		b.showLobbyChange(r, m, done)
+		return nil
+	})
 }
 
 // showLobbyChange answers a lobby action: a click updates the lobby message
-// in place; a command answers privately and edits the lobby message.
-func (b *Bot) showLobbyChange(ctx context.Context, r *request, t *table, done msg) error {
-	data := b.lobbyData(t)
-	if t.sg.Status == store.StatusCancelled {
-		data = &discordgo.InteractionResponseData{Content: tr(t.sg.Locale, done), Components: []discordgo.MessageComponent{},
-			Embeds: []*discordgo.MessageEmbed{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+// in place; a command answers privately and edits the lobby message (posting
+// it again if it was deleted).
+func (b *Bot) showLobbyChange(r *request, m *match, done msg) {
+	data := b.lobbyData(m)
+	if m.stored.Status == store.StatusCancelled {
+		data = closedData(tr(m.stored.Locale, done))
 	}
-	if r.i.Type == discordgo.InteractionMessageComponent {
-		return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data})
-	}
-	b.replyPrivate(r, tr(r.lang, done))
-	b.editOrRepost(ctx, t, &t.sg.LobbyMessageID, data)
-	return nil
-}
-
-// editOrRepost edits a game message; when Discord no longer has it (deleted),
-// the message is posted again and the new ID stored.
-func (b *Bot) editOrRepost(ctx context.Context, t *table, id *string, data *discordgo.InteractionResponseData) {
-	if *id != "" {
-		_, err := b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: *id, Channel: t.sg.ChannelID,
-			Content: &data.Content, Embeds: &data.Embeds, Components: &data.Components, AllowedMentions: data.AllowedMentions,
-			Files: data.Files, Attachments: data.Attachments})
-		if err == nil {
-			return
-		}
-		if !isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
-			b.log.Warn("could not edit a game message", "game", t.sg.ID, "message", *id, "err", err)
-			return
-		}
-	}
-	if len(data.Components) == 0 && t.sg.Status != store.StatusLobby {
-		return // a summary of a message that is gone: nothing worth posting again
-	}
-	m, err := b.dc.ChannelMessageSendComplex(t.sg.ChannelID, &discordgo.MessageSend{Content: data.Content,
-		Embeds: data.Embeds, Components: data.Components, Files: data.Files, AllowedMentions: data.AllowedMentions})
-	if err != nil {
-		b.log.Warn("could not post a game message again", "game", t.sg.ID, "err", err)
+	if r.isClick() {
+		m.answer(discordgo.InteractionResponseUpdateMessage, data, nil)
 		return
 	}
-	*id = m.ID
-	if err := b.save(ctx, t); err != nil {
-		b.log.Warn("could not store a message ID", "game", t.sg.ID, "err", err)
-	}
+	m.answerPrivate(tr(r.lang, done))
+	m.edit(store.RoleLobby, data, m.stored.Status == store.StatusLobby)
+}
+
+// closedData is a game message reduced to a line, its buttons removed.
+func closedData(text string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{Content: text, Components: []discordgo.MessageComponent{},
+		Embeds: []*discordgo.MessageEmbed{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
 }
 
 // join seats the request's user.
-func (b *Bot) join(r *request) func(t *table) (store.Event, msg, error) {
-	return func(t *table) (store.Event, msg, error) {
-		if _, ok := t.seatOf(r.userID); ok {
+func join(r *request) lobbyChange {
+	return func(m *match) (store.Event, msg, error) {
+		if _, ok := m.seatOf(r.userID); ok {
 			return store.Event{}, "", refuse(msgAlreadySeated)
 		}
-		if len(t.sg.Seats) >= t.sg.Options.Seats {
+		if len(m.stored.Seats) >= m.stored.Options.Seats {
 			return store.Event{}, "", refuse(msgLobbyFull)
 		}
-		t.sg.Seats = append(t.sg.Seats, store.Seat{UserID: r.userID, Name: r.name})
-		t.recolor()
+		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
+		m.recolor()
 		return store.Event{Kind: store.EventJoin, UserID: r.userID}, msgJoined, nil
 	}
 }
 
 // leave frees the request's user's seat; a leaving host hands the lobby to
 // the next person seated.
-func (b *Bot) leave(r *request) func(t *table) (store.Event, msg, error) {
-	return func(t *table) (store.Event, msg, error) {
-		i, ok := t.seatOf(r.userID)
+func leave(r *request) lobbyChange {
+	return func(m *match) (store.Event, msg, error) {
+		i, ok := m.seatOf(r.userID)
 		if !ok {
 			return store.Event{}, "", refuse(msgNotInGame)
 		}
-		t.sg.Seats = append(t.sg.Seats[:i], t.sg.Seats[i+1:]...)
-		t.recolor()
-		if t.sg.HostID == r.userID {
-			for _, s := range t.sg.Seats {
+		m.stored.Seats = append(m.stored.Seats[:i], m.stored.Seats[i+1:]...)
+		m.recolor()
+		if m.stored.HostID == r.userID {
+			for _, s := range m.stored.Seats {
 				if s.Computer == "" {
-					t.sg.HostID = s.UserID
+					m.stored.HostID = s.UserID
 					break
 				}
 			}
@@ -226,140 +175,134 @@ func (b *Bot) leave(r *request) func(t *table) (store.Event, msg, error) {
 }
 
 // addComputer seats a computer player of level.
-func (b *Bot) addComputer(r *request, level string) func(t *table) (store.Event, msg, error) {
-	return func(t *table) (store.Event, msg, error) {
+func addComputer(r *request, level string) lobbyChange {
+	return func(m *match) (store.Event, msg, error) {
 		if _, err := ai.ParseLevel(level); err != nil {
 			return store.Event{}, "", refuse(msgBadLevel)
 		}
-		if _, ok := t.seatOf(r.userID); !ok && t.sg.HostID != r.userID {
+		if _, ok := m.seatOf(r.userID); !ok && m.stored.HostID != r.userID {
 			return store.Event{}, "", refuse(msgNotInGame)
 		}
-		if len(t.sg.Seats) >= t.sg.Options.Seats {
+		if len(m.stored.Seats) >= m.stored.Options.Seats {
 			return store.Event{}, "", refuse(msgLobbyFull)
 		}
-		t.sg.Seats = append(t.sg.Seats, store.Seat{Computer: level, Name: level})
-		t.recolor()
+		m.stored.Seats = append(m.stored.Seats, store.Seat{Computer: level, Name: level})
+		m.recolor()
 		return store.Event{Kind: store.EventJoin, UserID: r.userID, Data: "ai:" + level}, msgComputerAdded, nil
 	}
 }
 
+// openGame reads the open game of the request's channel.
+func (b *Bot) openGame(ctx context.Context, r *request) (*store.Game, error) {
+	sg, err := b.db.OpenGame(ctx, r.i.GuildID, r.i.ChannelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(msgNoGameHere)
+	}
+	return sg, err
+}
+
 func (b *Bot) cmdJoin(ctx context.Context, r *request, _ options) error {
-	t, err := b.openTable(ctx, r)
+	sg, err := b.openGame(ctx, r)
 	if err != nil {
 		return err
 	}
-	return b.lobbyAction(ctx, r, t.sg.ID, b.join(r))
+	return b.lobbyAction(ctx, r, sg.ID, join(r))
 }
 
 func (b *Bot) cmdLeave(ctx context.Context, r *request, _ options) error {
-	t, err := b.openTable(ctx, r)
+	sg, err := b.openGame(ctx, r)
 	if err != nil {
 		return err
 	}
-	if t.sg.Status == store.StatusRunning {
-		return b.resign(ctx, r, t.sg.ID)
+	if sg.Status == store.StatusRunning {
+		return b.resign(ctx, r, sg.ID)
 	}
-	return b.lobbyAction(ctx, r, t.sg.ID, b.leave(r))
+	return b.lobbyAction(ctx, r, sg.ID, leave(r))
 }
 
 func (b *Bot) cmdStart(ctx context.Context, r *request, _ options) error {
-	t, err := b.openTable(ctx, r)
+	sg, err := b.openGame(ctx, r)
 	if err != nil {
 		return err
 	}
-	return b.start(ctx, r, t.sg.ID)
+	return b.start(ctx, r, sg.ID)
 }
 
 // start turns the lobby into a running game: who begins is drawn at random.
 func (b *Bot) start(ctx context.Context, r *request, id int64) error {
-	unlock := b.locks.lock(id)
-	defer unlock()
-	t, err := b.load(ctx, id)
-	if err != nil {
-		return err
-	}
-	switch {
-	case t.sg.Status == store.StatusRunning:
-		return refuse(msgAlreadyStarted)
-	case t.sg.Status != store.StatusLobby:
-		return refuse(msgGameEnded)
-	case t.sg.HostID != r.userID:
-		return refuse(msgOnlyHostStarts)
-	case len(t.sg.Seats) < 2:
-		return refuse(msgNeedTwo)
-	}
-	var players []engine.Color
-	for _, s := range t.sg.Seats {
-		players = append(players, seatColor(&s))
-	}
-	first := players[b.draw(len(players))]
-	g, err := engine.NewGame(players, first, t.rules())
-	if err != nil {
-		return err
-	}
-	t.g = g
-	t.sg.Status = store.StatusRunning
-	b.beginTurn(ctx, t)
-	if err := b.save(ctx, t, store.Event{Kind: store.EventStart, UserID: r.userID, Color: first.String()}); err != nil {
-		return err
-	}
-	started := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{b.lobbyEmbed(t)},
-		Components: []discordgo.MessageComponent{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
-	if r.i.Type == discordgo.InteractionMessageComponent {
-		if err := b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: started}); err != nil {
+	return b.change(ctx, r, id, func(m *match) error {
+		switch {
+		case m.stored.Status == store.StatusRunning:
+			return refuse(msgAlreadyStarted)
+		case m.stored.Status != store.StatusLobby:
+			return refuse(msgGameEnded)
+		case m.stored.HostID != r.userID:
+			return refuse(msgOnlyHostStarts)
+		case len(m.stored.Seats) < 2:
+			return refuse(msgNeedTwo)
+		}
+		var players []engine.Color
+		for _, s := range m.stored.Seats {
+			players = append(players, seatColor(&s))
+		}
+		first := b.draw(len(players))
+		g, err := engine.NewGame(players, players[first], m.rules())
+		if err != nil {
 			return err
 		}
-	} else {
-		b.replyPrivate(r, tr(r.lang, msgStarted))
-		b.editOrRepost(ctx, t, &t.sg.LobbyMessageID, started)
-	}
-	announce := tr(t.sg.Locale, msgFirstPlayer, b.seatLabel(t, t.seatByColor(first)))
-	return b.advance(ctx, r, t, []string{announce})
+		m.game = g
+		m.stored.Status = store.StatusRunning
+		m.record(store.EventStart, r.userID, players[first].String(), "")
+		m.beginTurn()
+		started := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{b.lobbyEmbed(m)},
+			Components: []discordgo.MessageComponent{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+		if r.isClick() {
+			m.answer(discordgo.InteractionResponseUpdateMessage, started, nil)
+		} else {
+			m.answerPrivate(tr(r.lang, msgStarted))
+			m.edit(store.RoleLobby, started, false)
+		}
+		announce := tr(m.stored.Locale, msgFirstPlayer, b.seatLabel(m, m.seatByColor(players[first])))
+		return b.advance(m, []string{announce})
+	})
 }
 
 // cancel ends a lobby or a running game without a result.
 func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
-	unlock := b.locks.lock(id)
-	defer unlock()
-	t, err := b.load(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !t.sg.Status.Open() {
-		return refuse(msgGameEnded)
-	}
-	manager := r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
-	if t.sg.HostID != r.userID && !manager {
-		return refuse(msgOnlyHostCancels)
-	}
-	wasLobby := t.sg.Status == store.StatusLobby
-	t.sg.Status = store.StatusCancelled
-	t.sg.WakeAt, t.sg.Deadline, t.sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
-	if err := b.save(ctx, t, store.Event{Kind: store.EventCancel, UserID: r.userID}); err != nil {
-		return err
-	}
-	text := tr(t.sg.Locale, msgCancelledBy, quote(r.name))
-	closed := &discordgo.InteractionResponseData{Content: text, Embeds: []*discordgo.MessageEmbed{},
-		Components: []discordgo.MessageComponent{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
-	if r.i.Type == discordgo.InteractionMessageComponent {
-		return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: closed})
-	}
-	if err := b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}}); err != nil {
-		return err
-	}
-	if wasLobby {
-		b.editOrRepost(ctx, t, &t.sg.LobbyMessageID, closed)
-	} else {
-		b.editOrRepost(ctx, t, &t.sg.TurnMessageID, closed)
-	}
-	return nil
+	return b.change(ctx, r, id, func(m *match) error {
+		sg := m.stored
+		if !sg.Status.Open() {
+			return refuse(msgGameEnded)
+		}
+		manager := r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
+		if sg.HostID != r.userID && !manager {
+			return refuse(msgOnlyHostCancels)
+		}
+		wasLobby := sg.Status == store.StatusLobby
+		sg.Status = store.StatusCancelled
+		sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
+		m.record(store.EventCancel, r.userID, "", "")
+		text := tr(sg.Locale, msgCancelledBy, quote(r.name))
+		closed := closedData(text)
+		if r.isClick() {
+			m.answer(discordgo.InteractionResponseUpdateMessage, closed, nil)
+			return nil
+		}
+		m.answer(discordgo.InteractionResponseChannelMessageWithSource,
+			&discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
+		if wasLobby {
+			m.edit(store.RoleLobby, closed, false)
+		} else {
+			m.edit(store.RoleTurn, closed, false)
+		}
+		return nil
+	})
 }
 
 func (b *Bot) cmdCancel(ctx context.Context, r *request, _ options) error {
-	t, err := b.openTable(ctx, r)
+	sg, err := b.openGame(ctx, r)
 	if err != nil {
 		return err
 	}
-	return b.cancel(ctx, r, t.sg.ID)
+	return b.cancel(ctx, r, sg.ID)
 }

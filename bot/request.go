@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -19,7 +20,12 @@ type request struct {
 	lang      string // the user's language, for private replies
 	guildLang string // the server's language, for messages everyone sees
 	perms     int64  // the member's permissions in the channel
-	responded bool   // the interaction has been answered
+	// answer sends the interaction's one response: the REST callback, or
+	// the HTTP response of an interactions endpoint.
+	answer    func(*discordgo.InteractionResponse) error
+	responded bool // the interaction has been answered
+	deferred  bool // answered "thinking…": the real answer edits @original
+	committed bool // a change of this request was committed
 }
 
 func newRequest(i *discordgo.Interaction) *request {
@@ -53,6 +59,9 @@ func displayName(nick string, u *discordgo.User) string {
 	return u.Username
 }
 
+// isClick reports whether the request is a button or select menu.
+func (r *request) isClick() bool { return r.i.Type == discordgo.InteractionMessageComponent }
+
 // userError is a refusal the user reads, privately, in their language.
 type userError struct {
 	key  msg
@@ -65,8 +74,9 @@ func (e *userError) Error() string { return tr("en", e.key, e.args...) }
 func refuse(key msg, args ...any) error { return &userError{key: key, args: args} }
 
 // fail answers a request that went wrong: refusals are told privately,
-// anything else is logged and the user gets a short apology.
-func (b *Bot) fail(r *request, err error) {
+// anything else is logged and the user gets a short apology that says
+// whether their change was kept.
+func (b *Bot) fail(ctx context.Context, r *request, err error) {
 	var ue *userError
 	var text string
 	switch {
@@ -79,41 +89,56 @@ func (b *Bot) fail(r *request, err error) {
 	case isDiscordCode(err, discordgo.ErrCodeMissingPermissions), isDiscordCode(err, discordgo.ErrCodeMissingAccess):
 		b.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
 		text = tr(r.lang, msgMissingPermissions)
+	case r.committed:
+		b.log.Error("interaction failed after its change was kept", "err", err, "user", r.userID, "channel", r.i.ChannelID)
+		text = tr(r.lang, msgInternalError)
 	default:
 		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
-		text = tr(r.lang, msgInternalError)
+		text = tr(r.lang, msgNothingChanged)
 	}
-	b.replyPrivate(r, text)
+	b.replyPrivate(ctx, r, text)
 }
 
 // replyPrivate sends an ephemeral message: the response when the interaction
 // is not answered yet, else a follow-up.
-func (b *Bot) replyPrivate(r *request, text string) {
-	var err error
+func (b *Bot) replyPrivate(ctx context.Context, r *request, text string) {
 	if !r.responded {
-		err = b.dc.InteractionRespond(r.i, &discordgo.InteractionResponse{
+		err := b.respond(r, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
 				AllowedMentions: &discordgo.MessageAllowedMentions{}},
 		})
 		if err == nil {
-			r.responded = true
 			return
 		}
 	}
-	_, err = b.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
-		AllowedMentions: &discordgo.MessageAllowedMentions{}})
+	_, err := b.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 	if err != nil {
 		b.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
 	}
 }
 
-// respond answers the interaction once.
+// respond answers the interaction once. After a deferred answer the
+// response's message replaces the "thinking…" one.
 func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
+	if r.deferred {
+		d := resp.Data
+		if d == nil {
+			d = &discordgo.InteractionResponseData{}
+		}
+		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
+			Files: d.Files, AllowedMentions: d.AllowedMentions}
+		if _, err := b.dc.InteractionResponseEdit(r.i, edit); err != nil {
+			return fmt.Errorf("respond: %w", err)
+		}
+		r.deferred, r.responded = false, true
+		return nil
+	}
 	if r.responded {
 		return fmt.Errorf("bot: interaction %s answered twice", r.i.ID)
 	}
-	if err := b.dc.InteractionRespond(r.i, resp); err != nil {
+	if err := r.answer(resp); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
 	r.responded = true

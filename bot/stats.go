@@ -49,7 +49,7 @@ func extraSubcommands() []subcommand {
 				o.Required = true
 				return o
 			}(),
-		}},
+		}, heavy: true},
 		{name: "settings", desc: msgCmdSettings, run: (*Bot).cmdSettings, options: []*discordgo.ApplicationCommandOption{
 			stringOption("turn-timeout", msgOptDefaultTimeout, timeouts),
 			boolOption("reminders", msgOptReminders),
@@ -221,8 +221,9 @@ func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
 
-// cmdReplay answers with an animated GIF of a game of this server. Drawing a
-// long game takes a moment, so the answer is deferred first.
+// cmdReplay answers with an animated GIF of a game of this server, replayed
+// from its event log. Drawing a long game takes a moment: the route answers
+// "thinking…" first and draws at most a few at once (see subcommand.heavy).
 func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
 	sg, err := b.db.Game(ctx, id)
@@ -231,58 +232,23 @@ func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
 	} else if err != nil {
 		return err
 	}
-	t, err := decode(sg)
+	events, err := b.db.Events(ctx, id)
 	if err != nil {
 		return err
 	}
-	if t.g == nil {
+	g, err := Replay(sg, events)
+	if err != nil {
+		return err
+	}
+	if g == nil {
 		return refuse(msgNotStarted)
 	}
-	if err := b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
-		return err
-	}
 	var buf bytes.Buffer
-	if err := render.ReplayGIF(&buf, render.ReplayScenes(t.g), nil); err != nil {
+	if err := render.ReplayGIF(&buf, render.ReplayScenes(g), nil); err != nil {
 		return err
 	}
-	content := tr(r.guildLang, msgReplayDone, id, t.g.TurnNumber())
-	_, err = b.dc.InteractionResponseEdit(r.i, &discordgo.WebhookEdit{Content: &content,
-		Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}})
-	return err
-}
-
-func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
-	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return refuse(msgNeedManageServer)
-	}
-	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
-	if err != nil {
-		return err
-	}
-	changed := false
-	if v := o.string("turn-timeout", ""); v != "" {
-		d, err := parseTimeout(v)
-		if err != nil {
-			return err
-		}
-		s.TurnTimeout, changed = d, true
-	}
-	if _, ok := o["reminders"]; ok {
-		s.Reminders, changed = o.bool("reminders", true), true
-	}
-	if changed {
-		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
-			return err
-		}
-	}
-	reminders := tr(r.lang, msgOff)
-	if s.Reminders {
-		reminders = tr(r.lang, msgOn)
-	}
-	key := msgSettingsNow
-	if changed {
-		key = msgSettingsSaved
-	}
-	b.replyPrivate(r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders))
-	return nil
+	content := tr(r.guildLang, msgReplayDone, id, g.TurnNumber())
+	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
+			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
 }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,13 +26,15 @@ var (
 	colorName  = [engine.NumColors]msg{msgRed, msgGreen, msgYellow, msgBlue}
 )
 
-// view is a message to send or to show in place of another.
+// view is a message to send or to show in place of another. Its board is
+// drawn only when the message goes out.
 type view struct {
 	content    string
 	embeds     []*discordgo.MessageEmbed
 	components []discordgo.MessageComponent
-	files      []*discordgo.File
+	board      *render.Scene // attached as board.png
 	pings      []string
+	reference  *discordgo.MessageReference
 }
 
 // viewOptions choose what a turn view shows.
@@ -45,40 +46,22 @@ type viewOptions struct {
 	private    bool // a private look at the board: no buttons, no ping
 }
 
-// choice is one move button: a FROM-TO, standing for all its placements.
-type choice struct {
-	from, to  engine.Square
-	barricade bool
-	letter    string
-}
-
-// choices groups the legal moves by FROM-TO, in the moves' order.
-func choices(g *engine.Game) []choice {
-	var out []choice
-	pos := g.Position()
-	for _, m := range g.LegalMoves() {
-		if n := len(out); n > 0 && out[n-1].from == m.From && out[n-1].to == m.To {
-			continue
-		}
-		out = append(out, choice{from: m.From, to: m.To, barricade: pos.At(m.To) == engine.Barricade})
-	}
-	for i := range out {
-		out[i].letter = string(rune('A' + i%26))
-	}
-	return out
-}
+// choices are the moves a player chooses between, one per FROM-TO (a move
+// that captures a barricade stands for all its placements), lettered in
+// this order as render.Letter letters them on the board.
+func choices(g *engine.Game) []engine.Move { return render.Choices(g.LegalMoves()) }
 
 // seatLabel names a seat for messages: colour and name.
-func (b *Bot) seatLabel(t *table, s *store.Seat) string {
+func (b *Bot) seatLabel(m *match, s *store.Seat) string {
 	if s == nil {
 		return "?"
 	}
 	c := seatColor(s)
 	name := quote(s.Name)
 	if s.Computer != "" {
-		name = tr(t.sg.Locale, msgComputerNamed, tr(t.sg.Locale, levelName(s.Computer)))
+		name = tr(m.stored.Locale, msgComputerNamed, tr(m.stored.Locale, levelName(s.Computer)))
 		if s.UserID != "" {
-			name = tr(t.sg.Locale, msgReplacedBy, quote(s.Name), name)
+			name = tr(m.stored.Locale, msgReplacedBy, quote(s.Name), name)
 		}
 	}
 	if !c.Valid() {
@@ -104,15 +87,15 @@ func moveText(lang string, from, to engine.Square) string {
 }
 
 // summary is the one line that tells what happened in turn.
-func (b *Bot) summary(t *table, turn int) string {
-	lang := t.sg.Locale
+func (b *Bot) summary(m *match, turn int) string {
+	lang := m.stored.Locale
 	var parts []string
 	var who string
-	for _, rec := range t.g.History() {
+	for _, rec := range m.game.History() {
 		if rec.Turn != turn {
 			continue
 		}
-		who = b.seatLabel(t, t.seatByColor(rec.Color))
+		who = b.seatLabel(m, m.seatByColor(rec.Color))
 		switch rec.Kind {
 		case engine.RecordRoll:
 			parts = append(parts, tr(lang, msgRolled, who, rec.Roll))
@@ -121,7 +104,7 @@ func (b *Bot) summary(t *table, turn int) string {
 		case engine.RecordMove:
 			s := moveText(lang, rec.Move.From, rec.Move.To)
 			if rec.Captured != engine.NoColor {
-				s += ", " + tr(lang, msgCaptured, b.seatLabel(t, t.seatByColor(rec.Captured)))
+				s += ", " + tr(lang, msgCaptured, b.seatLabel(m, m.seatByColor(rec.Captured)))
 			}
 			if rec.Move.Place != engine.NoSquare {
 				s += ", " + tr(lang, msgBarricadeTo, rec.Move.Place.String())
@@ -149,40 +132,31 @@ func lastMove(g *engine.Game) (engine.Record, bool) {
 }
 
 // scene is the board of a running game with its last move.
-func scene(t *table) render.Scene {
-	s := render.NewScene(t.g.Position())
-	s.Turn = t.g.Turn()
-	if t.g.Over() {
-		s.Turn, s.Winner = engine.NoColor, t.g.Winner()
+func scene(m *match) render.Scene {
+	s := render.NewScene(m.game.Position())
+	s.Turn = m.game.Turn()
+	if m.game.Over() {
+		s.Turn, s.Winner = engine.NoColor, m.game.Winner()
 	}
-	if rec, ok := lastMove(t.g); ok {
+	if rec, ok := lastMove(m.game); ok {
 		s.LastPath, s.Captured = rec.Path, rec.Captured
 	}
 	return s
 }
 
-// boardFile draws s as the message's board.png.
-func (b *Bot) boardFile(s render.Scene) (*discordgo.File, error) {
-	data, err := b.renderer.PNG(s)
-	if err != nil {
-		return nil, err
-	}
-	return &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
-}
-
 // turnView is the message of the turn in progress, for the phase it is in.
-func (b *Bot) turnView(t *table, o viewOptions) view {
-	lang := t.sg.Locale
-	seat := t.toMove()
-	color := t.g.Turn()
-	sc := scene(t)
+func (b *Bot) turnView(m *match, o viewOptions) view {
+	lang := m.stored.Locale
+	seat := m.toMove()
+	color := m.game.Turn()
+	sc := scene(m)
 	desc := append([]string(nil), o.lines...)
 	var comps []discordgo.MessageComponent
-	turn := t.g.TurnNumber()
+	turn := m.game.TurnNumber()
 	cid := func(a Action, arg string) string {
-		return CustomID{Action: a, Game: t.sg.ID, Turn: turn, Arg: arg}.String()
+		return CustomID{Action: a, Game: m.stored.ID, Turn: turn, Arg: arg}.String()
 	}
-	switch t.g.Phase() {
+	switch m.game.Phase() {
 	case engine.PhaseRoll:
 		desc = append(desc, tr(lang, msgPromptRoll))
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -190,25 +164,25 @@ func (b *Bot) turnView(t *table, o viewOptions) view {
 				Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 		}})
 	case engine.PhaseMove:
-		sc.Roll = t.g.Rolled()
-		all := choices(t.g)
+		sc.Roll = m.game.Rolled()
+		all := choices(m.game)
 		if len(all) > maxMoveButtons && !o.pawnChosen {
-			desc = append(desc, tr(lang, msgPromptPawn, t.g.Rolled()))
+			desc = append(desc, tr(lang, msgPromptPawn, m.game.Rolled()))
 			var buttons []discordgo.MessageComponent
 			seen := map[engine.Square]bool{}
 			for _, c := range all {
-				if seen[c.from] {
+				if seen[c.From] {
 					continue
 				}
-				seen[c.from] = true
-				letter := string(rune('A' + len(buttons)))
+				seen[c.From] = true
+				letter := render.Letter(len(buttons))
 				arg := "home"
-				if c.from != engine.NoSquare {
-					arg = c.from.String()
-					sc.Origins = append(sc.Origins, render.Label{Square: c.from, Text: letter})
+				if c.From != engine.NoSquare {
+					arg = c.From.String()
+					sc.Origins = append(sc.Origins, render.Label{Square: c.From, Text: letter})
 				}
 				label := letter + " · " + arg
-				if c.from == engine.NoSquare {
+				if c.From == engine.NoSquare {
 					label = letter + " · " + tr(lang, msgHome)
 				}
 				buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.SecondaryButton, CustomID: cid(ActPawn, arg)})
@@ -216,50 +190,43 @@ func (b *Bot) turnView(t *table, o viewOptions) view {
 			comps = buttonRows(buttons)
 			break
 		}
-		desc = append(desc, tr(lang, msgPromptMove, t.g.Rolled()))
-		var buttons []discordgo.MessageComponent
-		labels := map[engine.Square][]string{}
-		var order []engine.Square
+		desc = append(desc, tr(lang, msgPromptMove, m.game.Rolled()))
+		var shown []engine.Move
 		for _, c := range all {
-			if o.pawnChosen && c.from != o.pawn {
-				continue
+			if !o.pawnChosen || c.From == o.pawn {
+				shown = append(shown, c)
 			}
-			letter := string(rune('A' + len(buttons)))
-			label := letter + " · " + moveText(lang, c.from, c.to)
-			if c.barricade {
+		}
+		var buttons []discordgo.MessageComponent
+		for i, c := range shown {
+			label := render.Letter(i) + " · " + moveText(lang, c.From, c.To)
+			if m.game.Position().At(c.To) == engine.Barricade {
 				label += " 🚧"
 			}
 			style := discordgo.SecondaryButton
-			if captures(t.g.Position(), c.to) {
+			if captures(m.game.Position(), c.To) {
 				style = discordgo.DangerButton
 			}
-			buttons = append(buttons, discordgo.Button{Label: label, Style: style,
-				CustomID: cid(ActMove, engine.Move{From: c.from, To: c.to, Place: engine.NoSquare}.String())})
-			if labels[c.to] == nil {
-				order = append(order, c.to)
-			}
-			labels[c.to] = append(labels[c.to], letter)
+			buttons = append(buttons, discordgo.Button{Label: label, Style: style, CustomID: cid(ActMove, c.String())})
 		}
-		for _, sq := range order {
-			sc.Labels = append(sc.Labels, render.Label{Square: sq, Text: strings.Join(labels[sq], " ")})
-		}
+		sc.Labels = render.DestinationLabels(shown)
 		comps = buttonRows(buttons)
 		if o.pawnChosen {
 			comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 		}
 	case engine.PhasePlace:
-		sc.Roll = t.g.Rolled()
-		pending, _ := t.g.Pending()
+		sc.Roll = m.game.Rolled()
+		pending, _ := m.game.Pending()
 		desc = append(desc, tr(lang, msgPromptPlace, moveText(lang, pending.From, pending.To)))
-		squares := t.g.PlacementSquares()
+		squares := m.game.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
-		pos := t.g.Position()
+		pos := m.game.Position()
 		preview := pos
 		preview.Apply(engine.Move{From: pending.From, To: pending.To, Place: engine.NoSquare})
 		sc.Position = preview
 		var buttons []discordgo.MessageComponent
-		for i, sq := range suggestPlacements(pos, t.g.Turn(), squares) {
+		for i, sq := range suggestPlacements(pos, m.game.Turn(), squares) {
 			n := strconv.Itoa(i + 1)
 			sc.Candidates = append(sc.Candidates, render.Label{Square: sq, Text: n})
 			buttons = append(buttons, discordgo.Button{Label: n + " · " + sq.String(), Style: discordgo.PrimaryButton, CustomID: cid(ActPlace, sq.String())})
@@ -274,23 +241,17 @@ func (b *Bot) turnView(t *table, o viewOptions) view {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 	}
-	if !t.sg.Deadline.IsZero() && !o.private {
-		desc = append(desc, tr(lang, msgDeadline, t.sg.Deadline.Unix()))
+	if !m.stored.Deadline.IsZero() && !o.private {
+		desc = append(desc, tr(lang, msgDeadline, m.stored.Deadline.Unix()))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       tr(lang, msgTurnTitle, turn, b.seatLabel(t, seat)),
+		Title:       tr(lang, msgTurnTitle, turn, b.seatLabel(m, seat)),
 		Description: strings.Join(desc, "\n"),
 		Color:       colorRGB[color],
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
-		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, t.sg.ID)},
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName},
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)},
 	}
-	v := view{embeds: []*discordgo.MessageEmbed{embed}}
-	if file, err := b.boardFile(sc); err == nil {
-		v.files = []*discordgo.File{file}
-	} else {
-		b.log.Error("render", "game", t.sg.ID, "err", err)
-		embed.Image = nil
-	}
+	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
 	if o.private {
 		return v
 	}
@@ -405,14 +366,14 @@ func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.S
 }
 
 // lobbyEmbed shows the lobby's seats and rules.
-func (b *Bot) lobbyEmbed(t *table) *discordgo.MessageEmbed {
-	lang := t.sg.Locale
+func (b *Bot) lobbyEmbed(m *match) *discordgo.MessageEmbed {
+	lang := m.stored.Locale
 	var lines []string
-	lines = append(lines, tr(lang, msgHostLine, mention(t.sg.HostID)), "")
-	for i := 0; i < t.sg.Options.Seats; i++ {
+	lines = append(lines, tr(lang, msgHostLine, mention(m.stored.HostID)), "")
+	for i := 0; i < m.stored.Options.Seats; i++ {
 		c := colors[i]
-		if i < len(t.sg.Seats) {
-			s := &t.sg.Seats[i]
+		if i < len(m.stored.Seats) {
+			s := &m.stored.Seats[i]
 			who := mention(s.UserID)
 			if s.Computer != "" {
 				who = "🤖 " + tr(lang, msgComputerNamed, tr(lang, levelName(s.Computer)))
@@ -424,41 +385,41 @@ func (b *Bot) lobbyEmbed(t *table) *discordgo.MessageEmbed {
 	}
 	rules := tr(lang, msgRulesStandard)
 	var house []string
-	if t.sg.Options.SixAgain {
+	if m.stored.Options.SixAgain {
 		house = append(house, tr(lang, msgRuleSixAgain))
 	}
-	if t.sg.Options.SafeRow2 {
+	if m.stored.Options.SafeRow2 {
 		house = append(house, tr(lang, msgRuleSafeRow2))
 	}
 	if len(house) > 0 {
 		rules = strings.Join(house, ", ")
 	}
 	lines = append(lines, "", tr(lang, msgRulesLine, rules))
-	if t.sg.Options.TurnTimeout > 0 {
-		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, t.sg.Options.TurnTimeout)))
+	if m.stored.Options.TurnTimeout > 0 {
+		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, m.stored.Options.TurnTimeout)))
 	}
 	title := tr(lang, msgLobbyTitle)
-	switch t.sg.Status {
+	switch m.stored.Status {
 	case store.StatusRunning:
 		title = tr(lang, msgLobbyStarted)
 	case store.StatusCancelled, store.StatusFinished:
 		title = tr(lang, msgLobbyClosed)
 	}
 	return &discordgo.MessageEmbed{Title: title, Description: strings.Join(lines, "\n"), Color: 0xE8B923,
-		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, t.sg.ID)}}
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)}}
 }
 
 // lobbyView is the lobby's embed and its buttons.
-func (b *Bot) lobbyView(t *table) (*discordgo.MessageEmbed, []discordgo.MessageComponent) {
-	lang := t.sg.Locale
-	cid := func(a Action) string { return CustomID{Action: a, Game: t.sg.ID}.String() }
+func (b *Bot) lobbyView(m *match) (*discordgo.MessageEmbed, []discordgo.MessageComponent) {
+	lang := m.stored.Locale
+	cid := func(a Action) string { return CustomID{Action: a, Game: m.stored.ID}.String() }
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: tr(lang, msgJoinButton), Style: discordgo.PrimaryButton, CustomID: cid(ActJoin)},
 		discordgo.Button{Label: tr(lang, msgLeaveButton), Style: discordgo.SecondaryButton, CustomID: cid(ActLeave)},
-		discordgo.Button{Label: tr(lang, msgStartButton), Style: discordgo.SuccessButton, CustomID: cid(ActStart), Disabled: len(t.sg.Seats) < 2},
+		discordgo.Button{Label: tr(lang, msgStartButton), Style: discordgo.SuccessButton, CustomID: cid(ActStart), Disabled: len(m.stored.Seats) < 2},
 		discordgo.Button{Label: tr(lang, msgCancelButton), Style: discordgo.DangerButton, CustomID: cid(ActCancel)},
 	}}}
-	if len(t.sg.Seats) < t.sg.Options.Seats {
+	if len(m.stored.Seats) < m.stored.Options.Seats {
 		var opts []discordgo.SelectMenuOption
 		for _, c := range levelChoices() {
 			level := c.Value.(string)
@@ -469,7 +430,7 @@ func (b *Bot) lobbyView(t *table) (*discordgo.MessageEmbed, []discordgo.MessageC
 			discordgo.SelectMenu{CustomID: cid(ActAddBot), Placeholder: tr(lang, msgAddComputer), Options: opts},
 		}})
 	}
-	return b.lobbyEmbed(t), comps
+	return b.lobbyEmbed(m), comps
 }
 
 // formatDuration writes a turn timeout for people.

@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// tableAt is a running two-player table at position, rolled to roll.
-func tableAt(t *testing.T, position string, roll int) *table {
+// matchAt is a running two-player game at position, rolled to roll.
+func matchAt(t *testing.T, position string, roll int) *match {
 	t.Helper()
 	p, err := engine.ParsePosition(position)
 	if err != nil {
@@ -22,7 +24,7 @@ func tableAt(t *testing.T, position string, roll int) *table {
 	if _, err := g.Roll(engine.DiceFunc(func() int { return roll })); err != nil {
 		t.Fatal(err)
 	}
-	return &table{g: g, sg: &store.Game{ID: 7, Status: store.StatusRunning, Locale: "en",
+	return &match{game: g, stored: &store.Game{ID: 7, Status: store.StatusRunning, Locale: "en",
 		Seats: []store.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "green", UserID: "2", Name: "Ben"}}}}
 }
 
@@ -39,8 +41,8 @@ func controls(comps []discordgo.MessageComponent) []discordgo.MessageComponent {
 func TestManyMovesAskForThePawnFirst(t *testing.T) {
 	// Four red pawns in the open middle of the board and one at home: a
 	// roll of 5 gives 25 destinations.
-	tb := tableAt(t, "players=rg turn=r r=e5,h5,i5,m7 g= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", 5)
-	if n := len(choices(tb.g)); n <= maxMoveButtons {
+	tb := matchAt(t, "players=rg turn=r r=e5,h5,i5,m7 g= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", 5)
+	if n := len(choices(tb.game)); n <= maxMoveButtons {
 		t.Fatalf("only %d choices; the test needs more than %d", n, maxMoveButtons)
 	}
 	b := New(Config{Renderer: render.New(0)})
@@ -66,13 +68,19 @@ func TestManyMovesAskForThePawnFirst(t *testing.T) {
 			t.Errorf("button %q is not a move of the pawn on e5", btn.Label)
 		}
 	}
-	if len(v.files) != 1 || v.files[0].Name != "board.png" {
-		t.Errorf("the view has no board")
+	require.NotNil(t, v.board, "the view has no board")
+	// The board letters only the destinations of the pawn's moves.
+	var mine []engine.Move
+	for _, c := range choices(tb.game) {
+		if c.From == engine.SquareAt(4, 5) {
+			mine = append(mine, c)
+		}
 	}
+	assert.Equal(t, render.DestinationLabels(mine), v.board.Labels)
 }
 
 func TestMoveButtonsMatchBoardLetters(t *testing.T) {
-	tb := tableAt(t, "start", 4)
+	tb := matchAt(t, "start", 4)
 	b := New(Config{Renderer: render.New(0)})
 	v := b.turnView(tb, viewOptions{})
 	var labels []string
@@ -82,6 +90,8 @@ func TestMoveButtonsMatchBoardLetters(t *testing.T) {
 	if got := strings.Join(labels, " | "); got != "A · home→a2 | B · home→e2 | C · home→f1" {
 		t.Errorf("buttons %q", got)
 	}
+	require.NotNil(t, v.board)
+	assert.Equal(t, render.DestinationLabels(choices(tb.game)), v.board.Labels, "one lettering for buttons and board")
 	if v.content != "<@1>" || len(v.pings) != 1 || v.pings[0] != "1" {
 		t.Errorf("the view must ping the player to move only: %q %v", v.content, v.pings)
 	}

@@ -1,6 +1,9 @@
 package fakediscord
 
-import "net/http"
+import (
+	"encoding/hex"
+	"net/http"
+)
 
 // getCurrentUser serves GET /users/@me: the bot user.
 func (f *Fake) getCurrentUser(*Call) (int, any) {
@@ -15,6 +18,6 @@ func (f *Fake) getApplication(*Call) (int, any) {
 	return http.StatusOK, map[string]any{
 		"id": f.AppID, "name": "malefiz-fake", "icon": nil, "description": "",
 		"bot_public": true, "bot_require_code_grant": false, "flags": f.cfg.appFlags,
-		"bot": f.botUser(), "verify_key": "0000", "team": nil,
+		"bot": f.botUser(), "verify_key": hex.EncodeToString(f.PublicKey()), "team": nil,
 	}
 }

@@ -16,11 +16,17 @@ const maxFileSize = 25 << 20
 
 // readBody reads the JSON payload and the files of r into c.
 func readBody(r *http.Request, c *Call) *apiError {
-	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return readPayload(r.Header.Get("Content-Type"), r.Body, c)
+}
+
+// readPayload reads a JSON or multipart/form-data body of the given
+// content type into c.
+func readPayload(contentType string, body io.Reader, c *Call) *apiError {
+	mediaType, params, _ := mime.ParseMediaType(contentType)
 	if mediaType == "multipart/form-data" {
-		return readMultipart(multipart.NewReader(r.Body, params["boundary"]), c)
+		return readMultipart(multipart.NewReader(body, params["boundary"]), c)
 	}
-	data, err := io.ReadAll(r.Body)
+	data, err := io.ReadAll(body)
 	if err != nil {
 		return invalidJSON()
 	}

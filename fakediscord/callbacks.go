@@ -23,9 +23,21 @@ func (f *Fake) interactionCallback(c *Call) (int, any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	it := f.interactions[c.Param("token")]
-	switch {
-	case it == nil || it.id != c.Param("interaction"):
+	if it == nil || it.id != c.Param("interaction") {
 		return errUnknownInteraction().reply()
+	}
+	return f.answerLocked(it, c, body.Type, body.Data, data)
+}
+
+// answerLocked applies a callback of type typ with the given data to an
+// interaction, as Discord does for the REST callback and for the HTTP
+// answer of an interactions endpoint. f.mu must be held.
+func (f *Fake) answerLocked(it *interaction, c *Call, typ discordgo.InteractionResponseType, raw json.RawMessage, data map[string]json.RawMessage) (int, any) {
+	body := struct {
+		Type discordgo.InteractionResponseType
+		Data json.RawMessage
+	}{typ, raw}
+	switch {
 	case it.answered:
 		return (&apiError{status: http.StatusBadRequest, Code: codeAlreadyAcknowledged, Message: "Interaction has already been acknowledged."}).reply()
 	case f.cfg.callbackDeadline > 0 && c.Time.Sub(it.dispatched) > f.cfg.callbackDeadline:
@@ -110,6 +122,7 @@ func (f *Fake) fillLocked(m *Message, data map[string]json.RawMessage, files []F
 	}
 	if m.Flags&discordgo.MessageFlagsLoading == 0 {
 		m.Pinged = pinged(m.Content, m.AllowedMentions)
+		f.mentionJoinLocked(m)
 	}
 	f.storeLocked(m)
 	return nil

@@ -33,6 +33,7 @@ type Call struct {
 	Status   int             // status code answered
 	Response json.RawMessage // body answered, if any
 	Fault    bool            // answered by an injected fault (FailNext)
+	Dropped  bool            // closed without an answer by a hook (OnNext)
 
 	// InteractionID is the interaction a callback or webhook call
 	// belongs to, if any.

@@ -13,7 +13,9 @@ import (
 // channel message routes: creating needs View Channel and Send Messages
 // (plus Embed Links for embeds and Attach Files for files), reading needs
 // Read Message History. Interaction responses and follow-ups need none,
-// as on Discord.
+// as on Discord. A thread has its parent channel's permissions; posting
+// in it needs Send Messages in Threads instead of Send Messages, starting
+// one needs Create Public Threads.
 func (f *Fake) SetPermissions(channelID string, perms int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -23,6 +25,12 @@ func (f *Fake) SetPermissions(channelID string, perms int64) {
 // permsLocked returns the bot's permissions in a channel. f.mu must be
 // held.
 func (f *Fake) permsLocked(channelID string) int64 {
+	if ch := f.chans[channelID]; ch != nil {
+		if !ch.isThread() {
+			return dmPermissions
+		}
+		channelID = ch.parent
+	}
 	if p, ok := f.perms[channelID]; ok {
 		return p
 	}
@@ -41,24 +49,27 @@ func (f *Fake) DeleteMessage(channelID, messageID string) bool {
 		return false
 	}
 	m.Deleted = true
-	guild := m.GuildID
+	ev := map[string]any{"id": messageID, "channel_id": channelID}
+	if m.GuildID != "" {
+		ev["guild_id"] = m.GuildID
+	}
+	f.guildEventLocked(m.GuildID, "MESSAGE_DELETE", ev)
 	f.notifyLocked()
 	f.mu.Unlock()
-	ev := map[string]any{"id": messageID, "channel_id": channelID}
-	if guild != "" {
-		ev["guild_id"] = guild
-	}
-	_ = f.dispatch("MESSAGE_DELETE", ev)
 	return true
 }
 
 // channelMessageLocked returns the channel message addressed by a call,
-// or the error Discord gives. f.mu must be held.
-func (f *Fake) channelMessageLocked(c *Call, need int64) (*Message, *apiError) {
+// or the error Discord gives; a change (write) is refused in an archived
+// thread. f.mu must be held.
+func (f *Fake) channelMessageLocked(c *Call, need int64, write bool) (*Message, *apiError) {
 	ch := c.Param("channel")
 	perms := f.permsLocked(ch)
 	if perms&discordgo.PermissionViewChannel == 0 {
 		return nil, errMissingAccess()
+	}
+	if th := f.chans[ch]; write && th != nil && th.archived {
+		return nil, errThreadArchived()
 	}
 	if perms&need != need {
 		return nil, errMissingPermissions()
@@ -70,16 +81,27 @@ func (f *Fake) channelMessageLocked(c *Call, need int64) (*Message, *apiError) {
 	return m, nil
 }
 
-// createMessage serves POST /channels/{channel}/messages.
+// createMessage serves POST /channels/{channel}/messages: in a text
+// channel, a thread or a DM channel. A nonce with "enforce_nonce": true
+// seen in the channel within the nonce window returns that message
+// instead of creating one.
 func (f *Fake) createMessage(c *Call) (int, any) {
 	fs, e := fields(c.Body)
+	if e != nil {
+		return e.reply()
+	}
+	nonce, enforce, e := readNonce(fs)
 	if e != nil {
 		return e.reply()
 	}
 	ch := c.Param("channel")
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	th := f.chans[ch]
 	need := int64(discordgo.PermissionSendMessages)
+	if th != nil && th.isThread() {
+		need = discordgo.PermissionSendMessagesInThreads
+	}
 	if len(c.Files) > 0 {
 		need |= discordgo.PermissionAttachFiles
 	}
@@ -87,13 +109,24 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 		need |= discordgo.PermissionEmbedLinks
 	}
 	perms := f.permsLocked(ch)
-	if perms&discordgo.PermissionViewChannel == 0 {
+	switch {
+	case perms&discordgo.PermissionViewChannel == 0:
 		return errMissingAccess().reply()
-	}
-	if perms&need != need {
+	case th != nil && th.archived:
+		return errThreadArchived().reply()
+	case perms&need != need, th != nil && th.locked && perms&discordgo.PermissionManageThreads == 0:
 		return errMissingPermissions().reply()
+	case f.dmClosedLocked(ch):
+		return errCannotDM().reply()
 	}
-	m := &Message{ID: newID(), ChannelID: ch, GuildID: f.guildOfLocked(ch), Created: c.Time}
+	if enforce {
+		if m := f.nonceMessageLocked(ch, nonce, c.Time); m != nil {
+			m.NonceHits++
+			f.notifyLocked()
+			return http.StatusOK, f.wireMessage(m)
+		}
+	}
+	m := &Message{ID: newID(), ChannelID: ch, GuildID: f.guildOfLocked(ch), Created: c.Time, Nonce: nonce}
 	if e := applyPayload(m, fs, c.Files); e != nil {
 		return e.reply()
 	}
@@ -101,6 +134,7 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 		return e.reply()
 	}
 	m.Pinged = pinged(m.Content, m.AllowedMentions)
+	f.mentionJoinLocked(m)
 	f.storeLocked(m)
 	return http.StatusOK, f.wireMessage(m)
 }
@@ -109,7 +143,7 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 func (f *Fake) getMessage(c *Call) (int, any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m, e := f.channelMessageLocked(c, discordgo.PermissionReadMessageHistory)
+	m, e := f.channelMessageLocked(c, discordgo.PermissionReadMessageHistory, false)
 	if e != nil {
 		return e.reply()
 	}
@@ -128,7 +162,7 @@ func (f *Fake) editMessage(c *Call) (int, any) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m, e := f.channelMessageLocked(c, need)
+	m, e := f.channelMessageLocked(c, need, true)
 	if e != nil {
 		return e.reply()
 	}
@@ -142,7 +176,7 @@ func (f *Fake) editMessage(c *Call) (int, any) {
 func (f *Fake) deleteMessage(c *Call) (int, any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m, e := f.channelMessageLocked(c, 0)
+	m, e := f.channelMessageLocked(c, 0, true)
 	if e != nil {
 		return e.reply()
 	}
@@ -166,7 +200,53 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 	if m.Flags&discordgo.MessageFlagsLoading != 0 {
 		// The first edit of a deferred response is what pings.
 		next.Pinged = pinged(next.Content, next.AllowedMentions)
+		f.mentionJoinLocked(&next)
 	}
 	*m = next
+	return nil
+}
+
+// readNonce returns the nonce of a create payload (a string of at most 25
+// characters or an integer, as Discord takes it) and whether
+// enforce_nonce is set.
+func readNonce(fs map[string]json.RawMessage) (string, bool, *apiError) {
+	var enforce bool
+	if raw, ok := fs["enforce_nonce"]; ok && !isNull(raw) && json.Unmarshal(raw, &enforce) != nil {
+		return "", false, invalidForm("BOOLEAN_TYPE_COERCE", "Value must be one of (False, True).", "enforce_nonce")
+	}
+	raw, ok := fs["nonce"]
+	if !ok || isNull(raw) {
+		return "", enforce, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var n int64
+		if json.Unmarshal(raw, &n) != nil {
+			return "", false, invalidForm("NONCE_TYPE_INVALID", "Nonce must be an integer or a string.", "nonce")
+		}
+		s = itoa64(n)
+	}
+	if len([]rune(s)) > 25 {
+		return "", false, invalidForm("BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.", "nonce")
+	}
+	return s, enforce, nil
+}
+
+// nonceMessageLocked returns the live message the bot created in a
+// channel with the given nonce within the nonce window before now, or
+// nil. f.mu must be held.
+func (f *Fake) nonceMessageLocked(channelID, nonce string, now time.Time) *Message {
+	if nonce == "" {
+		return nil
+	}
+	for i := len(f.order) - 1; i >= 0; i-- {
+		m := f.messages[f.order[i]]
+		if now.Sub(m.Created) > f.cfg.nonceWindow {
+			return nil
+		}
+		if m.ChannelID == channelID && m.Nonce == nonce && m.InteractionID == "" && !m.Deleted {
+			return m
+		}
+	}
 	return nil
 }

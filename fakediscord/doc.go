@@ -26,4 +26,62 @@
 // "components": null is ignored (send [] to remove buttons), and existing
 // attachments are kept unless "attachments" lists the ones to keep; new
 // files are added to them.
+//
+// A message created with a "nonce" and "enforce_nonce": true returns the
+// message the bot already created in that channel with the same nonce
+// within the nonce window (WithNonceWindow) instead of creating another;
+// Message.NonceHits counts those repeats.
+//
+// # Threads and direct messages
+//
+// POST /channels/{channel}/messages/{message}/threads starts a public
+// thread whose ID is the message's (160004 when the message already has
+// one; Create Public Threads needed, 50013 without). A thread has its
+// parent's permissions; posting in it needs Send Messages in Threads.
+// PATCH /channels/{thread} renames, archives and locks (locking, and
+// unarchiving a locked thread, need Manage Threads); an archived thread
+// refuses new messages, edits, deletes, member changes and patches that
+// do not unarchive it with 400 code 50083 "Thread is archived" (Discord
+// itself unarchives a thread the bot posts in; the fake asks for the
+// explicit unarchive, which works on both). Interaction responses and
+// follow-ups are not checked against the archive state. Thread members are
+// added and removed with PUT and DELETE
+// /channels/{thread}/thread-members/{user} (or @me) and listed with GET;
+// the bot is a member of the threads it starts, and a user mentioned in a
+// thread message joins it (ThreadMembers). SetThreadArchived archives a
+// thread as Discord does after its auto-archive duration, which the fake
+// does not count by itself. An Invocation with Channel set to a thread
+// carries the thread as channel_id, its parent's guild and a channel
+// object of type 11 with parent_id.
+//
+// POST /users/@me/channels opens the DM channel with a user, the same one
+// each time; DMMessages lists what the bot sent there, and SetDMsClosed
+// makes sending to it fail with 403 code 50007 "Cannot send messages to
+// this user". Channels lists guild channels, threads and DM channels.
+//
+// # Interactions over HTTP
+//
+// With WithHTTPInteractions (or SetInteractionEndpoints) the fake
+// delivers SlashCommand and Click to the bot's interactions endpoints in
+// turn (or to Invocation.Endpoint) instead of the gateway, signed with
+// the application's Ed25519 key (PublicKey) as Discord signs. The HTTP
+// answer is the callback, JSON or multipart/form-data with payload_json
+// and files, checked and applied as a REST callback is, within the
+// callback deadline; deferred answers are finished through the webhook
+// routes. Each delivery is recorded as a Call with RouteHTTPInteraction.
+// Ping sends a PING and wants a PONG; SendTampered sends a request whose
+// signature a verifying endpoint must refuse (wrong key, changed body,
+// old timestamp, missing headers) and returns the endpoint's status.
+//
+// # Shards
+//
+// WithShards sets the shard count and identify concurrency GET
+// /gateway/bot answers. Each gateway connection identifies with its shard
+// pair; READY and GUILD_CREATE carry the guilds of that shard
+// ((guild_id >> 22) % shards, ShardOf; GuildIDOnShard makes guild IDs
+// for a test), and a guild's interactions and events are dispatched on
+// its shard's connection. A wrong shard count, an ID out of range or a
+// shard already connected is closed with 4010, a shard with more guilds
+// than WithGuildsPerShard allows with 4011. Identifies records each
+// IDENTIFY with its time and close code.
 package fakediscord

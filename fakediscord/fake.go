@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -25,6 +26,7 @@ const DefaultAppPermissions int64 = discordgo.PermissionViewChannel |
 	discordgo.PermissionReadMessageHistory |
 	discordgo.PermissionAddReactions |
 	discordgo.PermissionUseExternalEmojis |
+	discordgo.PermissionCreatePublicThreads |
 	discordgo.PermissionSendMessagesInThreads
 
 // DefaultMemberPermissions are the permissions of an invoking member unless
@@ -52,6 +54,12 @@ type config struct {
 	callbackDeadline time.Duration
 	privileged       discordgo.Intent
 	appFlags         int
+	nonceWindow      time.Duration
+	shards           int
+	maxConcurrency   int
+	guildsPerShard   int
+	key              ed25519.PrivateKey
+	endpoints        []string
 }
 
 // WithGuild adds a guild the bot is in. The first guild becomes the
@@ -88,6 +96,14 @@ func WithApplicationFlags(flags int) Option {
 	return func(c *config) { c.appFlags = flags }
 }
 
+// WithNonceWindow sets how long a message nonce sent with
+// "enforce_nonce": true keeps a second create with the same nonce in the
+// same channel from making a new message (default 2 minutes; Discord
+// documents "a few minutes").
+func WithNonceWindow(d time.Duration) Option {
+	return func(c *config) { c.nonceWindow = d }
+}
+
 // Fake is a fake Discord: REST API and gateway on 127.0.0.1. All methods
 // are safe for concurrent use. The exported fields are set by New and must
 // not be changed.
@@ -113,9 +129,15 @@ type Fake struct {
 	interactions map[string]*interaction // by token
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
-	perms        map[string]int64  // bot permissions by channel
-	channelGuild map[string]string // guild of each known channel
+	hooks        []*hook
+	perms        map[string]int64    // bot permissions by channel
+	channelGuild map[string]string   // guild of each known channel
+	chans        map[string]*channel // threads and DM channels by ID
+	chanOrder    []string            // their IDs in creation order
+	dmByUser     map[string]string   // DM channel by recipient
+	dmClosed     map[string]bool     // users whose DMs are closed
 	gw           gateway
+	web          webhookDelivery
 }
 
 // New starts a fake Discord and closes it when the test ends. At the end
@@ -134,9 +156,15 @@ func New(tb testing.TB, opts ...Option) *Fake {
 
 // Start starts a fake Discord. The caller must Close it.
 func Start(opts ...Option) *Fake {
-	cfg := config{heartbeat: 41250 * time.Millisecond, callbackDeadline: 3 * time.Second}
+	cfg := config{
+		heartbeat: 41250 * time.Millisecond, callbackDeadline: 3 * time.Second, nonceWindow: 2 * time.Minute,
+		shards: 1, maxConcurrency: 1,
+	}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.key == nil {
+		_, cfg.key, _ = ed25519.GenerateKey(nil)
 	}
 	f := &Fake{
 		AppID:        newID(),
@@ -149,7 +177,11 @@ func Start(opts ...Option) *Fake {
 		commands:     make(map[string][]command),
 		perms:        make(map[string]int64),
 		channelGuild: make(map[string]string),
+		chans:        make(map[string]*channel),
+		dmByUser:     make(map[string]string),
+		dmClosed:     make(map[string]bool),
 		gw:           newGateway(),
+		web:          webhookDelivery{endpoints: cfg.endpoints},
 	}
 	guilds := cfg.guilds
 	if len(guilds) == 0 {

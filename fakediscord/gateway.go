@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ const (
 	closeAuthFailed      = 4004
 	closeAlreadyAuthed   = 4005
 	closeInvalidShard    = 4010
+	closeShardingReqd    = 4011
 	closeDisallowedIntnt = 4014
 )
 
@@ -36,7 +38,7 @@ var errNotConnected = errors.New("fakediscord: no gateway session connected")
 type gateway struct {
 	conns      map[*gwConn]bool
 	sessions   map[string]*gwSession
-	live       *gwSession // the session dispatches go to
+	live       map[int]*gwSession // by shard ID: the session dispatches go to
 	identifies []Identify
 	resumes    int
 }
@@ -51,10 +53,15 @@ type Identify struct {
 	Shard          *[2]int          `json:"shard"`
 	Intents        discordgo.Intent `json:"intents"`
 	Raw            json.RawMessage  `json:"-"` // the whole payload
+	// Time is when the fake received the IDENTIFY.
+	Time time.Time `json:"-"`
+	// CloseCode is the close code the fake refused the IDENTIFY with
+	// (4004, 4010, 4011, 4014, …), 0 when it answered READY.
+	CloseCode int `json:"-"`
 }
 
 func newGateway() gateway {
-	return gateway{conns: map[*gwConn]bool{}, sessions: map[string]*gwSession{}}
+	return gateway{conns: map[*gwConn]bool{}, sessions: map[string]*gwSession{}, live: map[int]*gwSession{}}
 }
 
 // connList returns the open connections.
@@ -74,6 +81,7 @@ type gwSession struct {
 	log      []gwFrame // every dispatch, replayed on resume
 	conn     *gwConn   // current connection, nil while disconnected
 	compress bool
+	shard    int // the shard ID it identified with
 }
 
 // gwFrame is a dispatched event as sent.
@@ -188,11 +196,17 @@ func (f *Fake) getGateway(*Call) (int, any) {
 	return http.StatusOK, map[string]any{"url": f.GatewayURL()}
 }
 
-// getGatewayBot serves GET /gateway/bot.
+// getGatewayBot serves GET /gateway/bot: the configured shard count and
+// identify concurrency (WithShards).
 func (f *Fake) getGatewayBot(*Call) (int, any) {
+	f.mu.Lock()
+	remaining := max(0, 1000-len(f.gw.identifies))
+	f.mu.Unlock()
 	return http.StatusOK, map[string]any{
-		"url": f.GatewayURL(), "shards": 1,
-		"session_start_limit": map[string]int{"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1},
+		"url": f.GatewayURL(), "shards": f.cfg.shards,
+		"session_start_limit": map[string]int{
+			"total": 1000, "remaining": remaining, "reset_after": 86400000, "max_concurrency": f.cfg.maxConcurrency,
+		},
 	}
 }
 
@@ -277,44 +291,53 @@ func (f *Fake) dropConn(conn *gwConn) {
 	delete(f.gw.conns, conn)
 	if s := conn.session; s != nil && s.conn == conn {
 		s.conn = nil
-		if f.gw.live == s {
-			f.gw.live = nil
+		if f.gw.live[s.shard] == s {
+			delete(f.gw.live, s.shard)
 		}
 	}
 	f.notifyLocked()
 }
 
-// identify answers IDENTIFY with READY and a GUILD_CREATE per guild, or
-// closes the connection as Discord would. It reports whether the
-// connection stays open.
+// shardTakeover is how long an IDENTIFY for a shard whose connection is
+// still open waits for that connection to go (a restarted bot whose old
+// socket the fake has not seen close yet) before it is refused.
+const shardTakeover = time.Second
+
+// identify answers IDENTIFY with READY and a GUILD_CREATE per guild of
+// the shard, or closes the connection as Discord would. It reports
+// whether the connection stays open.
 func (f *Fake) identify(conn *gwConn, d json.RawMessage) bool {
-	id := Identify{Raw: d}
+	id := Identify{Raw: d, Time: time.Now()}
 	if json.Unmarshal(d, &id) != nil {
 		conn.closeWith(closeDecodeError, "Error while decoding payload.")
 		return false
 	}
+	shard := [2]int{0, 1}
+	if id.Shard != nil {
+		shard = *id.Shard
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shardTakeover)
+	_ = f.waitUntil(ctx, func() bool {
+		s := f.gw.live[shard[0]]
+		return s == nil || s.conn == nil || s.conn == conn
+	})
+	cancel()
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	code, text := f.refuseIdentifyLocked(conn, id, shard)
+	id.CloseCode = code
 	f.gw.identifies = append(f.gw.identifies, id)
-	switch {
-	case conn.session != nil:
-		conn.closeWith(closeAlreadyAuthed, "Already authenticated.")
-		return false
-	case strings.TrimPrefix(id.Token, "Bot ") != f.token:
-		conn.closeWith(closeAuthFailed, "Authentication failed.")
-		return false
-	case id.Intents&privilegedIntents&^f.cfg.privileged != 0:
-		conn.closeWith(closeDisallowedIntnt, "Disallowed intent(s).")
-		return false
-	case id.Shard != nil && (id.Shard[1] != 1 || id.Shard[0] != 0):
-		conn.closeWith(closeInvalidShard, "Invalid shard.")
+	if code != 0 {
+		conn.closeWith(code, text)
+		f.notifyLocked()
 		return false
 	}
-	s := &gwSession{id: newToken(""), conn: conn, compress: id.Compress}
+	s := &gwSession{id: newToken(""), conn: conn, compress: id.Compress, shard: shard[0]}
 	conn.session = s
 	f.gw.sessions[s.id] = s
+	guilds := f.shardGuilds(shard[0], shard[1])
 	unavailable := []map[string]any{}
-	for _, g := range f.guilds {
+	for _, g := range guilds {
 		unavailable = append(unavailable, map[string]any{"id": g.ID, "unavailable": true})
 	}
 	ready := map[string]any{
@@ -331,12 +354,46 @@ func (f *Fake) identify(conn *gwConn, d json.RawMessage) bool {
 		ready["shard"] = id.Shard
 	}
 	f.sendEventLocked(s, "READY", ready)
-	for _, g := range f.guilds {
-		f.sendEventLocked(s, "GUILD_CREATE", f.wireGuild(g))
+	for _, g := range guilds {
+		f.sendEventLocked(s, "GUILD_CREATE", f.wireGuildLocked(g))
 	}
-	f.gw.live = s
+	f.gw.live[s.shard] = s
 	f.notifyLocked()
 	return true
+}
+
+// refuseIdentifyLocked returns the close code and reason an IDENTIFY is
+// refused with, or 0. f.mu must be held.
+func (f *Fake) refuseIdentifyLocked(conn *gwConn, id Identify, shard [2]int) (int, string) {
+	switch {
+	case conn.session != nil:
+		return closeAlreadyAuthed, "Already authenticated."
+	case strings.TrimPrefix(id.Token, "Bot ") != f.token:
+		return closeAuthFailed, "Authentication failed."
+	case id.Intents&privilegedIntents&^f.cfg.privileged != 0:
+		return closeDisallowedIntnt, "Disallowed intent(s)."
+	case shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1]:
+		return closeInvalidShard, "Invalid shard."
+	case f.cfg.guildsPerShard > 0 && len(f.shardGuilds(shard[0], shard[1])) > f.cfg.guildsPerShard:
+		return closeShardingReqd, "Sharding required."
+	case shard[1] != f.cfg.shards:
+		return closeInvalidShard, "Invalid shard: the bot runs " + strconv.Itoa(f.cfg.shards) + " shards."
+	}
+	if s := f.gw.live[shard[0]]; s != nil && s.conn != nil {
+		return closeInvalidShard, "Invalid shard: shard " + strconv.Itoa(shard[0]) + " is already connected."
+	}
+	return 0, ""
+}
+
+// shardGuilds returns the guilds that shard id of n handles.
+func (f *Fake) shardGuilds(id, n int) []Guild {
+	var out []Guild
+	for _, g := range f.guilds {
+		if ShardOf(g.ID, n) == id {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // resume answers RESUME: it replays the events the client missed and
@@ -375,7 +432,7 @@ func (f *Fake) resume(conn *gwConn, d json.RawMessage) bool {
 		}
 	}
 	f.sendEventLocked(s, "RESUMED", map[string]any{})
-	f.gw.live = s
+	f.gw.live[s.shard] = s
 	f.notifyLocked()
 	return true
 }
@@ -392,31 +449,37 @@ func (f *Fake) sendEventLocked(s *gwSession, t string, d any) {
 	}
 }
 
-// dispatch sends an event to the connected bot session.
-func (f *Fake) dispatch(t string, d any) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.gw.live == nil {
-		return errNotConnected
+// guildEventLocked dispatches an event about a guild on the session of
+// the guild's shard ("" for shard 0, where Discord sends DM events), if
+// it is connected; the event is logged for a resume either way. f.mu must
+// be held.
+func (f *Fake) guildEventLocked(guild, t string, d any) {
+	if s := f.gw.live[ShardOf(guild, f.cfg.shards)]; s != nil {
+		f.sendEventLocked(s, t, d)
 	}
-	f.sendEventLocked(f.gw.live, t, d)
-	return nil
 }
 
-// wireGuild returns a guild as GUILD_CREATE sends it.
-func (f *Fake) wireGuild(g Guild) map[string]any {
+// wireGuildLocked returns a guild as GUILD_CREATE sends it, with the
+// threads the bot started in it. f.mu must be held.
+func (f *Fake) wireGuildLocked(g Guild) map[string]any {
 	channels := []any{}
 	for i, c := range g.Channels {
 		channels = append(channels, map[string]any{
-			"id": c, "type": 0, "guild_id": g.ID, "name": "channel-" + c[len(c)-4:], "position": i,
+			"id": c, "type": 0, "guild_id": g.ID, "name": f.channelNameLocked(c), "position": i,
 			"permission_overwrites": []any{}, "nsfw": false, "parent_id": nil, "topic": nil, "rate_limit_per_user": 0,
 		})
+	}
+	threads := []any{}
+	for _, id := range f.chanOrder {
+		if ch := f.chans[id]; ch.isThread() && ch.guild == g.ID && !ch.archived {
+			threads = append(threads, f.wireChannelLocked(id))
+		}
 	}
 	joined := time.Now().UTC().Format(time.RFC3339Nano)
 	return map[string]any{
 		"id": g.ID, "name": g.Name, "icon": nil, "owner_id": g.ID, "preferred_locale": g.Locale,
 		"unavailable": false, "large": false, "member_count": 2, "joined_at": joined,
-		"features": []string{}, "emojis": []any{}, "stickers": []any{}, "threads": []any{},
+		"features": []string{}, "emojis": []any{}, "stickers": []any{}, "threads": threads,
 		"voice_states": []any{}, "presences": []any{}, "stage_instances": []any{},
 		"roles": []any{map[string]any{
 			"id": g.ID, "name": "@everyone", "permissions": itoa64(DefaultMemberPermissions),
@@ -428,15 +491,32 @@ func (f *Fake) wireGuild(g Guild) map[string]any {
 }
 
 // WaitReady waits until a bot session is connected to the gateway
-// (identified or resumed) and has sent its first heartbeat on the
-// connection. discordgo sends that heartbeat as soon as Open returns;
-// closing a session before it can make discordgo's heartbeat goroutine
-// see a failed write and reconnect.
+// (identified or resumed) on every shard (WithShards) and has sent its
+// first heartbeat on the connection. discordgo sends that heartbeat as
+// soon as Open returns; closing a session before it can make discordgo's
+// heartbeat goroutine see a failed write and reconnect.
 func (f *Fake) WaitReady(ctx context.Context) error {
 	return f.waitUntil(ctx, func() bool {
-		s := f.gw.live
-		return s != nil && s.conn != nil && s.conn.heartbeats > 0
+		for shard := range f.cfg.shards {
+			if !f.shardReadyLocked(shard) {
+				return false
+			}
+		}
+		return true
 	})
+}
+
+// WaitShard waits until a bot session is connected on one shard and has
+// sent its first heartbeat, as WaitReady does for all of them.
+func (f *Fake) WaitShard(ctx context.Context, shard int) error {
+	return f.waitUntil(ctx, func() bool { return f.shardReadyLocked(shard) })
+}
+
+// shardReadyLocked reports whether a shard's session is connected and has
+// heartbeated. f.mu must be held.
+func (f *Fake) shardReadyLocked(shard int) bool {
+	s := f.gw.live[shard]
+	return s != nil && s.conn != nil && s.conn.heartbeats > 0
 }
 
 // Identifies returns the IDENTIFY payloads received, in order.
@@ -462,4 +542,22 @@ func (f *Fake) DropConnections() {
 	for _, c := range conns {
 		c.end()
 	}
+}
+
+// DropShard closes the connection of one shard's session abruptly, as a
+// network failure would; the session stays resumable. It reports whether
+// the shard was connected.
+func (f *Fake) DropShard(shard int) bool {
+	f.mu.Lock()
+	s := f.gw.live[shard]
+	var conn *gwConn
+	if s != nil {
+		conn = s.conn
+	}
+	f.mu.Unlock()
+	if conn == nil {
+		return false
+	}
+	conn.end()
+	return true
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -119,3 +120,14 @@ func respond(t *testing.T, s *discordgo.Session, i *discordgo.Interaction, r *di
 		t.Errorf("InteractionRespond: %v", err)
 	}
 }
+
+// requireCode checks that err is a REST error with the given status and
+// Discord error code.
+func requireCode(t *testing.T, err error, status, code int) {
+	t.Helper()
+	gotStatus, gotCode := restCode(t, err)
+	require.Equal(t, []int{status, code}, []int{gotStatus, gotCode}, "status and code of %v", err)
+}
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }

@@ -41,6 +41,11 @@ type Invocation struct {
 	MessageID string
 	CustomID  string
 	Values    []string
+
+	// Endpoint is the URL of the interactions endpoint to deliver the
+	// interaction to; "" means the next one of WithHTTPInteractions or
+	// SetInteractionEndpoints in turn, or the gateway when there is none.
+	Endpoint string
 }
 
 // Response is how the bot answered an interaction: its callback.
@@ -85,6 +90,7 @@ type interaction struct {
 	original    string // the message @original names
 	resp        *Response
 	messageType discordgo.MessageType
+	endpoint    string // the interactions endpoint asked for
 }
 
 // SlashCommand dispatches an application command interaction and waits,
@@ -116,16 +122,25 @@ func (f *Fake) Click(ctx context.Context, inv Invocation) (*Response, error) {
 	return f.invoke(ctx, it, payload)
 }
 
-// invoke dispatches an interaction and waits for its callback.
+// invoke dispatches an interaction, over HTTP to an interactions
+// endpoint if there is one or on the gateway connection of the guild's
+// shard, and waits for its callback.
 func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Response, error) {
-	if err := f.WaitReady(ctx); err != nil {
-		return nil, fmt.Errorf("interaction %s: %w", it.id, err)
+	f.mu.Lock()
+	endpoint := f.web.pickLocked(it.endpoint)
+	f.mu.Unlock()
+	if endpoint != "" {
+		return f.invokeHTTP(ctx, it, payload, endpoint)
+	}
+	shard := ShardOf(it.guild, f.cfg.shards)
+	if err := f.WaitShard(ctx, shard); err != nil {
+		return nil, fmt.Errorf("interaction %s: shard %d: %w", it.id, shard, err)
 	}
 	f.mu.Lock()
 	start := len(f.calls)
 	it.dispatched = time.Now()
 	f.interactions[it.token] = it
-	live := f.gw.live
+	live := f.gw.live[shard]
 	if live != nil {
 		f.sendEventLocked(live, "INTERACTION_CREATE", payload)
 	}
@@ -155,6 +170,9 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 // contextLocked fills the defaults of inv and checks its guild and
 // channel. f.mu must be held.
 func (f *Fake) contextLocked(inv *Invocation) error {
+	if ch := f.chans[inv.Channel]; ch != nil && !ch.isThread() {
+		return fmt.Errorf("%w: channel %s is a DM channel; the fake invokes only in guilds", ErrInvocation, inv.Channel)
+	}
 	if inv.Guild == "" {
 		inv.Guild = f.guildOfLocked(inv.Channel)
 	}
@@ -192,7 +210,7 @@ func (f *Fake) contextLocked(inv *Invocation) error {
 func newInteraction(typ discordgo.InteractionType, inv Invocation) *interaction {
 	return &interaction{
 		id: newID(), token: newToken("aW50ZXJhY3Rpb24."), typ: typ,
-		guild: inv.Guild, channel: inv.Channel, user: inv.User,
+		guild: inv.Guild, channel: inv.Channel, user: inv.User, endpoint: inv.Endpoint,
 	}
 }
 
@@ -312,7 +330,8 @@ type wireInteraction struct {
 	GuildID                      string                    `json:"guild_id"`
 	Channel                      map[string]any            `json:"channel"`
 	ChannelID                    string                    `json:"channel_id"`
-	Member                       map[string]any            `json:"member"`
+	Member                       map[string]any            `json:"member,omitempty"`
+	User                         map[string]any            `json:"user,omitempty"`
 	Message                      map[string]any            `json:"message,omitempty"`
 	Token                        string                    `json:"token"`
 	Version                      int                       `json:"version"`
@@ -330,18 +349,16 @@ func (f *Fake) wireInteractionLocked(it *interaction, inv Invocation, data any) 
 	g, _ := f.guild(inv.Guild)
 	member := f.wireMember(inv.User, inv.UserName)
 	member["permissions"] = itoa64(inv.Permissions)
+	channel := f.wireChannelLocked(inv.Channel)
+	channel["permissions"] = itoa64(inv.Permissions)
 	return &wireInteraction{
-		ID:            it.id,
-		ApplicationID: f.AppID,
-		Type:          it.typ,
-		Data:          data,
-		Guild:         map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}},
-		GuildID:       g.ID,
-		Channel: map[string]any{
-			"id": inv.Channel, "type": 0, "guild_id": g.ID, "name": "channel-" + tail(inv.Channel),
-			"permissions": itoa64(inv.Permissions), "flags": 0, "nsfw": false, "parent_id": nil,
-			"position": 0, "rate_limit_per_user": 0, "topic": nil, "last_message_id": nil,
-		},
+		ID:                           it.id,
+		ApplicationID:                f.AppID,
+		Type:                         it.typ,
+		Data:                         data,
+		Guild:                        map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}},
+		GuildID:                      g.ID,
+		Channel:                      channel,
 		ChannelID:                    inv.Channel,
 		Member:                       member,
 		Token:                        it.token,

@@ -33,6 +33,18 @@ type Message struct {
 	// UserID is the user who invoked that interaction.
 	UserID string
 
+	// Nonce is the nonce the message was created with, if any.
+	Nonce string
+	// NonceHits counts the creates with the same nonce and
+	// "enforce_nonce": true that returned this message instead of
+	// creating another.
+	NonceHits int
+
+	// Uploads and UploadedBytes count the files uploaded to the message
+	// when it was created and edited, and their bytes.
+	Uploads       int
+	UploadedBytes int
+
 	Created time.Time
 	Edited  time.Time // zero when never edited
 	Edits   int

@@ -77,6 +77,8 @@ func applyPayload(m *Message, fs map[string]json.RawMessage, files []File) *apiE
 	}
 	for _, file := range files {
 		keep = append(keep, Attachment{ID: newID(), Filename: file.Name, ContentType: file.ContentType, Data: file.Data})
+		m.Uploads++
+		m.UploadedBytes += len(file.Data)
 	}
 	m.Attachments = keep
 	return nil
@@ -109,7 +111,7 @@ func (f *Fake) botUser() map[string]any {
 	}
 }
 
-// wireMessage returns m as Discord's message object.
+// wireMessage returns m as Discord's message object. f.mu must be held.
 func (f *Fake) wireMessage(m *Message) map[string]any {
 	mentions := []any{}
 	for _, id := range m.Pinged {
@@ -139,6 +141,12 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	}
 	if m.GuildID != "" {
 		out["guild_id"] = m.GuildID
+	}
+	if m.Nonce != "" {
+		out["nonce"] = m.Nonce
+	}
+	if th := f.chans[m.ID]; th != nil && m.Flags&discordgo.MessageFlagsHasThread != 0 {
+		out["thread"] = f.wireChannelLocked(th.id)
 	}
 	if !m.Edited.IsZero() {
 		out["edited_timestamp"] = m.Edited.UTC().Format(time.RFC3339Nano)

@@ -31,6 +31,14 @@ const (
 	RouteMessage             = "GET /channels/{channel}/messages/{message}"
 	RouteMessageEdit         = "PATCH /channels/{channel}/messages/{message}"
 	RouteMessageDelete       = "DELETE /channels/{channel}/messages/{message}"
+	RouteChannel             = "GET /channels/{channel}"
+	RouteChannelEdit         = "PATCH /channels/{channel}"
+	RouteThreadStart         = "POST /channels/{channel}/messages/{message}/threads"
+	RouteThreadMemberAdd     = "PUT /channels/{channel}/thread-members/{user}"
+	RouteThreadMemberRemove  = "DELETE /channels/{channel}/thread-members/{user}"
+	RouteThreadMember        = "GET /channels/{channel}/thread-members/{user}"
+	RouteThreadMembers       = "GET /channels/{channel}/thread-members"
+	RouteDMCreate            = "POST /users/@me/channels"
 )
 
 // handler answers a matched call with a status and a JSON body (nil for
@@ -70,6 +78,14 @@ func (f *Fake) routes() *http.ServeMux {
 	add(RouteMessage, true, f.getMessage)
 	add(RouteMessageEdit, true, f.editMessage)
 	add(RouteMessageDelete, true, f.deleteMessage)
+	add(RouteChannel, true, f.getChannel)
+	add(RouteChannelEdit, true, f.editChannel)
+	add(RouteThreadStart, true, f.startThread)
+	add(RouteThreadMemberAdd, true, f.addThreadMember)
+	add(RouteThreadMemberRemove, true, f.removeThreadMember)
+	add(RouteThreadMember, true, f.getThreadMember)
+	add(RouteThreadMembers, true, f.listThreadMembers)
+	add(RouteDMCreate, true, f.createDM)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		c := r.Context().Value(callKey{}).(*Call)
 		f.write(w, c, http.StatusNotFound, notFound, nil)
@@ -141,7 +157,15 @@ func (f *Fake) answer(w http.ResponseWriter, c *Call, auth bool, h handler) {
 		f.write(w, c, status, body, header)
 		return
 	}
+	if f.runHooks(*c, BeforeServe) {
+		f.dropCall(w, c)
+		return
+	}
 	status, body := h(c)
+	if f.runHooks(*c, AfterServe) {
+		f.dropCall(w, c)
+		return
+	}
 	f.write(w, c, status, body, nil)
 }
 
@@ -198,6 +222,12 @@ func (e *apiError) reply() (int, any) { return e.status, e }
 // Discord error codes the fake answers with.
 const (
 	codeUnknownChannel      = 10003
+	codeUnknownMember       = 10007
+	codeUnknownUser         = 10013
+	codeCannotDM            = 50007
+	codeWrongChannelType    = 50024
+	codeThreadArchived      = 50083
+	codeThreadExists        = 160004
 	codeUnknownMessage      = 10008
 	codeUnknownWebhook      = 10015
 	codeUnknownApplication  = 10002

@@ -113,25 +113,43 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 	return effects, nil
 }
 
-// ClaimedEffects returns the pending effects of a game that owner holds a
-// live claim on, oldest first: the ones a Commit with Owner just wrote.
+// ClaimedEffects returns the pending effects of a game that owner may
+// deliver now, oldest first: the ones at the head of the game's queue that
+// owner holds a live claim on (those a Commit with Owner just wrote). When an
+// older effect of the game is someone else's, or waits for a retry, it
+// returns none: the game's effects go out in order.
 func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]Effect, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: claimed effects: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id, game_id, kind, payload, attempts, created_at FROM outbox
-		WHERE game_id = ? AND done_at IS NULL AND lease_owner = ? AND lease_until > ?
-		ORDER BY id`, gameID, owner, db.now().UnixMilli())
+	now := db.now().UnixMilli()
+	rows, err := tx.QueryContext(ctx, `SELECT id, game_id, kind, payload, attempts, created_at,
+			lease_owner = ? AND coalesce(lease_until, 0) > ? AND next_at <= ?
+		FROM outbox WHERE game_id = ? AND done_at IS NULL ORDER BY id`, owner, now, now, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: claimed effects: %w", err)
 	}
-	effects, err := scanEffects(rows)
-	if err != nil {
+	defer rows.Close()
+	var out []Effect
+	for rows.Next() {
+		var e Effect
+		var created int64
+		var mine bool
+		if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created, &mine); err != nil {
+			return nil, fmt.Errorf("store: claimed effects: %w", err)
+		}
+		if !mine {
+			break
+		}
+		e.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: claimed effects: %w", err)
 	}
-	return effects, tx.Commit()
+	return out, tx.Commit()
 }
 
 func scanEffects(rows *sql.Rows) ([]Effect, error) {
@@ -215,9 +233,10 @@ func (db *DB) finishEffect(ctx context.Context, owner string, id int64, failed b
 }
 
 // RetryEffect records a failed attempt of effect id and puts it back for
-// another try at or after at; owner's claims on the game's later effects are
+// another try after wait; owner's claims on the game's later effects are
 // released too, since they wait for this one.
-func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, at time.Time, reason string) error {
+func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error {
+	at := db.now().Add(wait)
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)

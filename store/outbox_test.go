@@ -104,7 +104,7 @@ func TestRetryAndFailEffects(t *testing.T) {
 		require.Len(t, mine, 2)
 
 		// A retry puts the first back for later and lets the second wait.
-		require.NoError(t, db.RetryEffect(ctxT(t), "me", e[0].ID, c.now.Add(2*time.Second), "500 Internal Server Error"))
+		require.NoError(t, db.RetryEffect(ctxT(t), "me", e[0].ID, 2*time.Second, "500 Internal Server Error"))
 		next, ok, err := db.NextEffectAt(ctxT(t))
 		require.NoError(t, err)
 		require.True(t, ok)

@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -170,21 +172,35 @@ func hasControl(m fakediscord.Message, action bot.Action) bool {
 	return false
 }
 
-// game reads the channel's open game (or the given one) from the database.
+// game reads a game from the database: the stored game and the engine game
+// replayed from its event log, with its whole history. Every time, it checks
+// that the stored snapshot is the state the log replays to.
 func (h *harness) game(id int64) (*store.Game, *engine.Game) {
 	h.t.Helper()
-	sg, err := h.main.db.Game(context.Background(), id)
-	if err != nil {
-		h.t.Fatalf("game %d: %v", id, err)
-	}
-	var g *engine.Game
-	if len(sg.State) > 0 {
-		g = new(engine.Game)
-		if err := g.UnmarshalBinary(sg.State); err != nil {
-			h.t.Fatal(err)
+	for {
+		sg, err := h.main.db.Game(context.Background(), id)
+		require.NoError(h.t, err, "game %d", id)
+		events, err := h.main.db.Events(context.Background(), id)
+		require.NoError(h.t, err, "events of game %d", id)
+		if int64(len(events)) != sg.LastSeq {
+			continue // a write came between the two reads
 		}
+		g, err := bot.Replay(sg, events)
+		require.NoError(h.t, err)
+		if len(sg.State) == 0 {
+			require.Nil(h.t, g, "game %d has events of a started game but no state", id)
+			return sg, nil
+		}
+		var snap engine.Game
+		require.NoError(h.t, snap.UnmarshalSnapshot(sg.State))
+		require.NotNil(h.t, g, "game %d has a state but never started", id)
+		require.Equal(h.t, g.Position(), snap.Position(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Phase(), snap.Phase(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.TurnNumber(), snap.TurnNumber(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Rolled(), snap.Rolled(), "game %d: snapshot and replay differ", id)
+		require.Equal(h.t, g.Winner(), snap.Winner(), "game %d: snapshot and replay differ", id)
+		return sg, g
 	}
-	return sg, g
 }
 
 // lastMessage is the newest message of the default channel.

@@ -85,9 +85,12 @@ func (m *Main) Run(ctx context.Context) error {
 	m.stop, m.done = stop, make(chan struct{})
 	go func() {
 		defer close(m.done)
+		var wg sync.WaitGroup
+		wg.Go(func() { m.bot.RunSender(runCtx) })
 		if !m.ManualTimers {
-			m.bot.RunScheduler(runCtx)
+			wg.Go(func() { m.bot.RunScheduler(runCtx) })
 		}
+		wg.Wait()
 	}()
 	select {
 	case <-m.ready:
@@ -115,7 +118,8 @@ func (m *Main) onReady(s *discordgo.Session, r *discordgo.Ready) {
 }
 
 // Close disconnects, lets the interactions in flight finish, stops the
-// scheduler and closes the database.
+// scheduler and the outbox's sender, and closes the database. Effects not
+// delivered yet stay in the outbox for the next start.
 func (m *Main) Close() error {
 	var errs []error
 	if m.session != nil {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -94,15 +94,19 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	} else if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
-	if len(sg.State) == 0 {
-		return fail(stderr, "replay: game %d never started", id)
-	}
-	var g engine.Game
-	if err := g.UnmarshalBinary(sg.State); err != nil {
+	events, err := db.Events(ctx, id)
+	if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
+	g, err := bot.Replay(sg, events)
+	if err != nil {
+		return fail(stderr, "replay: %v", err)
+	}
+	if g == nil {
+		return fail(stderr, "replay: game %d never started", id)
+	}
 	var buf bytes.Buffer
-	if err := render.ReplayGIF(&buf, render.ReplayScenes(&g), &render.ReplayOptions{Width: *width}); err != nil {
+	if err := render.ReplayGIF(&buf, render.ReplayScenes(g), &render.ReplayOptions{Width: *width}); err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {

@@ -1,0 +1,294 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// The sender delivers the outbox: the effects a change committed, in order
+// per game. The process that committed them delivers them at once (they are
+// claimed by it for deliveryLease); the sender loop of any process takes
+// over what is left: effects whose delivery failed and waits for a retry,
+// and those of a process that died before delivering them.
+//
+// Never twice: a message is created with Discord's nonce ("mf" and the
+// effect's ID) and enforce_nonce, so that when a crash comes after Discord
+// created the message but before its ID was recorded, the repeated request
+// returns the message made the first time instead of a second one (Discord
+// keeps nonces for a few minutes; a process restarts well within that). An
+// edit sets the whole message and is the same when sent again; recording an
+// interaction's response reads it again.
+const (
+	// senderBatch is how many effects one pass of the sender claims.
+	senderBatch = 20
+	// senderIdle is the longest the sender sleeps: other processes' new
+	// effects are seen at the latest then.
+	senderIdle = 10 * time.Second
+	// maxAttempts is how often an effect is tried before it is given up.
+	maxAttempts = 30
+	// maxBackoff bounds the wait between two tries.
+	maxBackoff = time.Minute
+	// callTimeout bounds one Discord call of a delivery.
+	callTimeout = 20 * time.Second
+)
+
+// deliverGame delivers the effects of a game that this process holds, in
+// order, right after committing them. An effect that fails for now is left
+// to the sender loop, with the ones after it. When Discord refuses one for
+// a missing permission, the user of r (if any) is told privately.
+func (b *Bot) deliverGame(gameID int64, r *request) {
+	unlock := b.sending.lock(gameID)
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
+	defer cancel()
+	effects, err := b.db.ClaimedEffects(ctx, b.owner, gameID)
+	if err != nil {
+		b.log.Error("outbox", "game", gameID, "err", err)
+		return
+	}
+	for _, e := range effects {
+		next, err := b.deliver(ctx, e)
+		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
+			b.replyPrivate(ctx, r, tr(r.lang, msgMissingPermissions))
+			r = nil // once is enough
+		}
+		if !next {
+			b.nudgeSender()
+			return
+		}
+	}
+}
+
+// RunSender delivers the outbox until ctx ends: what could not be delivered
+// at once, and what another process left behind.
+func (b *Bot) RunSender(ctx context.Context) {
+	for ctx.Err() == nil {
+		n, err := b.SendPass(ctx)
+		if err != nil && ctx.Err() == nil {
+			b.log.Error("outbox", "err", err)
+		}
+		if n > 0 {
+			continue
+		}
+		wait := senderIdle
+		if next, ok, err := b.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
+			b.log.Error("outbox: next effect", "err", err)
+		} else if ok {
+			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-b.send:
+			timer.Stop()
+		case <-timer.C:
+		}
+	}
+}
+
+// SendPass claims the effects that are due and delivers them; it returns
+// how many it took.
+func (b *Bot) SendPass(ctx context.Context) (int, error) {
+	effects, err := b.db.ClaimEffects(ctx, b.owner, deliveryLease, senderBatch)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range effects {
+		unlock := b.sending.lock(e.GameID)
+		b.deliver(ctx, e) // the outcome is recorded and logged
+		unlock()
+	}
+	return len(effects), nil
+}
+
+func (b *Bot) nudgeSender() {
+	select {
+	case b.send <- struct{}{}:
+	default:
+	}
+}
+
+// deliver sends one claimed effect and records the outcome; it reports
+// whether the game's next effect may follow (delivered, or given up), and
+// Discord's refusal, if any.
+func (b *Bot) deliver(ctx context.Context, e store.Effect) (next bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
+				"stack", string(debug.Stack()))
+			b.giveUp(ctx, e, fmt.Sprintf("panic: %v", p))
+			next, err = true, errPanic
+		}
+	}()
+	var ef effect
+	if err := json.Unmarshal(e.Payload, &ef); err != nil {
+		b.giveUp(ctx, e, "unreadable: "+err.Error())
+		return true, err
+	}
+	result, rec, err := b.send1(ctx, e, ef)
+	switch {
+	case err == nil:
+		if err := b.db.EffectDone(ctx, b.owner, e.ID, result, rec); err != nil {
+			b.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
+			return false, nil
+		}
+		return true, nil
+	case retryable(err) && e.Attempts+1 < maxAttempts:
+		wait := backoff(e.Attempts)
+		b.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
+			"attempt", e.Attempts+1, "in", wait, "err", err)
+		if err := b.db.RetryEffect(ctx, b.owner, e.ID, wait, err.Error()); err != nil {
+			b.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
+		}
+		return false, err
+	default:
+		b.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
+		b.giveUp(ctx, e, err.Error())
+		return true, err
+	}
+}
+
+func (b *Bot) giveUp(ctx context.Context, e store.Effect, reason string) {
+	if err := b.db.EffectFailed(ctx, b.owner, e.ID, reason); err != nil {
+		b.log.Error("outbox: could not record a failure", "game", e.GameID, "effect", e.ID, "err", err)
+	}
+}
+
+// retryable reports whether Discord may take the request later: a rate
+// limit, a server error or no answer at all. Any other refusal (a missing
+// permission, an unknown channel) is final.
+func retryable(err error) bool {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.StatusCode == http.StatusTooManyRequests || re.Response.StatusCode >= 500
+	}
+	return true
+}
+
+// backoff is the wait before try attempts+2: 1 s, 2 s, 4 s, … up to
+// maxBackoff, with a little jitter.
+func backoff(attempts int) time.Duration {
+	d := maxBackoff
+	if attempts < 6 {
+		d = time.Second << attempts
+	}
+	return d + time.Duration(rand.Int64N(int64(d/4)+1))
+}
+
+// send1 makes the request of effect ef, and returns what Discord answered
+// and where a new message's ID goes.
+func (b *Bot) send1(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	switch ef.Op {
+	case opPost:
+		id, err := b.postMessage(ctx, e, ef)
+		if err != nil {
+			return "", nil, err
+		}
+		return id, record(ef.Record, id), nil
+	case opEdit:
+		return b.editMessage(ctx, e, ef)
+	case opAdopt:
+		m, err := b.dc.InteractionResponse(&discordgo.Interaction{AppID: ef.App, Token: ef.Token}, discordgo.WithContext(ctx))
+		if err != nil {
+			return "", nil, err
+		}
+		return m.ID, record(ef.Record, m.ID), nil
+	}
+	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
+}
+
+func record(role store.MessageRole, id string) *store.MessageRecord {
+	if role == "" {
+		return nil
+	}
+	return &store.MessageRecord{Role: role, MessageID: id}
+}
+
+// postMessage creates the effect's message with Discord's nonce, so that
+// sending it again creates nothing new.
+func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (string, error) {
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(ef.Body, &body); err != nil {
+		return "", err
+	}
+	// Discord's edit body names attachments to keep; a new message has none.
+	delete(body, "attachments")
+	body["nonce"] = mustJSON("mf" + strconv.FormatInt(e.ID, 10))
+	body["enforce_nonce"] = mustJSON(true)
+	endpoint := discordgo.EndpointChannelMessages(ef.Channel)
+	data, err := b.request(ctx, http.MethodPost, endpoint, endpoint, body, ef)
+	if err != nil {
+		return "", err
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+// editMessage edits the game's message that the effect targets; when it is
+// gone and the effect says so, the message is posted again.
+func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
+	sg, err := b.db.Game(ctx, e.GameID)
+	if err != nil {
+		return "", nil, err
+	}
+	id := sg.LobbyMessageID
+	if ef.Target == store.RoleTurn {
+		id = sg.TurnMessageID
+	}
+	if id != "" {
+		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
+		_, err := b.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
+		if err == nil {
+			return id, nil, nil
+		}
+		if !isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
+			return "", nil, err
+		}
+	}
+	if !ef.Repost {
+		return "gone", nil, nil // nothing worth posting again
+	}
+	newID, err := b.postMessage(ctx, e, ef)
+	if err != nil {
+		return "", nil, err
+	}
+	return newID, record(ef.Target, newID), nil
+}
+
+// request sends body (JSON) to endpoint, with the effect's board attached
+// when it has one.
+func (b *Bot) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
+	if ef.Board == nil {
+		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+	}
+	f, err := b.boardFile(*ef.Board)
+	if err != nil {
+		// Drawing fails the same way every time: send the message
+		// without its picture rather than not at all.
+		b.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
+		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+	}
+	contentType, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{f})
+	if err != nil {
+		return nil, err
+	}
+	return b.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+}

@@ -1,0 +1,43 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
+	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
+		return refuse(msgNeedManageServer)
+	}
+	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
+	if err != nil {
+		return err
+	}
+	changed := false
+	if v := o.string("turn-timeout", ""); v != "" {
+		d, err := parseTimeout(v)
+		if err != nil {
+			return err
+		}
+		s.TurnTimeout, changed = d, true
+	}
+	if _, ok := o["reminders"]; ok {
+		s.Reminders, changed = o.bool("reminders", true), true
+	}
+	if changed {
+		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
+			return err
+		}
+	}
+	reminders := tr(r.lang, msgOff)
+	if s.Reminders {
+		reminders = tr(r.lang, msgOn)
+	}
+	key := msgSettingsNow
+	if changed {
+		key = msgSettingsSaved
+	}
+	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders))
+	return nil
+}

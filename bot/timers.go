@@ -1,0 +1,175 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+const (
+	// idleWait is how long the scheduler sleeps when nothing is pending.
+	idleWait = 10 * time.Minute
+	// duePerPass bounds the games one pass handles; the next pass follows at once.
+	duePerPass = 100
+	// skipAfterPanic is how long a game whose timer panicked is left alone.
+	skipAfterPanic = 5 * time.Minute
+	// retryWait is how long the scheduler waits after it could not read
+	// the next timer.
+	retryWait = 5 * time.Second
+)
+
+// RunScheduler acts on the games' timers until ctx ends: reminders, turns
+// that ran out of time, lobbies never started, computers with more turns to
+// play. It sleeps until the next timer stored in the database, so it
+// resumes after a restart by itself.
+func (b *Bot) RunScheduler(ctx context.Context) {
+	for {
+		n, err := b.Tick(ctx)
+		if err != nil && ctx.Err() == nil {
+			b.log.Error("scheduler", "err", err)
+		}
+		wait := idleWait
+		switch next, ok, err := b.db.NextWake(ctx); {
+		case n >= duePerPass:
+			wait = 0
+		case err != nil:
+			if ctx.Err() == nil {
+				b.log.Error("scheduler: could not read the next timer", "err", err, "retry in", retryWait)
+			}
+			wait = retryWait
+		case ok:
+			wait = min(max(next.Sub(b.now()), 0), idleWait)
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-b.wake:
+			timer.Stop()
+		case <-timer.C:
+		}
+	}
+}
+
+// Tick handles every game whose timer is due now and returns how many it
+// looked at. Each goes through the same change path as a click (the game's
+// lock and version check), so a click and a timer at the same moment apply
+// once. A game whose timer fails or panics is logged and skipped; the
+// others are served.
+func (b *Bot) Tick(ctx context.Context) (int, error) {
+	due, err := b.db.DueGames(ctx, b.now(), duePerPass)
+	if err != nil {
+		return 0, err
+	}
+	for _, sg := range due {
+		if b.skip.has(sg.ID, b.now()) {
+			continue
+		}
+		if err := b.wakeSafely(ctx, sg.ID); err != nil {
+			b.log.Error("timer", "game", sg.ID, "err", err)
+		}
+	}
+	return len(due), nil
+}
+
+// wakeSafely runs a game's due timer; a panic is logged with its stack and
+// the game is skipped for a while, so that one bad game never stops the
+// others, nor crashes the process again and again.
+func (b *Bot) wakeSafely(ctx context.Context, id int64) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("panic in a timer; the game is skipped for a while", "game", id, "panic", p,
+				"skip", skipAfterPanic, "stack", string(debug.Stack()))
+			b.skip.add(id, b.now().Add(skipAfterPanic))
+			err = fmt.Errorf("game %d: %w", id, errPanic)
+		}
+	}()
+	return b.change(ctx, nil, id, b.wakeGame)
+}
+
+// wakeGame acts on one game's due timer.
+func (b *Bot) wakeGame(m *match) error {
+	sg := m.stored
+	if sg.WakeAt.IsZero() || sg.WakeAt.After(m.now) {
+		return nil // someone acted first
+	}
+	switch {
+	case sg.Status == store.StatusLobby:
+		return b.expireLobby(m)
+	case sg.Status != store.StatusRunning || m.game == nil || m.game.Over():
+		sg.WakeAt = time.Time{}
+		m.changed()
+		return nil
+	case !sg.Deadline.IsZero() && !sg.Deadline.After(m.now):
+		return b.timeout(m)
+	case m.toMove() != nil && m.toMove().Computer != "":
+		m.beginTurn()
+		return b.advance(m, nil) // computers with more turns to play
+	case !sg.ReminderSent && !sg.RemindAt.IsZero() && !sg.RemindAt.After(m.now):
+		return b.remind(m)
+	}
+	sg.WakeAt = m.timerWake()
+	m.changed()
+	return nil
+}
+
+// expireLobby closes a lobby nobody started in time.
+func (b *Bot) expireLobby(m *match) error {
+	m.stored.Status = store.StatusCancelled
+	m.stored.WakeAt = time.Time{}
+	m.record(store.EventCancel, "", "", "expired")
+	m.edit(store.RoleLobby, closedData(tr(m.stored.Locale, msgLobbyExpired)), false)
+	return nil
+}
+
+// remind pings the player to move once, halfway through the turn. The
+// reminder is committed with its message in the outbox: sent once, even
+// across restarts.
+func (b *Bot) remind(m *match) error {
+	sg := m.stored
+	seat := m.toMove()
+	sg.ReminderSent = true
+	sg.WakeAt = m.timerWake()
+	m.record(store.EventRemind, seat.UserID, seat.Color, "")
+	v := view{content: tr(sg.Locale, msgReminder, mention(seat.UserID), sg.ID, sg.Deadline.Unix()), pings: []string{seat.UserID}}
+	if sg.TurnMessageID != "" {
+		f := false
+		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, ChannelID: sg.ChannelID, GuildID: sg.GuildID,
+			FailIfNotExists: &f}
+	}
+	m.post(v, "")
+	return nil
+}
+
+// skipList remembers games left alone until a time.
+type skipList struct {
+	mu    sync.Mutex
+	until map[int64]time.Time
+}
+
+func (s *skipList) add(id int64, until time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.until == nil {
+		s.until = map[int64]time.Time{}
+	}
+	s.until[id] = until
+}
+
+func (s *skipList) has(id int64, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, ok := s.until[id]
+	if ok && !now.Before(until) {
+		delete(s.until, id)
+		return false
+	}
+	return ok
+}
