@@ -185,3 +185,22 @@ func TestTwoHandlesLeaseTakeover(t *testing.T) {
 		assert.ErrorIs(t, two.EffectDone(ctxT(t), "one", mine[0].ID, "m0", nil), store.ErrLeaseLost)
 	})
 }
+
+// A PostgreSQL URL that leads nowhere is refused at Open with an error that
+// names the database but not its password.
+func TestOpenPostgresUnreachable(t *testing.T) {
+	for _, url := range []string{
+		"postgres://malefiz:s3cr3t@127.0.0.1:1/malefiz?connect_timeout=2",
+		"postgresql://malefiz:s3cr3t@127.0.0.1:1/malefiz?connect_timeout=2",
+		"postgres://malefiz:s3cr3t@127.0.0.1:1/malefiz?sslmode=bogus",
+	} {
+		db, err := store.Open(ctxT(t), url)
+		if err == nil {
+			db.Close()
+			t.Fatalf("Open(%q) succeeded", url)
+		}
+		t.Log(err)
+		assert.NotContains(t, err.Error(), "s3cr3t")
+		assert.Contains(t, err.Error(), "store: open postgres")
+	}
+}
