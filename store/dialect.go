@@ -8,6 +8,24 @@ import (
 	"sync"
 )
 
+// Adding to the store, for both backends:
+//
+//   - Write a query once, with ? or ?N parameters, through a dtx or wtx
+//     (their methods rewrite it for PostgreSQL). Keep to SQL both accept:
+//     no scalar min(a, b)/max(a, b) (use CASE); qualify the table's columns
+//     in ON CONFLICT … DO UPDATE (players.games + 1); give every subquery in
+//     FROM an alias; booleans are BOOLEAN on PostgreSQL, so count them with
+//     sum(CASE WHEN won THEN 1 ELSE 0 END) and pass Go bools.
+//   - A migration goes into migrations/sqlite and migrations/postgres under
+//     the same name (TestMigrationsMatch); PostgreSQL's in its own types
+//     (BIGINT times, BOOLEAN, BYTEA, identity columns).
+//   - A new table goes into copyTables (TestCopyCoversSchema), so that Copy,
+//     Backup and migrate-to carry it.
+//   - Rows that processes claim are chosen with tx.d.skipLocked and the
+//     claim's condition checked again in the UPDATE (see ClaimEffects); a
+//     row read to compute what is written back is read with tx.d.forUpdate.
+//   - Tests run on every backend with forEachBackend.
+
 // dialect is what differs between the backends where the SQL is shared.
 // Queries are written once, in SQLite's spelling of parameters (? and ?N);
 // a dialect that numbers them as $N gets them rewritten, once per text.
