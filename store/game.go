@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -462,12 +463,43 @@ func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*Game,
 		return nil, err
 	}
 	rows.Close()
-	for _, g := range games {
-		if g.Seats, err = findSeats(ctx, tx, g.ID); err != nil {
-			return nil, err
-		}
+	if len(games) == 1 {
+		games[0].Seats, err = findSeats(ctx, tx, games[0].ID)
+		return games, err
+	}
+	if err := findSeatsOf(ctx, tx, games); err != nil {
+		return nil, err
 	}
 	return games, nil
+}
+
+// findSeatsOf reads the seats of several games in one query (one round trip
+// to a database server, not one per game).
+func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*Game, len(games))
+	args := make([]any, len(games))
+	for i, g := range games {
+		byID[g.ID], args[i] = g, g.ID
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(games)), ", ")
+	rows, err := tx.QueryContext(ctx, `SELECT game_id, color, user_id, name, computer, timeouts, has_left
+		FROM seats WHERE game_id IN (`+marks+`) ORDER BY game_id, seat`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s Seat
+		if err := rows.Scan(&id, &s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left); err != nil {
+			return err
+		}
+		byID[id].Seats = append(byID[id].Seats, s)
+	}
+	return rows.Err()
 }
 
 func scanGame(rows *sql.Rows) (*Game, error) {

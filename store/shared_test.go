@@ -204,3 +204,28 @@ func TestOpenPostgresUnreachable(t *testing.T) {
 		assert.Contains(t, err.Error(), "store: open postgres")
 	}
 }
+
+// DueGames reads the seats of all its games at once; each game is as Game
+// returns it, seats in their order.
+func TestDueGamesSeats(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		for i := range 5 {
+			g := newGame(string(rune('a' + i)))
+			g.WakeAt = t0.Add(time.Duration(i) * time.Minute)
+			g.Seats = g.Seats[:1+i%2]
+			if i == 3 {
+				g.Seats = append(g.Seats, store.Seat{Color: "blue", UserID: "u9", Left: true}, store.Seat{Color: "yellow", Computer: "hard"})
+			}
+			mustCreate(t, db, g)
+		}
+		due, err := db.DueGames(ctxT(t), t0.Add(time.Hour), 10)
+		require.NoError(t, err)
+		require.Len(t, due, 5)
+		for _, g := range due {
+			want, err := db.Game(ctxT(t), g.ID)
+			require.NoError(t, err)
+			assert.Equal(t, want, g)
+		}
+	})
+}
