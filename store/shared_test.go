@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -226,6 +227,41 @@ func TestDueGamesSeats(t *testing.T) {
 			want, err := db.Game(ctxT(t), g.ID)
 			require.NoError(t, err)
 			assert.Equal(t, want, g)
+		}
+	})
+}
+
+// Games with a common player finished at once through two handles rate that
+// player one after the other: each game's rating_before of the player is the
+// other's rating_after, or the initial rating, never both from the same
+// rating (which would lose one game's change).
+func TestTwoHandlesFinishGamesOfOnePlayer(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		one, two, _ := openTwo(t, b)
+		for round := range 30 {
+			var games [2]*store.Game
+			for i := range games {
+				games[i] = newGame(fmt.Sprintf("r%d-%d", round, i))
+				mustCreate(t, one, games[i])
+			}
+			results := [2][]store.Result{
+				{{Player: "u1", Color: "red", Won: true}, {Player: fmt.Sprint("a", round), Color: "green"}},
+				{{Player: "u1", Color: "red"}, {Player: fmt.Sprint("b", round), Color: "green", Won: true}},
+			}
+			var wg sync.WaitGroup
+			for i, db := range []*store.DB{one, two} {
+				wg.Go(func() { assert.NoError(t, db.FinishGame(ctxT(t), games[i], results[i])) })
+			}
+			wg.Wait()
+			first, second := results[0][0], results[1][0]
+			if first.RatingBefore != second.RatingAfter {
+				first, second = second, first
+			}
+			require.Equal(t, second.RatingAfter, first.RatingBefore, "round %d: u1 rated twice from one rating: %+v, %+v", round, first, second)
+			s, err := two.PlayerStats(ctxT(t), "guild1", "u1")
+			require.NoError(t, err)
+			assert.Equal(t, 2*(round+1), s.Games)
+			assert.Equal(t, first.RatingAfter, s.Rating)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -188,20 +189,40 @@ func lockPlayers(ctx context.Context, tx dtx, guild string, now time.Time, resul
 		computer[r.Player] = r.Computer
 	}
 	slices.Sort(players)
-	for _, p := range players {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO players (guild_id, player, is_computer, rating, games,
-				wins, captures, captured, barricades, win_turns, streak, last_played)
-			VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0, ?)
-			ON CONFLICT (guild_id, player) DO NOTHING`,
-			guild, p, computer[p], InitialRating, now.UnixMilli()); err != nil {
-			return nil, fmt.Errorf("player %s: %w", p, err)
-		}
+	// One statement each, whatever the number of players.
+	values := make([]string, len(players))
+	args := []any{guild, InitialRating, now.UnixMilli()}
+	marks := make([]string, len(players))
+	keys := []any{guild}
+	for i, p := range players {
+		values[i] = fmt.Sprintf("(?1, ?%d, ?%d, ?2, 0, 0, 0, 0, 0, 0, 0, ?3)", len(args)+1, len(args)+2)
+		args = append(args, p, computer[p])
+		marks[i] = "?"
+		keys = append(keys, p)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO players (guild_id, player, is_computer, rating, games,
+			wins, captures, captured, barricades, win_turns, streak, last_played)
+		VALUES `+strings.Join(values, ", ")+`
+		ON CONFLICT (guild_id, player) DO NOTHING`, args...); err != nil {
+		return nil, fmt.Errorf("players: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT player, rating FROM players
+		WHERE guild_id = ?1 AND player IN (`+strings.Join(marks, ", ")+`)
+		ORDER BY player`+tx.d.forUpdate, keys...)
+	if err != nil {
+		return nil, fmt.Errorf("players: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
 		var rating float64
-		if err := tx.QueryRowContext(ctx, `SELECT rating FROM players WHERE guild_id = ? AND player = ?`+tx.d.forUpdate,
-			guild, p).Scan(&rating); err != nil {
-			return nil, fmt.Errorf("player %s: %w", p, err)
+		if err := rows.Scan(&p, &rating); err != nil {
+			return nil, fmt.Errorf("players: %w", err)
 		}
 		ratings[p] = rating
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("players: %w", err)
 	}
 	return ratings, nil
 }
