@@ -154,6 +154,7 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 	if r == nil {
 		return
 	}
+	r.ctx = ctx
 	r.answer = func(resp *discordgo.InteractionResponse) error {
 		return b.dc.InteractionRespond(i, resp, discordgo.WithContext(ctx))
 	}

@@ -14,6 +14,7 @@ import (
 
 // request is one interaction being handled.
 type request struct {
+	ctx       context.Context // bounds every Discord call made for the request
 	i         *discordgo.Interaction
 	userID    string
 	name      string // display name
@@ -29,7 +30,7 @@ type request struct {
 }
 
 func newRequest(i *discordgo.Interaction) *request {
-	r := &request{i: i, lang: language(string(i.Locale))}
+	r := &request{ctx: context.Background(), i: i, lang: language(string(i.Locale))}
 	if i.GuildLocale != nil {
 		r.guildLang = language(string(*i.GuildLocale))
 	} else {
@@ -129,7 +130,7 @@ func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
 		}
 		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			Files: d.Files, AllowedMentions: d.AllowedMentions}
-		if _, err := b.dc.InteractionResponseEdit(r.i, edit); err != nil {
+		if _, err := b.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
 			return fmt.Errorf("respond: %w", err)
 		}
 		r.deferred, r.responded = false, true

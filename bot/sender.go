@@ -29,6 +29,14 @@ import (
 // keeps nonces for a few minutes; a process restarts well within that). An
 // edit sets the whole message and is the same when sent again; recording an
 // interaction's response reads it again.
+//
+// Why not River (riverqueue/river, v0.51.2, read before this was written):
+// its open-source queue has unique jobs but no ordering of jobs by a key,
+// and a game's effects must go out in order (post the turn, then collapse
+// it); its SQLite driver calls itself "in early testing" and asks for a
+// single-connection pool, while the store keeps one write connection and a
+// read pool of its own on the same file, so the two would wait on each
+// other's locks. The outbox is one table and five statements instead.
 const (
 	// senderBatch is how many effects one pass of the sender claims.
 	senderBatch = 20
@@ -87,14 +95,8 @@ func (b *Bot) RunSender(ctx context.Context) {
 		} else if ok {
 			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleep(ctx, wait, b.send) {
 			return
-		case <-b.send:
-			timer.Stop()
-		case <-timer.C:
 		}
 	}
 }

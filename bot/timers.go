@@ -46,14 +46,8 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 		case ok:
 			wait = min(max(next.Sub(b.now()), 0), idleWait)
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleep(ctx, wait, b.wake) {
 			return
-		case <-b.wake:
-			timer.Stop()
-		case <-timer.C:
 		}
 	}
 }
@@ -172,4 +166,18 @@ func (s *skipList) has(id int64, now time.Time) bool {
 		return false
 	}
 	return ok
+}
+
+// sleep waits for d, or until nudge wakes it; it reports false when ctx
+// ended first.
+func sleep(ctx context.Context, d time.Duration, nudge <-chan struct{}) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-nudge:
+	case <-timer.C:
+	}
+	return true
 }

@@ -114,8 +114,9 @@ func (f *Fake) Forge(ctx context.Context, fc ForgedClick) (*Response, error) {
 	if dm {
 		w = &wireInteraction{ID: it.id, ApplicationID: f.AppID, Type: it.typ, Data: data, Token: it.token,
 			Version: 1, Locale: inv.Locale, ChannelID: fc.Channel, User: f.wireUser(inv.User),
-			Channel:      map[string]any{"id": fc.Channel, "type": 1},
-			Entitlements: []any{}, Context: 1, AttachmentSizeLimit: maxFileSize}
+			AppPermissions: itoa64(DefaultAppPermissions),
+			Channel:        map[string]any{"id": fc.Channel, "type": 1},
+			Entitlements:   []any{}, Context: 1, AttachmentSizeLimit: maxFileSize}
 	} else {
 		w = f.wireInteractionLocked(it, inv, data)
 	}

@@ -76,6 +76,7 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
+	db.changes.Add(1)
 
 	if g.ID == 0 {
 		g.ID, g.Version, g.LastSeq = id, 1, int64(len(c.Events))

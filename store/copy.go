@@ -33,8 +33,8 @@ var copyTables = []copyTable{
 	{"outbox", "id"},
 }
 
-// Counts are the rows of each table, by table name.
-type Counts map[string]int64
+// TableCounts are the rows of each table, by table name.
+type TableCounts map[string]int64
 
 // Copy copies every row of every table (games, seats, events, results,
 // ratings and statistics, settings) from src into dst, which must hold no
@@ -42,12 +42,12 @@ type Counts map[string]int64
 // backend can be either side: SQLite into PostgreSQL is `malefiz migrate-to`,
 // PostgreSQL into SQLite is Backup. Then it counts the rows of dst and
 // returns the counts, or an error when they differ from src's.
-func Copy(ctx context.Context, dst, src *DB) (Counts, error) {
+func Copy(ctx context.Context, dst, src *DB) (TableCounts, error) {
 	counts, err := copyAll(ctx, dst, src)
 	if err != nil {
 		return nil, fmt.Errorf("store: copy %s into %s: %w", src, dst, err)
 	}
-	got, err := dst.Counts(ctx)
+	got, err := dst.TableCounts(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: copy %s into %s: %w", src, dst, err)
 	}
@@ -57,13 +57,13 @@ func Copy(ctx context.Context, dst, src *DB) (Counts, error) {
 	return counts, nil
 }
 
-func copyAll(ctx context.Context, dst, src *DB) (Counts, error) {
+func copyAll(ctx context.Context, dst, src *DB) (TableCounts, error) {
 	rtx, err := src.beginRead(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer rtx.Rollback()
-	var counts Counts
+	var counts TableCounts
 	if dst.d == postgresDialect {
 		counts, err = copyIntoPostgres(ctx, dst, rtx)
 	} else {
@@ -76,7 +76,7 @@ func copyAll(ctx context.Context, dst, src *DB) (Counts, error) {
 }
 
 // copyIntoSQLite copies with prepared inserts, in one transaction.
-func copyIntoSQLite(ctx context.Context, dst *DB, src dtx) (Counts, error) {
+func copyIntoSQLite(ctx context.Context, dst *DB, src dtx) (TableCounts, error) {
 	tx, err := dst.beginWrite(ctx)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func copyIntoSQLite(ctx context.Context, dst *DB, src dtx) (Counts, error) {
 	}); err != nil {
 		return nil, err
 	}
-	counts := Counts{}
+	counts := TableCounts{}
 	for _, t := range copyTables {
 		probe, err := tx.QueryContext(ctx, `SELECT * FROM `+t.name+` LIMIT 0`)
 		if err != nil {
@@ -130,13 +130,13 @@ func copyIntoSQLite(ctx context.Context, dst *DB, src dtx) (Counts, error) {
 
 // copyIntoPostgres copies with COPY, in one transaction of pgx's own on one
 // connection of the pool.
-func copyIntoPostgres(ctx context.Context, dst *DB, src dtx) (Counts, error) {
+func copyIntoPostgres(ctx context.Context, dst *DB, src dtx) (TableCounts, error) {
 	conn, err := dst.w.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	counts := Counts{}
+	counts := TableCounts{}
 	err = conn.Raw(func(dc any) error {
 		tx, err := dc.(*stdlib.Conn).Conn().Begin(ctx)
 		if err != nil {
@@ -234,22 +234,22 @@ func readRows(ctx context.Context, src dtx, t copyTable, cols []string, boolean 
 	return next, func() { rows.Close() }, nil
 }
 
-// Counts returns the number of rows of each table.
-func (db *DB) Counts(ctx context.Context) (Counts, error) {
+// TableCounts returns the number of rows of each table.
+func (db *DB) TableCounts(ctx context.Context) (TableCounts, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("store: counts: %w", err)
+		return nil, fmt.Errorf("store: table counts: %w", err)
 	}
 	defer tx.Rollback()
 	c, err := countRows(ctx, tx)
 	if err != nil {
-		return nil, fmt.Errorf("store: counts: %w", err)
+		return nil, fmt.Errorf("store: table counts: %w", err)
 	}
 	return c, tx.Commit()
 }
 
-func countRows(ctx context.Context, tx dtx) (Counts, error) {
-	c := Counts{}
+func countRows(ctx context.Context, tx dtx) (TableCounts, error) {
+	c := TableCounts{}
 	for _, t := range copyTables {
 		var n int64
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name).Scan(&n); err != nil {
@@ -266,11 +266,11 @@ func countRows(ctx context.Context, tx dtx) (Counts, error) {
 // line by line. It returns nil when they agree, else an error naming the
 // first difference.
 func CompareLeaderboards(ctx context.Context, a, b *DB, now time.Time) error {
-	ca, err := a.Counts(ctx)
+	ca, err := a.TableCounts(ctx)
 	if err != nil {
 		return err
 	}
-	cb, err := b.Counts(ctx)
+	cb, err := b.TableCounts(ctx)
 	if err != nil {
 		return err
 	}

@@ -16,10 +16,13 @@
 // The PostgreSQL schema and SQL keep to what PostgreSQL-compatible
 // distributed databases (CockroachDB, YugabyteDB) accept as well: no
 // advisory locks, no LOCK TABLE, no sequences used directly (identity
-// columns), no NOTIFY. Work that must happen once across processes is
-// decided by a row: a version check on the game (UPDATE … WHERE version =
-// ?) or, for migrations, the first insert of the migration's record, which a
-// second process waits on and then finds taken. A serialization failure or
+// columns), no NOTIFY (processes wake on their timers instead). Work that
+// must happen once across processes is decided by a row: a version check on
+// the game (UPDATE … WHERE version = ?); a lease on an outbox effect, whose
+// candidates are chosen with SELECT … FOR UPDATE SKIP LOCKED and the claim's
+// condition checked again as the row is updated; for migrations, the first
+// insert of the migration's record, which a second process waits on and
+// then finds taken. A serialization failure or
 // a deadlock, which such databases report instead of waiting, comes back as
 // ErrConflict, like a stale version. The append-only event log is enforced
 // by triggers (PL/pgSQL), which CockroachDB supports since 24.3.
@@ -36,6 +39,16 @@
 // the lobby's expiry), is what the scheduler watches: NextWake says how long
 // it may sleep, DueGames which games to handle. Handling a timer is an
 // UpdateGame like any other, so it happens once even across restarts.
+//
+// The outbox holds what must reach Discord because of a change: Commit
+// writes a game's change, its events and its effects in one transaction, so
+// that an effect exists exactly when its change does. Effects of a game are
+// delivered in order: only the oldest pending one can be claimed. A claim is
+// a lease (ClaimEffects, or Commit with an Owner); its holder records the
+// outcome (EffectDone, RetryEffect, EffectFailed), and when it dies the lease
+// runs out and anyone takes the effect. A delivery records the new message's
+// ID on the game (SetMessageID) without a new version, so no action in
+// flight conflicts with it.
 package store
 
 import (
@@ -50,6 +63,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -100,6 +114,20 @@ type DB struct {
 	r         *sql.DB     // read-only transactions; PostgreSQL: the pool again
 	closeOnce sync.Once
 	closeErr  error
+
+	changes atomic.Int64 // committed Commits
+	writes  atomic.Int64 // committed write transactions of any kind
+}
+
+// Counts are the writes a DB committed since it was opened.
+type Counts struct {
+	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
+	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
+}
+
+// Counts returns the writes committed so far.
+func (db *DB) Counts() Counts {
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load()}
 }
 
 // Open opens the database that s names and brings its schema up to date:
@@ -469,6 +497,16 @@ func (db *DB) beginRead(ctx context.Context) (dtx, error) {
 type wtx struct {
 	dtx
 	st *writeStmts
+	db *DB
+}
+
+// Commit commits the transaction and counts it.
+func (tx wtx) Commit() error {
+	if err := tx.Tx.Commit(); err != nil {
+		return err
+	}
+	tx.db.writes.Add(1)
+	return nil
 }
 
 // stmt returns s for use within the transaction.
@@ -478,7 +516,7 @@ func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtC
 // connection).
 func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
 	tx, err := db.w.BeginTx(ctx, nil)
-	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st}, err
+	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
 }
 
 // writeStmts are the statements of a move, prepared once: parsing them

@@ -79,7 +79,6 @@ func turnMessages(fake *fakediscord.Fake, n int) int {
 	return count
 }
 
-
 // TestCrashesLoseNoEffectAndSendNoneTwice kills the real program with
 // SIGKILL at each point of a change's path — after the commit but before
 // the answer, during the delivery of its effects, and after Discord made the

@@ -27,12 +27,19 @@ type scriptedDie struct {
 	rng  *rand.Rand
 }
 
+// panicRoll, set as a roll, makes the die panic: a stand-in for any bug
+// inside an action.
+const panicRoll = -1
+
 func (d *scriptedDie) Roll() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.next) > 0 {
 		n := d.next[0]
 		d.next = d.next[1:]
+		if n == panicRoll {
+			panic("the die exploded")
+		}
 		return n
 	}
 	return d.rng.IntN(6) + 1
@@ -52,6 +59,25 @@ type harness struct {
 	die    *scriptedDie
 	main   *Main
 	clock  *fakeClock // nil: real time and the real scheduler
+	logs   logBuffer  // what the program logged
+}
+
+// logBuffer keeps a program's log for the test to read.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 // fakeClock is a clock the test moves by hand.
@@ -94,7 +120,7 @@ func (h *harness) start() {
 	cfg.Discord.APIURL = h.fake.URL()
 	cfg.Discord.GuildIDs = []string{h.fake.GuildID}
 	cfg.Database.Path = h.dbPath
-	h.main = &Main{Config: cfg, Logger: testLogger(), Options: func(c *bot.Config) {
+	h.main = &Main{Config: cfg, Logger: testLogger(&h.logs), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
 		if h.clock != nil {
@@ -271,12 +297,14 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 
 func sleepShort() { time.Sleep(5 * time.Millisecond) }
 
-// testLogger discards the program's log unless MALEFIZ_TEST_LOG is set.
-func testLogger() *slog.Logger {
+// testLogger keeps the program's log in buf, and also prints it when
+// MALEFIZ_TEST_LOG is set.
+func testLogger(buf *logBuffer) *slog.Logger {
+	var w io.Writer = buf
 	if os.Getenv("MALEFIZ_TEST_LOG") != "" {
-		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+		w = io.MultiWriter(buf, os.Stderr)
 	}
-	return slog.New(slog.NewTextHandler(io.Discard, nil))
+	return slog.New(slog.NewTextHandler(w, nil))
 }
 
 // tick runs one scheduler pass at the fake clock's time and waits for the
