@@ -219,9 +219,7 @@ func (m *match) checkOrigin(r *request) error {
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
 		return nil
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "":
-		return nil // the lobby's ID is being recorded
-	case sg.TurnMessageID == "":
-		return nil // the first turn's ID is being recorded
+		return nil // the lobby's ID is being recorded (see cmdNew)
 	}
 	return refuse(msgOldButton) // an older message of the game
 }
