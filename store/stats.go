@@ -583,11 +583,17 @@ func recentGames(ctx context.Context, tx dtx, guild string, limit int) ([]Finish
 	}
 	rows.Close()
 
+	ids := make([]int64, len(games))
+	for i, f := range games {
+		ids[i] = f.GameID
+	}
+	results, err := gameResults(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for i := range games {
 		f := &games[i]
-		if f.Results, err = gameResults(ctx, tx, f.GameID); err != nil {
-			return nil, err
-		}
+		f.Results = results[f.GameID]
 		if len(f.Results) > 0 {
 			f.Turns = f.Results[0].GameTurns
 		}
@@ -595,29 +601,37 @@ func recentGames(ctx context.Context, tx dtx, guild string, limit int) ([]Finish
 	return games, nil
 }
 
-// gameResults returns the results of a game in seat order.
-func gameResults(ctx context.Context, tx dtx, gameID int64) ([]Result, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT r.player, r.name, r.is_computer, r.color, r.won,
+// gameResults returns the results of games, each game's in seat order (a
+// result whose seat is gone first), in one query.
+func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]Result, error) {
+	results := map[int64][]Result{}
+	if len(gameIDs) == 0 {
+		return results, nil
+	}
+	args := make([]any, len(gameIDs))
+	for i, id := range gameIDs {
+		args[i] = id
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT r.game_id, r.player, r.name, r.is_computer, r.color, r.won,
 			r.forfeit, r.captures, r.captured, r.barricades, r.turns, r.game_turns, r.finished_at,
 			r.rating_before, r.rating_after
 		FROM results AS r LEFT JOIN seats AS s ON s.game_id = r.game_id AND s.color = r.color
-		WHERE r.game_id = ?
-		ORDER BY s.seat, r.color`, gameID)
+		WHERE r.game_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+`)
+		ORDER BY r.game_id, s.seat IS NOT NULL, s.seat, r.color`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var results []Result
 	for rows.Next() {
 		var r Result
-		var at int64
-		if err := rows.Scan(&r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit,
+		var id, at int64
+		if err := rows.Scan(&id, &r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit,
 			&r.Captures, &r.Captured, &r.Barricades, &r.Turns, &r.GameTurns, &at,
 			&r.RatingBefore, &r.RatingAfter); err != nil {
 			return nil, err
 		}
 		r.FinishedAt = time.UnixMilli(at).UTC()
-		results = append(results, r)
+		results[id] = append(results[id], r)
 	}
 	return results, rows.Err()
 }
