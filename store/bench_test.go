@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,6 +133,20 @@ func newBenchDatabase() (string, error) {
 	}
 	u.Path = "/" + name
 	return u.String(), nil
+}
+
+// dropBenchDatabase drops a database of newBenchDatabase at once.
+func dropBenchDatabase(dbURL string) error {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
+		return err
+	}
+	pgBenchDBs = slices.DeleteFunc(pgBenchDBs, func(n string) bool { return n == name })
+	return nil
 }
 
 // copyBench copies the SQLite database at path into the one at url.
@@ -438,6 +453,10 @@ func BenchmarkMigrateTo(b *testing.B) {
 		}
 		b.ReportMetric(float64(counts["games"]), "games")
 		b.ReportMetric(float64(counts["results"]), "results")
+		b.StopTimer()
 		dst.Close()
+		if err := dropBenchDatabase(url); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
