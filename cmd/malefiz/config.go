@@ -33,7 +33,7 @@ type DiscordConfig struct {
 
 // DatabaseConfig is the [database] section.
 type DatabaseConfig struct {
-	// Path is the SQLite file. After LoadConfig it is what the program
+	// Path is the SQLite file. After loading it is what the program
 	// opens: URL when that is set.
 	Path string `toml:"path"`
 	// URL names the database as store.Open takes it: postgres://… or
@@ -69,6 +69,25 @@ func DefaultConfig() Config {
 // LoadConfig reads the configuration: defaults, then the TOML file (path, or
 // malefiz.toml when path is "" and that file exists), then the environment.
 func LoadConfig(path string, getenv func(string) string) (Config, error) {
+	cfg, err := loadConfig(path, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// LoadToolConfig reads the configuration like LoadConfig for the tools
+// that do not connect to Discord (backup, replay): no token is needed.
+func LoadToolConfig(path string, getenv func(string) string) (Config, error) {
+	cfg, err := loadConfig(path, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.validate(false)
+}
+
+// loadConfig reads the configuration without validating it.
+func loadConfig(path string, getenv func(string) string) (Config, error) {
 	cfg := DefaultConfig()
 	if path == "" {
 		if _, err := os.Stat(defaultConfigFile); err == nil {
@@ -88,7 +107,7 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 	if cfg.Database.URL != "" {
 		cfg.Database.Path = cfg.Database.URL
 	}
-	return cfg, cfg.Validate()
+	return cfg, nil
 }
 
 // applyEnv lets the environment override the file.
@@ -118,11 +137,19 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	}
 }
 
+// errNoToken says how to get a token, and how to try the bot without one.
+var errNoToken = errors.New("no Discord bot token: set MALEFIZ_DISCORD_TOKEN (or token in [discord]); " +
+	"get one at https://discord.com/developers/applications (New Application, Bot, Reset Token), " +
+	"or try the bot without Discord: malefiz sandbox")
+
 // Validate checks every setting and says what to set when one is wrong.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.validate(true) }
+
+// validate checks the settings, the token only when needToken.
+func (c Config) validate(needToken bool) error {
 	var errs []error
-	if strings.TrimSpace(c.Discord.Token) == "" {
-		errs = append(errs, errors.New("no Discord bot token: set MALEFIZ_DISCORD_TOKEN (or token in [discord])"))
+	if needToken && strings.TrimSpace(c.Discord.Token) == "" {
+		errs = append(errs, errNoToken)
 	}
 	if u, err := url.Parse(c.Discord.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("[discord] api_url %q must be an http(s) URL such as https://discord.com", c.Discord.APIURL))

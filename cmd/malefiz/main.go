@@ -4,22 +4,24 @@
 // Usage:
 //
 //	malefiz [run] [-config FILE]        run the bot (the default)
+//	malefiz sandbox [-listen ADDR]      the bot against a fake Discord, in the browser
 //	malefiz moves -roll N POSITION      print the legal moves, one per line
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-size PX] -o FILE POSITION
-//	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json]
+//	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json] [-q]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
-//	malefiz replay [-o FILE] DATABASE GAME
+//	malefiz replay [-o FILE] [-db PATH] GAME
 //
-// A bad position or flag prints a one-line error on stderr and exits with status 2.
+// malefiz -h, malefiz help and malefiz COMMAND -h print the usage, every
+// flag with its default. A bad position or flag prints a one-line error on
+// stderr and exits with status 2.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 )
 
 // command is one subcommand: it parses its own arguments and returns the exit status.
@@ -31,6 +33,7 @@ type command struct {
 // commands lists the subcommands by name.
 var commands = map[string]command{
 	"run":        {"run the Discord bot (the default)", runCommand},
+	"sandbox":    {"try the bot in the browser: a local fake Discord server, no token needed", sandboxCommand},
 	"moves":      {"print the legal moves of a position for a roll", movesCommand},
 	"perft":      {"count move sequences from a position (rules.md's perft)", perftCommand},
 	"render":     {"write a PNG of a position", renderCommand},
@@ -40,37 +43,40 @@ var commands = map[string]command{
 	"replay":     {"write an animated GIF of a stored game", replayCommand},
 }
 
+// commandOrder is the order in which usage lists the commands.
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "migrate-to", "replay"}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		usage(stdout)
+		return 0
+	}
 	name := "run"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		name, args = args[0], args[1:]
 	}
 	if name == "help" {
-		usage(stdout)
-		return 0
+		if len(args) == 0 {
+			usage(stdout)
+			return 0
+		}
+		name, args = args[0], []string{"-h"}
 	}
 	cmd, ok := commands[name]
 	if !ok {
 		fmt.Fprintf(stderr, "malefiz: unknown command %q (try 'malefiz help')\n", name)
 		return 2
 	}
-	return cmd.run(args, stdout, stderr)
+	return runSubcommand(name, cmd, args, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: malefiz [command] [flags]")
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
-	}
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "--h"
 }
 
 // fail prints a one-line error and returns the usage status 2.

@@ -20,7 +20,7 @@ import (
 // bot first: what it writes to the file afterwards is not copied.
 func migrateToCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("migrate-to")
-	from := fs.String("db", defaultSQLite(), "the SQLite file to copy")
+	from := fs.String("db", defaultSQLite(), "the SQLite file to copy (default MALEFIZ_DATABASE_PATH, else malefiz.db)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "migrate-to: %v", err)
 	}

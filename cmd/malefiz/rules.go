@@ -11,13 +11,6 @@ import (
 	"github.com/malefiz-discord/malefiz/engine"
 )
 
-// newFlagSet returns a flag set that reports errors through the caller.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
 // positionArg reads the position from the remaining arguments: either one
 // argument, or the notation's fields as separate arguments.
 func positionArg(fs *flag.FlagSet) (engine.Position, error) {

@@ -41,6 +41,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
+	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "selfplay: %v", err)
 	}
@@ -66,6 +67,11 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
 
+	var progressOut io.Writer
+	if !*quiet && isTerminal(stderr) {
+		progressOut = stderr
+	}
+	bar := startProgress(progressOut, "games", *games)
 	results := make([]gameResult, *games)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -75,6 +81,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for i := range jobs {
 				results[i] = playGame(levels, rules, *seed, i)
+				bar.Add(1)
 			}
 		}()
 	}
@@ -83,6 +90,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	close(jobs)
 	wg.Wait()
+	bar.Stop()
 
 	wins := make([]int, len(levels))
 	unfinished, turns := 0, 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -14,16 +15,35 @@ import (
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// defaultDatabase is the database the tools open unless told otherwise:
-// MALEFIZ_DATABASE_URL, else MALEFIZ_DATABASE_PATH, else the default file.
-func defaultDatabase() string {
-	if u := os.Getenv("MALEFIZ_DATABASE_URL"); u != "" {
-		return u
+// toolDatabase returns the database a tool opens: the -db flag, else the
+// configured one (config file and environment, as for run: [database] url
+// when set), and checks that a SQLite file exists. Its error names the file
+// it looked for and where that name came from.
+func toolDatabase(dbFlag, configPath string) (string, error) {
+	path, source := dbFlag, "-db"
+	if path == "" {
+		cfg, err := LoadToolConfig(configPath, os.Getenv)
+		if err != nil {
+			return "", errors.New(oneLine(err))
+		}
+		path, source = cfg.Database.Path, "the default [database] path; set -db FILE, MALEFIZ_DATABASE_PATH or path in the config file"
+		if os.Getenv("MALEFIZ_DATABASE_URL") != "" {
+			source = "from MALEFIZ_DATABASE_URL"
+		} else if os.Getenv("MALEFIZ_DATABASE_PATH") != "" {
+			source = "from MALEFIZ_DATABASE_PATH"
+		} else if configPath != "" {
+			source = "the [database] path or url of " + configPath
+		} else if _, err := os.Stat(defaultConfigFile); err == nil {
+			source = "the [database] path or url of " + defaultConfigFile
+		}
 	}
-	if p := os.Getenv("MALEFIZ_DATABASE_PATH"); p != "" {
-		return p
+	if isPostgres(path) {
+		return path, nil // the server says whether it is there
 	}
-	return DefaultConfig().Database.Path
+	if _, err := os.Stat(strings.TrimPrefix(path, "sqlite:")); err != nil {
+		return "", fmt.Errorf("no database at %s (%s): %w", path, source, errors.Unwrap(err))
+	}
+	return path, nil
 }
 
 // isPostgres reports whether the database address is a PostgreSQL URL.
@@ -39,20 +59,20 @@ func isPostgres(db string) bool {
 func backupCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("backup")
 	out := fs.String("o", "", "the backup file to write, a SQLite file")
-	dbPath := fs.String("db", defaultDatabase(), "the database to copy: a SQLite file or a postgres:// URL")
+	dbFlag := fs.String("db", "", "the database to copy, a SQLite file or a postgres:// URL (default the configured [database] url or path, malefiz.db)")
+	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
 	if *out == "" || fs.NArg() > 0 {
 		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH|URL]")
 	}
-	if !isPostgres(*dbPath) {
-		if _, err := os.Stat(strings.TrimPrefix(*dbPath, "sqlite:")); err != nil {
-			return fail(stderr, "backup: %v", err)
-		}
+	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	if err != nil {
+		return fail(stderr, "backup: %v", err)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
@@ -63,27 +83,35 @@ func backupCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// replayCommand is `malefiz replay -o FILE DATABASE GAME`: an animated GIF
-// of a stored game.
+// replayCommand is `malefiz replay [-o FILE] [-db PATH] GAME` (or, as
+// before, `malefiz replay [-o FILE] DATABASE GAME`): an animated GIF of a
+// stored game.
 func replayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay")
 	out := fs.String("o", "game.gif", "the GIF file to write")
 	width := fs.Int("width", 0, "frame width in pixels (default 480)")
+	dbFlag := fs.String("db", "", "the database of the game (default the configured [database] path, malefiz.db)")
+	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
-	if fs.NArg() != 2 {
-		return fail(stderr, "replay: usage: malefiz replay [-o FILE] DATABASE GAME")
+	gameArg := fs.Arg(0)
+	switch {
+	case fs.NArg() == 2 && *dbFlag == "":
+		*dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
+	case fs.NArg() != 1:
+		return fail(stderr, "replay: usage: malefiz replay [-o FILE] [-db PATH] GAME")
 	}
-	id, err := strconv.ParseInt(fs.Arg(1), 10, 64)
+	id, err := strconv.ParseInt(gameArg, 10, 64)
 	if err != nil || id <= 0 {
-		return fail(stderr, "replay: GAME must be a game number, got %q", fs.Arg(1))
+		return fail(stderr, "replay: GAME must be a game number, got %q", gameArg)
 	}
-	if _, err := os.Stat(fs.Arg(0)); err != nil {
+	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, fs.Arg(0))
+	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return fail(stderr, "replay: %v", err)
 	}

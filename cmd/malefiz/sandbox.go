@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+const (
+	// defaultSandboxUsers are the users the sandbox page can play as.
+	defaultSandboxUsers = "Alice,Bob,Carol,Dave"
+	// sandboxTickEvery is how often the sandbox runs the bot's due timers.
+	sandboxTickEvery = time.Second
+	// maxTickRounds bounds the timer rounds after one skip: each round
+	// handles what the previous one made due (a timeout, then the next
+	// computer turns).
+	maxTickRounds = 20
+)
+
+// The sandbox's server and channels have fixed IDs, so that a database
+// kept with -db still matches them on the next run.
+var sandboxGuild = fakediscord.Guild{
+	ID: "900000000000000001", Name: "Malefiz sandbox",
+	Channels: []string{"900000000000000010", "900000000000000020"},
+}
+
+// sandboxOptions configure a sandbox.
+type sandboxOptions struct {
+	DBPath string   // "" means a new file in a temporary directory
+	Users  []string // the names of the users the page plays as
+	Logger *slog.Logger
+	// Bot changes the bot's options after the sandbox set its clock
+	// (tests: a fixed die).
+	Bot func(*bot.Config)
+}
+
+// sandboxApp is a running sandbox: a fake Discord, the real bot connected
+// to it as in production, and the web page that shows the fake.
+type sandboxApp struct {
+	fake   *fakediscord.Fake
+	main   *Main
+	clock  *sandbox.Clock
+	page   *sandbox.Server
+	tmpDir string
+
+	tickMu sync.Mutex // one round of timers at a time
+	stop   context.CancelFunc
+	done   chan struct{}
+}
+
+// startSandbox starts the fake Discord, the bot and the page.
+func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &sandboxApp{clock: sandbox.NewClock(time.Now)}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	dbPath := opts.DBPath
+	if dbPath == "" {
+		if a.tmpDir, err = os.MkdirTemp("", "malefiz-sandbox-"); err != nil {
+			return nil, err
+		}
+		dbPath = filepath.Join(a.tmpDir, "malefiz.db")
+	}
+	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild))
+
+	cfg := DefaultConfig()
+	cfg.Discord.Token = a.fake.Token()
+	cfg.Discord.APIURL = a.fake.URL()
+	cfg.Discord.GuildIDs = []string{a.fake.GuildID}
+	cfg.Database.Path = dbPath
+	a.main = &Main{Config: cfg, Logger: opts.Logger, ManualTimers: true, Options: func(c *bot.Config) {
+		c.Now = a.clock.Now
+		if opts.Bot != nil {
+			opts.Bot(c)
+		}
+	}}
+	if err := a.main.Run(ctx); err != nil {
+		a.main = nil // Run closed what it opened
+		return nil, err
+	}
+	a.page, err = sandbox.New(sandbox.Config{
+		Fake: a.fake, Users: sandbox.Users(opts.Users...), Clock: a.clock, Tick: a.tick, Logger: opts.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	a.stop, a.done = stop, make(chan struct{})
+	go a.runTimers(runCtx)
+	return a, nil
+}
+
+// Handler returns the web page and its API.
+func (a *sandboxApp) Handler() http.Handler { return a.page }
+
+// runTimers runs the bot's due timers every second until ctx ends: real
+// time passes in the sandbox too.
+func (a *sandboxApp) runTimers(ctx context.Context) {
+	defer close(a.done)
+	t := time.NewTicker(sandboxTickEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := a.tick(ctx); err != nil && ctx.Err() == nil {
+				a.main.Logger.Error("sandbox timers", "err", err)
+			}
+		}
+	}
+}
+
+// tick runs the bot's due timers until none is left (or maxTickRounds).
+func (a *sandboxApp) tick(ctx context.Context) error {
+	a.tickMu.Lock()
+	defer a.tickMu.Unlock()
+	for range maxTickRounds {
+		n, err := a.main.Bot().Tick(ctx)
+		if err != nil || n == 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close stops the timers, the bot and the fake, and removes the temporary
+// database.
+func (a *sandboxApp) Close() error {
+	var errs []error
+	if a.stop != nil {
+		a.stop()
+		<-a.done
+	}
+	if a.main != nil {
+		errs = append(errs, a.main.Close())
+	}
+	if a.fake != nil {
+		a.fake.Close()
+	}
+	if a.tmpDir != "" {
+		errs = append(errs, os.RemoveAll(a.tmpDir))
+	}
+	return errors.Join(errs...)
+}
+
+// parseUsers reads the -users flag: 1 to 25 distinct names.
+func parseUsers(s string) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range strings.Split(s, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if seen[strings.ToLower(n)] {
+			return nil, fmt.Errorf("-users names %q twice", n)
+		}
+		seen[strings.ToLower(n)] = true
+		names = append(names, n)
+	}
+	if len(names) == 0 || len(names) > 25 {
+		return nil, fmt.Errorf("-users gives %d names, want 1 to 25", len(names))
+	}
+	return names, nil
+}
+
+// sandboxCommand is `malefiz sandbox`: the bot against a fake Discord,
+// shown on a web page, until SIGINT or SIGTERM.
+func sandboxCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("sandbox")
+	listen := fs.String("listen", "127.0.0.1:8080", "the address of the web page")
+	dbPath := fs.String("db", "", "the SQLite file of the games (default a new file in a temporary directory, removed at exit)")
+	usersFlag := fs.String("users", defaultSandboxUsers, "comma-separated names of the users the page can play as")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "sandbox: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "sandbox: unexpected argument %q", fs.Arg(0))
+	}
+	users, err := parseUsers(*usersFlag)
+	if err != nil {
+		return fail(stderr, "sandbox: %v", err)
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "malefiz: sandbox: %v (try another -listen address)\n", err)
+		return 1
+	}
+	defer ln.Close()
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	app, err := startSandbox(ctx, sandboxOptions{DBPath: *dbPath, Users: users, Logger: logger})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "malefiz: sandbox: %v\n", err)
+		return 1
+	}
+	defer app.Close()
+	// Event streams last as long as the page is open: cancelling their
+	// base context ends them at shutdown.
+	streams, endStreams := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return streams }}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "Malefiz sandbox: open http://%s (Ctrl+C stops it)\n", ln.Addr())
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		fmt.Fprintf(stderr, "malefiz: sandbox: %v\n", err)
+		endStreams()
+		return 1
+	}
+	endStreams()
+	shutdown, done := context.WithTimeout(context.Background(), 5*time.Second)
+	defer done()
+	_ = srv.Shutdown(shutdown)
+	return 0
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden and the README's sandbox screenshot")
+
+// TestUsageGolden checks the usage of every subcommand against
+// testdata/usage-NAME.golden (go test -run TestUsageGolden -update
+// rewrites them).
+func TestUsageGolden(t *testing.T) {
+	cases := map[string][]string{"malefiz": {"-h"}}
+	for _, name := range commandOrder {
+		cases[name] = []string{name, "-h"}
+	}
+	require.Len(t, commandOrder, len(commands), "commandOrder lists every command")
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := runCLI(args...)
+			require.Equal(t, 0, code, "exit status of %v", args)
+			assert.Empty(t, errOut)
+			golden := filepath.Join("testdata", "usage-"+name+".golden")
+			if *update {
+				require.NoError(t, os.MkdirAll("testdata", 0o755))
+				require.NoError(t, os.WriteFile(golden, []byte(out), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to create it")
+			assert.Equal(t, string(want), out)
+		})
+	}
+}
+
+// TestHelpForms checks that every way of asking for help prints the
+// same usage and exits 0.
+func TestHelpForms(t *testing.T) {
+	_, top, _ := runCLI("-h")
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-help"}} {
+		code, out, _ := runCLI(args...)
+		assert.Equal(t, 0, code, "%v", args)
+		assert.Equal(t, top, out, "%v", args)
+	}
+	for _, name := range commandOrder {
+		_, want, _ := runCLI(name, "-h")
+		code, out, _ := runCLI("help", name)
+		assert.Equal(t, 0, code, "help %s", name)
+		assert.Equal(t, want, out, "help %s", name)
+		assert.Contains(t, out, "usage: ", name)
+	}
+	code, out, errOut := runCLI("help", "nosuch")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "unknown command")
+}
+
+// TestUsageListsEveryFlag checks that the usage names each flag a
+// command defines, with its default.
+func TestUsageListsEveryFlag(t *testing.T) {
+	_, out, _ := runCLI("selfplay", "-h")
+	for _, want := range []string{"-games int", "(default 100)", "-players string", "-q\n", "-seed uint", "(default 1)", "-json", "(default false)"} {
+		assert.Contains(t, out, want)
+	}
+	_, out, _ = runCLI("sandbox", "-h")
+	assert.Contains(t, out, "(default 127.0.0.1:8080)")
+	assert.Contains(t, out, "(default "+defaultSandboxUsers+")")
+}
+
+// TestBadFlagIsOneLine checks that a bad flag still gives one line on
+// stderr and exit 2, not the usage.
+func TestBadFlagIsOneLine(t *testing.T) {
+	for _, name := range commandOrder {
+		code, out, errOut := runCLI(name, "-no-such-flag")
+		assert.Equal(t, 2, code, name)
+		assert.Empty(t, out, name)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%s: %q", name, errOut)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	p := &progress{unit: "games", total: 2000, start: start, now: func() time.Time { return start.Add(10 * time.Second) }}
+	assert.Equal(t, "0/2000 games", p.line())
+	p.Add(500)
+	assert.Equal(t, "500/2000 games · 50.0/s · 30s left", p.line())
+}

@@ -1,0 +1,197 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// ErrCommand is wrapped by the errors of a command line that does not fit
+// the registered commands: an unknown command, subcommand or option, a
+// value of the wrong type, a missing required option.
+var ErrCommand = errors.New("sandbox: bad command")
+
+// command is a parsed command line, ready for Fake.SlashCommand.
+type command struct {
+	name    string
+	sub     string // "new", or "group sub"
+	options map[string]any
+}
+
+// parseCommand reads a command line such as "/malefiz new seats:2 bots:1"
+// against the registered commands. Option values are typed as the command
+// declares them; a string option with choices takes a choice's value or
+// name; a user option takes a user's name (with or without @) or ID.
+func parseCommand(line string, cmds []*discordgo.ApplicationCommand, users []User) (command, error) {
+	words, err := splitWords(strings.TrimSpace(line))
+	if err != nil {
+		return command{}, err
+	}
+	if len(words) == 0 || !strings.HasPrefix(words[0], "/") || len(words[0]) == 1 {
+		return command{}, fmt.Errorf("%w: a command starts with / and its name, such as /malefiz", ErrCommand)
+	}
+	name := strings.ToLower(strings.TrimPrefix(words[0], "/"))
+	var cmd *discordgo.ApplicationCommand
+	for _, c := range cmds {
+		if c.Name == name && (c.Type == 0 || c.Type == discordgo.ChatApplicationCommand) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return command{}, fmt.Errorf("%w: there is no command /%s", ErrCommand, name)
+	}
+	out := command{name: name, options: map[string]any{}}
+	opts, words := cmd.Options, words[1:]
+	for hasSubcommands(opts) {
+		if len(words) == 0 || strings.Contains(words[0], ":") {
+			return command{}, fmt.Errorf("%w: /%s needs a subcommand: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), optionNames(opts))
+		}
+		var next *discordgo.ApplicationCommandOption
+		for _, o := range opts {
+			if o.Name == strings.ToLower(words[0]) && isSubcommand(o) {
+				next = o
+			}
+		}
+		if next == nil {
+			return command{}, fmt.Errorf("%w: /%s has no subcommand %q: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), words[0], optionNames(opts))
+		}
+		out.sub = strings.TrimSpace(out.sub + " " + next.Name)
+		opts, words = next.Options, words[1:]
+	}
+	for _, w := range words {
+		key, value, ok := strings.Cut(w, ":")
+		if !ok || key == "" {
+			return command{}, fmt.Errorf("%w: %q: write options as name:value", ErrCommand, w)
+		}
+		o := findOption(opts, strings.ToLower(key))
+		if o == nil {
+			return command{}, fmt.Errorf("%w: /%s %s has no option %q", ErrCommand, name, out.sub, key)
+		}
+		v, err := optionValue(o, value, users)
+		if err != nil {
+			return command{}, fmt.Errorf("%w: %s: %v", ErrCommand, o.Name, err)
+		}
+		out.options[o.Name] = v
+	}
+	for _, o := range opts {
+		if _, given := out.options[o.Name]; o.Required && !given {
+			return command{}, fmt.Errorf("%w: %s is required", ErrCommand, o.Name)
+		}
+	}
+	return out, nil
+}
+
+// splitWords splits a command line at spaces; a value in double quotes
+// (name:"two words") may hold spaces.
+func splitWords(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	quoted, inWord := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, inWord = !quoted, true
+		case unicode.IsSpace(r) && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+			}
+			inWord = false
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("%w: a quote is not closed", ErrCommand)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+func isSubcommand(o *discordgo.ApplicationCommandOption) bool {
+	return o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup
+}
+
+func hasSubcommands(opts []*discordgo.ApplicationCommandOption) bool {
+	return len(opts) > 0 && isSubcommand(opts[0])
+}
+
+func optionNames(opts []*discordgo.ApplicationCommandOption) string {
+	names := make([]string, 0, len(opts))
+	for _, o := range opts {
+		names = append(names, o.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func findOption(opts []*discordgo.ApplicationCommandOption, name string) *discordgo.ApplicationCommandOption {
+	for _, o := range opts {
+		if o.Name == name && !isSubcommand(o) {
+			return o
+		}
+	}
+	return nil
+}
+
+// optionValue converts the text of an option to the type it declares.
+func optionValue(o *discordgo.ApplicationCommandOption, text string, users []User) (any, error) {
+	if len(o.Choices) > 0 {
+		for _, c := range o.Choices {
+			if fmt.Sprint(c.Value) == text || strings.EqualFold(c.Name, text) {
+				return choiceValue(o, c.Value), nil
+			}
+		}
+		names := make([]string, 0, len(o.Choices))
+		for _, c := range o.Choices {
+			names = append(names, fmt.Sprint(c.Value))
+		}
+		return nil, fmt.Errorf("%q is not one of %s", text, strings.Join(names, ", "))
+	}
+	switch o.Type {
+	case discordgo.ApplicationCommandOptionInteger:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", text)
+		}
+		return n, nil
+	case discordgo.ApplicationCommandOptionNumber:
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", text)
+		}
+		return x, nil
+	case discordgo.ApplicationCommandOptionBoolean:
+		switch strings.ToLower(text) {
+		case "true", "yes", "on":
+			return true, nil
+		case "false", "no", "off":
+			return false, nil
+		}
+		return nil, fmt.Errorf("%q is not true or false", text)
+	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionMentionable:
+		name := strings.TrimPrefix(text, "@")
+		for _, u := range users {
+			if strings.EqualFold(u.Name, name) || u.ID == name {
+				return u.ID, nil
+			}
+		}
+		return nil, fmt.Errorf("there is no user %q", text)
+	}
+	return text, nil
+}
+
+// choiceValue returns a choice's value as the option's type wants it:
+// choices decoded from JSON carry numbers as float64.
+func choiceValue(o *discordgo.ApplicationCommandOption, v any) any {
+	if f, ok := v.(float64); ok && o.Type == discordgo.ApplicationCommandOptionInteger {
+		return int64(f)
+	}
+	return v
+}

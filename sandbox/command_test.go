@@ -1,0 +1,52 @@
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseCommand(t *testing.T) {
+	grouped := &discordgo.ApplicationCommand{Name: "admin", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+		{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "reset", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "id", Description: "d", Required: true},
+				{Type: discordgo.ApplicationCommandOptionNumber, Name: "ratio", Description: "d"},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: "d",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "low", Value: float64(1)}, {Name: "high", Value: float64(9)}}},
+			}},
+		}},
+	}}
+	cmds := []*discordgo.ApplicationCommand{toyCommand, grouped}
+	users := Users("Alice", "Bob")
+	tests := []struct {
+		line string
+		want command
+	}{
+		{"/toy new", command{name: "toy", sub: "new", options: map[string]any{}}},
+		{"  /TOY   NEW   seats:3  ", command{name: "toy", sub: "new", options: map[string]any{"seats": int64(3)}}},
+		{"/toy new speed:1h fast:off with:alice", command{name: "toy", sub: "new", options: map[string]any{"speed": "1h", "fast": false, "with": users[0].ID}}},
+		{`/toy new speed:"5 minutes"`, command{name: "toy", sub: "new", options: map[string]any{"speed": "5m"}}},
+		{"/admin game reset id:7 ratio:0.5 level:high", command{name: "admin", sub: "game reset", options: map[string]any{"id": int64(7), "ratio": 0.5, "level": int64(9)}}},
+		{"/admin game reset id:7 level:1", command{name: "admin", sub: "game reset", options: map[string]any{"id": int64(7), "level": int64(1)}}},
+	}
+	for _, tt := range tests {
+		got, err := parseCommand(tt.line, cmds, users)
+		require.NoError(t, err, tt.line)
+		assert.Equal(t, tt.want, got, tt.line)
+	}
+	for line, want := range map[string]string{
+		"/admin game reset":      "id is required",
+		"/admin game":            "needs a subcommand: reset",
+		"/admin reset id:1":      `no subcommand "reset"`,
+		"/admin game reset id:x": `"x" is not a whole number`,
+		"/":                      "a command starts with /",
+		"":                       "a command starts with /",
+	} {
+		_, err := parseCommand(line, cmds, users)
+		require.ErrorIs(t, err, ErrCommand, line)
+		assert.Contains(t, err.Error(), want, line)
+	}
+}
