@@ -95,6 +95,14 @@ func TestMigrateToAndBackupPostgres(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, s.Games)
 
+	// The configured url is the database a tool opens without -db.
+	t.Setenv("MALEFIZ_DATABASE_URL", pg)
+	fromEnv := filepath.Join(dir, "from-env.db")
+	code, _, errOut = runCLI("backup", "-o", fromEnv)
+	require.Equal(t, 0, code, errOut)
+	_, err = os.Stat(fromEnv)
+	require.NoError(t, err)
+
 	for _, args := range [][]string{{"migrate-to"}, {"migrate-to", "-db", filepath.Join(dir, "none.db"), pg}, {"migrate-to", "-db", pg, pg}} {
 		code, _, _ := runCLI(args...)
 		assert.Equal(t, 2, code, "%v", args)
