@@ -1,56 +1,213 @@
 package bot
 
 import (
+	"embed"
 	"fmt"
+	"io/fs"
+	"path"
+	"slices"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"github.com/bwmarrin/discordgo"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	textlang "golang.org/x/text/language"
 )
 
 // msg is the key of a message in the catalog.
 type msg string
 
-// languages are the languages of the catalog; the first is the fallback.
-var languages = []string{"en", "de"}
+// The texts live in locales/*.toml, one file per language named by its tag
+// (en.toml, pt-BR.toml); en.toml is the source and the fallback. Adding a
+// file adds a language: see locales/README.md.
+//
+//go:embed locales/*.toml
+var localeFiles embed.FS
 
-// language maps a Discord locale ("de", "en-US", "pt-BR") to a catalog language.
-func language(locale string) string {
-	base, _, _ := strings.Cut(locale, "-")
-	for _, l := range languages {
-		if l == base {
-			return l
-		}
-	}
-	return languages[0]
+// sourceLanguage is the language every other one falls back to.
+const sourceLanguage = "en"
+
+// pluralArg names, for each message with plural forms, the argument whose
+// value picks the form (by the language's CLDR rules, through go-i18n);
+// fmt.Sprintf then formats the chosen form with all the arguments.
+var pluralArg = map[msg]int{
+	msgMinutes:      0,
+	msgHours:        0,
+	msgDays:         0,
+	msgRowOption:    1,
+	msgWinner:       1,
+	msgGamesCount:   0,
+	msgWinsCount:    0,
+	msgLeaderEmpty:  0,
+	msgLeaderFooter: 2,
+	msgStreakWins:   0,
+	msgStreakLosses: 0,
+	msgHistoryLine:  3,
+	msgReplayDone:   1,
+	msgTakenOver:    1,
+	msgBadBots:      0,
 }
 
-// tr returns message key in lang, formatted with args; a missing
-// translation falls back to English.
+// catalog is every language's messages, loaded once from localeFiles.
+var catalog = mustLoadCatalog(localeFiles)
+
+// languages are the catalog's languages, the source first, then the rest in
+// file name order.
+var languages = catalog.languages
+
+// messageCatalog holds the parsed message files.
+type messageCatalog struct {
+	languages  []string
+	messages   map[string]map[msg]*i18n.Message
+	localizers map[string]*i18n.Localizer
+}
+
+// mustLoadCatalog parses every locales/*.toml file of fsys; a file that does
+// not parse is a build error, so it panics.
+func mustLoadCatalog(fsys fs.FS) *messageCatalog {
+	c, err := loadCatalog(fsys)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// loadCatalog parses every locales/*.toml file of fsys.
+func loadCatalog(fsys fs.FS) (*messageCatalog, error) {
+	bundle := i18n.NewBundle(textlang.English)
+	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	files, err := fs.Glob(fsys, "locales/*.toml")
+	if err != nil {
+		return nil, err
+	}
+	c := &messageCatalog{messages: map[string]map[msg]*i18n.Message{}, localizers: map[string]*i18n.Localizer{}}
+	for _, name := range files {
+		buf, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		file, err := bundle.ParseMessageFileBytes(buf, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		lang := strings.TrimSuffix(path.Base(name), ".toml")
+		texts := make(map[msg]*i18n.Message, len(file.Messages))
+		for _, m := range file.Messages {
+			texts[msg(m.ID)] = m
+		}
+		c.messages[lang] = texts
+		c.localizers[lang] = i18n.NewLocalizer(bundle, lang)
+		c.languages = append(c.languages, lang)
+	}
+	if c.messages[sourceLanguage] == nil {
+		return nil, fmt.Errorf("locales: no %s.toml", sourceLanguage)
+	}
+	slices.SortFunc(c.languages, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == sourceLanguage:
+			return -1
+		case b == sourceLanguage:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return c, nil
+}
+
+// language maps a Discord locale ("de", "en-US", "es-419", "pt-BR") to a
+// catalog language: the locale itself, else its base language, else
+// English.
+func language(locale string) string {
+	if _, ok := catalog.messages[locale]; ok {
+		return locale
+	}
+	base, _, _ := strings.Cut(locale, "-")
+	if _, ok := catalog.messages[base]; ok {
+		return base
+	}
+	return sourceLanguage
+}
+
+// tr returns message key in lang, formatted with args by fmt.Sprintf; a
+// message missing from lang falls back to English, an unknown key is
+// returned as it is.
 func tr(lang string, key msg, args ...any) string {
-	texts, ok := catalog[key]
-	if !ok {
-		return string(key)
-	}
-	text, ok := texts[language(lang)]
-	if !ok {
-		text = texts[languages[0]]
-	}
+	text := catalog.text(language(lang), key, args)
 	if len(args) == 0 {
 		return text
 	}
 	return fmt.Sprintf(text, args...)
 }
 
-// localizations returns key's translations for Discord's *_localizations
-// fields (every language but the English default).
-func localizations(key msg) map[discordgo.Locale]string {
-	out := map[discordgo.Locale]string{}
-	for _, l := range languages[1:] {
-		if text, ok := catalog[key][l]; ok {
-			out[discordgo.Locale(l)] = text
+// text returns key's text in lang, the plural form its count argument picks
+// if it has one.
+func (c *messageCatalog) text(lang string, key msg, args []any) string {
+	m, ok := c.messages[lang][key]
+	if !ok {
+		lang = sourceLanguage
+		if m, ok = c.messages[lang][key]; !ok {
+			return string(key)
+		}
+	}
+	i, plural := pluralArg[key]
+	if !plural || i >= len(args) {
+		return m.Other
+	}
+	text, err := c.localizers[lang].Localize(&i18n.LocalizeConfig{MessageID: string(key), PluralCount: args[i]})
+	if err != nil && text == "" {
+		return m.Other
+	}
+	return text
+}
+
+// discordLocalesOf returns the Discord locales that read lang.
+func discordLocalesOf(lang string) []discordgo.Locale {
+	var out []discordgo.Locale
+	for locale := range discordgo.Locales {
+		if locale != discordgo.Unknown && language(string(locale)) == lang {
+			out = append(out, locale)
 		}
 	}
 	return out
+}
+
+// localizations returns key's translations for Discord's *_localizations
+// fields: one entry per Discord locale whose language is not English.
+func localizations(key msg) map[discordgo.Locale]string {
+	out := map[discordgo.Locale]string{}
+	for _, lang := range languages[1:] {
+		m, ok := catalog.messages[lang][key]
+		if !ok {
+			continue
+		}
+		for _, locale := range discordLocalesOf(lang) {
+			out[locale] = m.Other
+		}
+	}
+	return out
+}
+
+// nameKey is the catalog key of a command's or option's localized name.
+func nameKey(name string) msg { return msg("name." + name) }
+
+// localizeNames gives the commands, their subcommands and options their
+// name_localizations (from the name.* keys; choices are localized where
+// they are built).
+func localizeNames(cmds []*discordgo.ApplicationCommand) {
+	var walk func([]*discordgo.ApplicationCommandOption)
+	walk = func(opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			o.NameLocalizations = localizations(nameKey(o.Name))
+			walk(o.Options)
+		}
+	}
+	for _, c := range cmds {
+		names := localizations(nameKey(c.Name))
+		c.NameLocalizations = &names
+		walk(c.Options)
+	}
 }
 
 // levelName and levelHint are the catalog keys of a computer level's name
@@ -221,202 +378,12 @@ const (
 	msgOn                msg = "on"
 	msgOff               msg = "off"
 
+	msgGamesCount msg = "leader.games"
+	msgWinsCount  msg = "leader.wins"
+	msgPercent    msg = "format.percent"
+	msgMonths     msg = "date.months"
+	msgAxisDate   msg = "date.axis"
+
 	msgRulesText msg = "text.rules"
 	msgHelpText  msg = "text.help"
 )
-
-// catalog holds every text a player reads, by key and language.
-var catalog = map[msg]map[string]string{
-	msgCmdMalefiz:     {"en": "Play Malefiz (Barricade) in this channel", "de": "Malefiz in diesem Kanal spielen"},
-	msgCmdNew:         {"en": "Open a new game in this channel", "de": "Ein neues Spiel in diesem Kanal eröffnen"},
-	msgCmdJoin:        {"en": "Take a seat in this channel's game", "de": "Einen Platz im Spiel dieses Kanals einnehmen"},
-	msgCmdLeave:       {"en": "Give up your seat", "de": "Deinen Platz aufgeben"},
-	msgCmdStart:       {"en": "Start the game (host)", "de": "Das Spiel starten (Gastgeber)"},
-	msgCmdBoard:       {"en": "Show the board again", "de": "Das Spielbrett erneut zeigen"},
-	msgCmdResign:      {"en": "Leave the running game", "de": "Das laufende Spiel verlassen"},
-	msgCmdCancel:      {"en": "End the game without a result (host or moderators)", "de": "Das Spiel ohne Ergebnis beenden (Gastgeber oder Moderation)"},
-	msgCmdRules:       {"en": "The rules in short", "de": "Die Regeln in Kürze"},
-	msgCmdHelp:        {"en": "How to play with this bot", "de": "So spielst du mit diesem Bot"},
-	msgOptSeats:       {"en": "Number of seats, 2 to 4 (default 4)", "de": "Anzahl der Plätze, 2 bis 4 (Standard 4)"},
-	msgOptBots:        {"en": "Computer players to seat right away", "de": "Computerspieler, die sofort Platz nehmen"},
-	msgOptLevel:       {"en": "Level of those computer players", "de": "Stärke dieser Computerspieler"},
-	msgOptTurnTimeout: {"en": "Time for each turn (default: the server's)", "de": "Zeit pro Zug (Standard: die des Servers)"},
-	msgOptSixAgain:    {"en": "House rule: roll again after moving on a 6", "de": "Hausregel: nach einem Zug mit der 6 noch einmal würfeln"},
-	msgOptSafeRow2:    {"en": "House rule: no barricades on row 2", "de": "Hausregel: keine Sperrsteine auf Reihe 2"},
-	msgTimeout5m:      {"en": "5 minutes", "de": "5 Minuten"},
-	msgTimeout15m:     {"en": "15 minutes", "de": "15 Minuten"},
-	msgTimeout1h:      {"en": "1 hour", "de": "1 Stunde"},
-	msgTimeout6h:      {"en": "6 hours", "de": "6 Stunden"},
-	msgTimeout12h:     {"en": "12 hours", "de": "12 Stunden"},
-	msgTimeout24h:     {"en": "24 hours", "de": "24 Stunden"},
-	msgTimeout3d:      {"en": "3 days", "de": "3 Tage"},
-	msgTimeout7d:      {"en": "7 days", "de": "7 Tage"},
-
-	msgRed:    {"en": "Red", "de": "Rot"},
-	msgGreen:  {"en": "Green", "de": "Grün"},
-	msgYellow: {"en": "Yellow", "de": "Gelb"},
-	msgBlue:   {"en": "Blue", "de": "Blau"},
-	msgHome:   {"en": "home", "de": "Haus"},
-
-	"level.easy":          {"en": "easy", "de": "leicht"},
-	"level.normal":        {"en": "normal", "de": "normal"},
-	"level.hard":          {"en": "hard", "de": "schwer"},
-	"level.greedy":        {"en": "greedy", "de": "gierig"},
-	"level.easy.hint":     {"en": "Plays with little foresight", "de": "Spielt ohne viel Voraussicht"},
-	"level.normal.hint":   {"en": "A sound, steady player", "de": "Ein solider Gegner"},
-	"level.hard.hint":     {"en": "Looks ahead; hard to beat", "de": "Denkt voraus; schwer zu schlagen"},
-	"level.greedy.hint":   {"en": "Always races ahead", "de": "Rennt immer nach vorn"},
-	msgLobbyTitle:         {"en": "Malefiz — a new game is open", "de": "Malefiz — ein neues Spiel ist offen"},
-	msgLobbyStarted:       {"en": "Malefiz — the game has started", "de": "Malefiz — das Spiel läuft"},
-	msgLobbyClosed:        {"en": "Malefiz — this game is closed", "de": "Malefiz — dieses Spiel ist beendet"},
-	msgLobbyClosedEmpty:   {"en": "Everyone left, so the lobby is closed.", "de": "Alle sind gegangen, die Runde ist geschlossen."},
-	msgHostLine:           {"en": "Host: %s", "de": "Gastgeber: %s"},
-	msgFreeSeat:           {"en": "*free seat*", "de": "*freier Platz*"},
-	msgRulesLine:          {"en": "Rules: %s", "de": "Regeln: %s"},
-	msgRulesStandard:      {"en": "standard", "de": "Standard"},
-	msgRuleSixAgain:       {"en": "roll again on a 6", "de": "bei 6 noch einmal würfeln"},
-	msgRuleSafeRow2:       {"en": "no barricades on row 2", "de": "keine Sperrsteine auf Reihe 2"},
-	msgTimeoutLine:        {"en": "Time per turn: %s", "de": "Zeit pro Zug: %s"},
-	msgJoinButton:         {"en": "Join", "de": "Mitspielen"},
-	msgLeaveButton:        {"en": "Leave", "de": "Verlassen"},
-	msgStartButton:        {"en": "Start", "de": "Starten"},
-	msgCancelButton:       {"en": "Cancel", "de": "Abbrechen"},
-	msgAddComputer:        {"en": "Add a computer player…", "de": "Computerspieler hinzufügen…"},
-	msgRollButton:         {"en": "Roll", "de": "Würfeln"},
-	msgBackButton:         {"en": "Back", "de": "Zurück"},
-	msgJoined:             {"en": "You have a seat. The host starts the game.", "de": "Du hast einen Platz. Der Gastgeber startet das Spiel."},
-	msgLeft:               {"en": "You left the lobby.", "de": "Du hast die Runde verlassen."},
-	msgComputerAdded:      {"en": "A computer player took a seat.", "de": "Ein Computerspieler hat Platz genommen."},
-	msgStarted:            {"en": "The game has started.", "de": "Das Spiel hat begonnen."},
-	msgComputerNamed:      {"en": "Computer (%s)", "de": "Computer (%s)"},
-	msgReplacedBy:         {"en": "%s, played by %s", "de": "%s, gespielt von %s"},
-	msgGameFooter:         {"en": "Malefiz · game #%d", "de": "Malefiz · Spiel #%d"},
-	msgMinutes:            {"en": "%d minutes", "de": "%d Minuten"},
-	msgHours:              {"en": "%d hours", "de": "%d Stunden"},
-	msgDays:               {"en": "%d days", "de": "%d Tage"},
-	msgTurnTitle:          {"en": "Turn %d · %s", "de": "Zug %d · %s"},
-	msgTurnPrefix:         {"en": "**Turn %d** ·", "de": "**Zug %d** ·"},
-	msgFirstPlayer:        {"en": "The die decided: %s begins.", "de": "Der Würfel hat entschieden: %s beginnt."},
-	msgPromptRoll:         {"en": "Your turn — roll the die!", "de": "Du bist dran — würfle!"},
-	msgPromptMove:         {"en": "You rolled a **%d**. Choose your move:", "de": "Du hast eine **%d** gewürfelt. Wähle deinen Zug:"},
-	msgPromptPawn:         {"en": "You rolled a **%d**. Which pawn do you move?", "de": "Du hast eine **%d** gewürfelt. Welche Figur ziehst du?"},
-	msgPromptPlace:        {"en": "%s captures a barricade! Where should it go? Pick a suggestion or any square by row.", "de": "%s schlägt einen Sperrstein! Wohin damit? Nimm einen Vorschlag oder ein beliebiges Feld nach Reihe."},
-	msgPickRow:            {"en": "Or pick a row…", "de": "Oder wähle eine Reihe…"},
-	msgPickSquare:         {"en": "…then a square of row %d", "de": "…dann ein Feld in Reihe %d"},
-	msgRowOption:          {"en": "Row %d (%d squares)", "de": "Reihe %d (%d Felder)"},
-	msgDeadline:           {"en": "Time runs out <t:%d:R>.", "de": "Die Zeit läuft ab <t:%d:R>."},
-	msgRolled:             {"en": "%s rolled %d:", "de": "%s würfelt %d:"},
-	msgNoMove:             {"en": "no legal move, the turn passes.", "de": "kein Zug möglich, weiter geht's."},
-	msgCaptured:           {"en": "captures %s", "de": "schlägt %s"},
-	msgBarricadeTo:        {"en": "barricade to %s", "de": "Sperrstein nach %s"},
-	msgReachedGoal:        {"en": "on the goal!", "de": "im Ziel!"},
-	msgLeftGame:           {"en": "%s left the game.", "de": "%s hat das Spiel verlassen."},
-	msgWinner:             {"en": "%s wins after %d turns!", "de": "%s gewinnt nach %d Zügen!"},
-	msgWinnerForfeit:      {"en": "%s wins: everyone else left.", "de": "%s gewinnt: alle anderen sind gegangen."},
-	msgResigned:           {"en": "%s left the game; their pawns leave the board.", "de": "%s hat das Spiel verlassen; die Figuren verlassen das Brett."},
-	msgCancelledBy:        {"en": "The game was cancelled by %s.", "de": "Das Spiel wurde von %s abgebrochen."},
-	msgUnknownCommand:     {"en": "I don't know that command.", "de": "Diesen Befehl kenne ich nicht."},
-	msgUnknownButton:      {"en": "That button is not one of mine any more.", "de": "Dieser Knopf gehört zu keinem laufenden Spiel."},
-	msgGuildOnly:          {"en": "Malefiz is played in a server channel.", "de": "Malefiz wird in einem Serverkanal gespielt."},
-	msgNoSuchGame:         {"en": "That game no longer exists.", "de": "Dieses Spiel gibt es nicht mehr."},
-	msgNoGameHere:         {"en": "There is no game in this channel — /malefiz new opens one.", "de": "In diesem Kanal läuft kein Spiel — /malefiz new eröffnet eins."},
-	msgChannelBusy:        {"en": "A game is already running here — /malefiz board shows it.", "de": "Hier läuft schon ein Spiel — /malefiz board zeigt es."},
-	msgBadSeats:           {"en": "A game has 2 to 4 seats.", "de": "Ein Spiel hat 2 bis 4 Plätze."},
-	msgBadBots:            {"en": "At most %d computer players: someone has to play!", "de": "Höchstens %d Computerspieler: Einer muss ja selbst spielen!"},
-	msgBadLevel:           {"en": "Computer players are easy, normal or hard.", "de": "Computerspieler sind leicht, normal oder schwer."},
-	msgBadTimeout:         {"en": "A turn lasts from 5 minutes to 7 days.", "de": "Ein Zug dauert zwischen 5 Minuten und 7 Tagen."},
-	msgBadPlace:           {"en": "A barricade can't go there.", "de": "Dort darf kein Sperrstein hin."},
-	msgNotALobby:          {"en": "This game has already started or ended.", "de": "Dieses Spiel hat schon begonnen oder ist vorbei."},
-	msgAlreadySeated:      {"en": "You already have a seat.", "de": "Du hast schon einen Platz."},
-	msgLobbyFull:          {"en": "Every seat is taken.", "de": "Alle Plätze sind besetzt."},
-	msgNotInGame:          {"en": "You are not in this game.", "de": "Du spielst in diesem Spiel nicht mit."},
-	msgAlreadyStarted:     {"en": "The game has already started.", "de": "Das Spiel hat schon begonnen."},
-	msgNotStarted:         {"en": "The game has not started yet.", "de": "Das Spiel hat noch nicht begonnen."},
-	msgGameEnded:          {"en": "This game is over.", "de": "Dieses Spiel ist vorbei."},
-	msgGameOver:           {"en": "This game is over.", "de": "Dieses Spiel ist vorbei."},
-	msgOnlyHostStarts:     {"en": "Only the host can start.", "de": "Nur der Gastgeber kann starten."},
-	msgOnlyHostCancels:    {"en": "Only the host or a moderator can cancel the game.", "de": "Nur der Gastgeber oder die Moderation kann das Spiel abbrechen."},
-	msgNeedTwo:            {"en": "At least two seats must be filled.", "de": "Mindestens zwei Plätze müssen besetzt sein."},
-	msgOldButton:          {"en": "That button belongs to an earlier turn.", "de": "Dieser Knopf gehört zu einem früheren Zug."},
-	msgNotYourTurn:        {"en": "It is not your turn.", "de": "Du bist nicht am Zug."},
-	msgAlreadyDone:        {"en": "That was already done.", "de": "Das ist schon geschehen."},
-	msgTooLate:            {"en": "Someone was quicker — nothing changed.", "de": "Jemand war schneller — nichts hat sich geändert."},
-	msgMissingPermissions: {"en": "I am missing permissions in this channel: I need View Channel, Send Messages, Embed Links and Attach Files.", "de": "Mir fehlen Rechte in diesem Kanal: Ich brauche Kanal ansehen, Nachrichten senden, Links einbetten und Dateien anhängen."},
-	msgInternalError:      {"en": "Something went wrong on my side; the game is safe. Please try again.", "de": "Bei mir ist etwas schiefgegangen; das Spiel ist sicher. Bitte versuch es noch einmal."},
-	msgNothingChanged:     {"en": "Something went wrong on my side; nothing was changed. Please try again.", "de": "Bei mir ist etwas schiefgegangen; es wurde nichts geändert. Bitte versuch es noch einmal."},
-	msgForeignButton:      {"en": "That button does not belong to a game here.", "de": "Dieser Knopf gehört zu keinem Spiel hier."},
-	msgLobbyExpired:       {"en": "This lobby closed: nobody started it within 24 hours.", "de": "Diese Runde wurde geschlossen: Niemand hat sie innerhalb von 24 Stunden gestartet."},
-	msgReminder:           {"en": "⏰ %s, it's your turn in Malefiz game #%d — time runs out <t:%d:R>.", "de": "⏰ %s, du bist in Malefiz-Spiel #%d am Zug — die Zeit läuft ab <t:%d:R>."},
-	msgTimedOut:           {"en": "⏰ %s ran out of time; the computer played the turn.", "de": "⏰ %s hatte keine Zeit mehr; der Computer hat den Zug gespielt."},
-	msgTimedOutSummary:    {"en": "**Turn %d** · %s ran out of time.", "de": "**Zug %d** · %s hatte keine Zeit mehr."},
-	msgTakenOver:          {"en": "🤖 %s timed out %d times in a row: a computer plays for them from now on (/malefiz resign leaves the game).", "de": "🤖 %s hat %d Mal in Folge die Zeit überschritten: Ab jetzt spielt ein Computer (/malefiz resign verlässt das Spiel)."},
-	msgCmdLeaderboard:     {"en": "Who is best on this server", "de": "Wer ist der Beste auf diesem Server"},
-	msgCmdStats:           {"en": "A player's record", "de": "Die Bilanz eines Spielers"},
-	msgCmdHistory:         {"en": "The last games on this server", "de": "Die letzten Spiele auf diesem Server"},
-	msgCmdReplay:          {"en": "Watch a game again as an animation", "de": "Ein Spiel als Animation noch einmal ansehen"},
-	msgCmdSettings:        {"en": "Server settings for games (Manage Server)", "de": "Servereinstellungen für Spiele (Server verwalten)"},
-	msgOptPeriod:          {"en": "All time or the last 30 days", "de": "Gesamt oder die letzten 30 Tage"},
-	msgOptPage:            {"en": "Page of the ranking", "de": "Seite der Rangliste"},
-	msgOptUser:            {"en": "Whose record (default: yours)", "de": "Wessen Bilanz (Standard: deine)"},
-	msgOptGame:            {"en": "The game's number (#N in its messages)", "de": "Die Nummer des Spiels (#N in seinen Nachrichten)"},
-	msgOptDefaultTimeout:  {"en": "Default time per turn for new games", "de": "Standardzeit pro Zug für neue Spiele"},
-	msgOptReminders:       {"en": "Remind players halfway through their turn", "de": "Spieler zur Hälfte ihrer Zugzeit erinnern"},
-	msgPeriodAll:          {"en": "all time", "de": "gesamt"},
-	msgPeriod30:           {"en": "last 30 days", "de": "letzte 30 Tage"},
-	msgLeaderTitle:        {"en": "🏆 Malefiz leaderboard — %s", "de": "🏆 Malefiz-Rangliste — %s"},
-	msgLeaderLine:         {"en": "%s %s — **%d** · %d games · %d wins (%s)", "de": "%s %s — **%d** · %d Spiele · %d Siege (%s)"},
-	msgLeaderEmpty:        {"en": "Nobody has played %d games yet.", "de": "Noch niemand hat %d Spiele gespielt."},
-	msgLeaderFooter:       {"en": "Page %d of %d · ranked after %d games · Elo rating", "de": "Seite %d von %d · Rang ab %d Spielen · Elo-Wertung"},
-	msgNoStats:            {"en": "%s has not finished a game on this server yet.", "de": "%s hat auf diesem Server noch kein Spiel beendet."},
-	msgStatsTitle:         {"en": "📊 %s", "de": "📊 %s"},
-	msgStatRating:         {"en": "Rating (rank)", "de": "Wertung (Rang)"},
-	msgStatGames:          {"en": "Games", "de": "Spiele"},
-	msgStatWins:           {"en": "Wins", "de": "Siege"},
-	msgStatCaptures:       {"en": "Captures made / suffered", "de": "Geschlagen / verloren"},
-	msgStatBarricades:     {"en": "Barricades moved", "de": "Sperrsteine versetzt"},
-	msgStatAvgTurns:       {"en": "Turns to win (average)", "de": "Züge bis zum Sieg (Schnitt)"},
-	msgStatFastest:        {"en": "Fastest win (turns)", "de": "Schnellster Sieg (Züge)"},
-	msgStatStreak:         {"en": "Current streak", "de": "Aktuelle Serie"},
-	msgStatColor:          {"en": "Favourite colour", "de": "Lieblingsfarbe"},
-	msgStreakNone:         {"en": "—", "de": "—"},
-	msgStreakWins:         {"en": "%d won", "de": "%d gewonnen"},
-	msgStreakLosses:       {"en": "%d lost", "de": "%d verloren"},
-	msgHistoryTitle:       {"en": "📜 Last games", "de": "📜 Letzte Spiele"},
-	msgHistoryLine:        {"en": "#%d · 🏆 %s vs %s · %d turns · <t:%d:d>", "de": "#%d · 🏆 %s gegen %s · %d Züge · <t:%d:d>"},
-	msgHistoryEmpty:       {"en": "No game has finished on this server yet.", "de": "Auf diesem Server wurde noch kein Spiel beendet."},
-	msgForfeitMark:        {"en": "(by forfeit)", "de": "(kampflos)"},
-	msgReplayDone:         {"en": "🎬 Game #%d, %d turns.", "de": "🎬 Spiel #%d, %d Züge."},
-	msgNeedManageServer:   {"en": "Only members with Manage Server can change the settings.", "de": "Nur Mitglieder mit „Server verwalten“ können die Einstellungen ändern."},
-	msgSettingsNow:        {"en": "Settings: %s per turn, reminders %s.", "de": "Einstellungen: %s pro Zug, Erinnerungen %s."},
-	msgSettingsSaved:      {"en": "Saved. New games get %s per turn; reminders %s.", "de": "Gespeichert. Neue Spiele haben %s pro Zug; Erinnerungen %s."},
-	msgOn:                 {"en": "on", "de": "an"},
-	msgOff:                {"en": "off", "de": "aus"},
-	msgRulesText: {
-		"en": "**Malefiz in short**\n" +
-			"• 2–4 players, 5 pawns each. Roll one die and move one pawn exactly that far; leaving the house counts the entry square as step 1.\n" +
-			"• Move along the lines in any direction, never onto the same square twice in one move. Jump over pawns, never over barricades.\n" +
-			"• End on an opponent's pawn to send it home. You can't end on your own pawn.\n" +
-			"• End exactly on a barricade to capture it, then place it on any free square except the bottom row and the goal.\n" +
-			"• No legal move: the turn passes. A legal move must be played.\n" +
-			"• The first pawn to land exactly on the goal wins.",
-		"de": "**Malefiz in Kürze**\n" +
-			"• 2–4 Spieler, je 5 Figuren. Würfle und ziehe eine Figur genau so weit; beim Verlassen des Hauses zählt das Startfeld als erster Schritt.\n" +
-			"• Ziehe entlang der Linien in jede Richtung, aber in einem Zug nie zweimal über dasselbe Feld. Figuren darfst du überspringen, Sperrsteine nie.\n" +
-			"• Landest du auf einer fremden Figur, muss sie zurück ins Haus. Auf einer eigenen Figur darfst du nicht landen.\n" +
-			"• Landest du genau auf einem Sperrstein, schlägst du ihn und setzt ihn auf ein freies Feld — nicht in die unterste Reihe und nicht ins Ziel.\n" +
-			"• Kein Zug möglich: Der Nächste ist dran. Einen möglichen Zug musst du machen.\n" +
-			"• Wer zuerst genau ins Ziel kommt, gewinnt.",
-	},
-	msgHelpText: {
-		"en": "**How to play**\n" +
-			"• `/malefiz new` opens a game here; others press **Join**, or add computer players. The host presses **Start**.\n" +
-			"• On your turn you get a ping: press **Roll**, then pick a move button — the letters match the board.\n" +
-			"• Captured a barricade? Pick a suggested square, or any square by row.\n" +
-			"• `/malefiz board` shows the game again, `/malefiz resign` leaves it, `/malefiz rules` explains the rules.",
-		"de": "**So wird gespielt**\n" +
-			"• `/malefiz new` eröffnet hier ein Spiel; andere drücken **Mitspielen** oder fügen Computerspieler hinzu. Der Gastgeber drückt **Starten**.\n" +
-			"• Bist du dran, wirst du erwähnt: Drücke **Würfeln** und wähle dann einen Zug — die Buchstaben stehen auch auf dem Brett.\n" +
-			"• Sperrstein geschlagen? Nimm ein vorgeschlagenes Feld oder ein beliebiges nach Reihe.\n" +
-			"• `/malefiz board` zeigt das Spiel erneut, `/malefiz resign` verlässt es, `/malefiz rules` erklärt die Regeln.",
-	},
-}

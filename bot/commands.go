@@ -107,11 +107,13 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	}
 	dmAllowed := false
 	descs := localizations(msgCmdMalefiz)
-	return []*discordgo.ApplicationCommand{{
+	cmds := []*discordgo.ApplicationCommand{{
 		Name: CommandName, Description: tr("en", msgCmdMalefiz), DescriptionLocalizations: &descs,
 		Options: opts, DMPermission: &dmAllowed,
 		Contexts: &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 	}}
+	localizeNames(cmds)
+	return cmds
 }
 
 // subcommands returns every subcommand this bot offers, the statistics and

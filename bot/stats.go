@@ -66,8 +66,6 @@ func playerLabel(lang string, player, name string, computer bool) string {
 	return quote(name)
 }
 
-func percent(f float64) string { return strconv.Itoa(int(f*100+0.5)) + " %" }
-
 func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 	var since time.Time
 	period := tr(r.guildLang, msgPeriodAll)
@@ -87,7 +85,8 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 		if e.Rank <= len(medals) {
 			rank = medals[e.Rank-1]
 		}
-		return tr(lang, msgLeaderLine, rank, playerLabel(lang, e.Player, e.Name, e.Computer), int(e.Rating+0.5), e.Games, e.Wins, percent(e.WinRate))
+		return tr(lang, msgLeaderLine, rank, playerLabel(lang, e.Player, e.Name, e.Computer), int(e.Rating+0.5),
+			tr(lang, msgGamesCount, e.Games), tr(lang, msgWinsCount, e.Wins), formatPercent(lang, e.WinRate))
 	}
 	var lines []string
 	mine := false
@@ -151,7 +150,7 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 		if !ok {
 			return "—"
 		}
-		return strconv.FormatFloat(n, 'f', 1, 64)
+		return formatDecimal(lang, n)
 	}
 	fav := "—"
 	if s.FavoriteColor != "" {
@@ -167,7 +166,7 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 		Fields: []*discordgo.MessageEmbedField{
 			field(msgStatRating, fmt.Sprintf("%d (#%d)", int(s.Rating+0.5), s.Rank)),
 			field(msgStatGames, strconv.Itoa(s.Games)),
-			field(msgStatWins, fmt.Sprintf("%d (%s)", s.Wins, percent(s.WinRate))),
+			field(msgStatWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate))),
 			field(msgStatCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
 			field(msgStatBarricades, strconv.Itoa(s.Barricades)),
 			field(msgStatAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0)),
@@ -182,7 +181,7 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 		for _, p := range s.History {
 			points = append(points, render.RatingPoint{At: p.At, Rating: p.Rating})
 		}
-		if png, err := render.RatingChart(points, 0, 0); err == nil {
+		if png, err := render.LabeledRatingChart(points, 0, 0, chartDates(lang)); err == nil {
 			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 		} else {

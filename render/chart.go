@@ -27,14 +27,37 @@ const (
 	DefaultChartHeight = 400
 )
 
-// RatingChart draws a player's rating over time as a PNG line chart with a
-// light grid, the ratings on the left and the dates (ISO, language-neutral:
-// 2025-03-14, or 15:04 when the points span less than two days, in the
-// points' own time zone) along the bottom. The latest rating is labelled.
-// Width and height 0 mean DefaultChartWidth and DefaultChartHeight; text is
-// sized from the width so that the chart stays readable scaled down to 400
-// pixels wide.
+// DateLabel writes a date tick of a rating chart; short is true when the
+// chart spans less than two days, so the label should show the time of day.
+// It lets the caller write dates the way its reader's language does while
+// render stays language-free.
+type DateLabel func(t time.Time, short bool) string
+
+// ISODate is the language-neutral DateLabel: 2025-03-14, or 15:04 for a
+// short span, in the time's own zone.
+func ISODate(t time.Time, short bool) string {
+	if short {
+		return t.Format("15:04")
+	}
+	return t.Format("2006-01-02")
+}
+
+// RatingChart draws a player's rating over time as a PNG line chart with
+// ISODate labels; see LabeledRatingChart.
 func RatingChart(points []RatingPoint, width, height int) ([]byte, error) {
+	return LabeledRatingChart(points, width, height, ISODate)
+}
+
+// LabeledRatingChart draws a player's rating over time as a PNG line chart
+// with a light grid, the ratings on the left and the dates, written by
+// label, along the bottom. The latest rating is labelled. Width and height 0
+// mean DefaultChartWidth and DefaultChartHeight; text is sized from the
+// width so that the chart stays readable scaled down to 400 pixels wide. A
+// nil label means ISODate.
+func LabeledRatingChart(points []RatingPoint, width, height int, label DateLabel) ([]byte, error) {
+	if label == nil {
+		label = ISODate
+	}
 	if len(points) == 0 {
 		return nil, ErrNoPoints
 	}
@@ -72,10 +95,7 @@ func RatingChart(points []RatingPoint, width, height int) ([]byte, error) {
 	if !t1.After(t0) {
 		t0, t1 = t0.Add(-12*time.Hour), t1.Add(12*time.Hour)
 	}
-	layout := "2006-01-02"
-	if t1.Sub(t0) < 48*time.Hour {
-		layout = "15:04"
-	}
+	short := t1.Sub(t0) < 48*time.Hour
 
 	// Plot area: room for the value labels on the left, dates below.
 	labelW := 0.0
@@ -109,7 +129,7 @@ func RatingChart(points []RatingPoint, width, height int) ([]byte, error) {
 		dc.SetColor(gridColor)
 		dc.DrawLine(x, top, x, bottom)
 		dc.Stroke()
-		s := t.Format(layout)
+		s := label(t, short)
 		tw := textWidth(face, s)
 		cx := min(max(x, tw/2+2), W-tw/2-2)
 		if cx-tw/2 < lastX+fs*0.5 {
