@@ -458,5 +458,6 @@ func BenchmarkMigrateTo(b *testing.B) {
 		if err := dropBenchDatabase(url); err != nil {
 			b.Fatal(err)
 		}
+		b.StartTimer()
 	}
 }
