@@ -80,6 +80,7 @@ stop() { as_server "$BIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&
 
 if [ $# -gt 0 ]; then
 	trap stop EXIT
+	trap 'exit 130' INT TERM # and so through stop
 	echo "PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') at $URL" >&2
 	status=0
 	MALEFIZ_TEST_POSTGRES_URL=$URL "$@" || status=$?
