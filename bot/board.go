@@ -9,35 +9,46 @@ import (
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// cmdBoard shows the channel's game again: the lobby, or the turn publicly
-// with its buttons for the player to move, privately for everyone else.
+// cmdBoard shows the game privately: the lobby, or the board as it stands
+// with whose turn it is and a jump link to the live turn message, whose
+// buttons the player to move uses.
 func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, seated(r.userID))
 	if err != nil {
 		return err
 	}
 	return b.change(ctx, r, sg.ID, func(m *match) error {
 		switch {
 		case m.stored.Status == store.StatusLobby:
-			m.answer(discordgo.InteractionResponseChannelMessageWithSource, b.lobbyData(m), nil)
-			m.adoptAnswer = store.RoleLobby
+			// A private copy of the lobby, without its buttons: those
+			// of the lobby message keep it the one place it changes.
+			data := b.lobbyData(m)
+			data.Flags, data.Components = discordgo.MessageFlagsEphemeral, nil
+			if id := m.stored.LobbyMessageID; id != "" {
+				data.Embeds[0].Description += "\n" + tr(r.lang, msgJumpToLobby,
+					"https://discord.com/channels/"+m.stored.GuildID+"/"+m.stored.ChannelID+"/"+id)
+			}
+			m.answer(discordgo.InteractionResponseChannelMessageWithSource, data, nil)
 			return nil
 		case m.game == nil || !m.stored.Status.Open():
 			return refuse(msgNoGameHere)
 		}
-		seat := m.toMove()
-		if seat == nil || seat.UserID != r.userID || seat.Computer != "" {
-			m.answerView(r, b.turnView(m, viewOptions{private: true}), false)
-			return nil
+		v := b.turnView(m, viewOptions{private: true, viewer: r.userID})
+		if id := m.stored.TurnMessageID; id != "" {
+			v.embeds[0].Description += "\n" + tr(r.lang, msgJumpToTurn, jumpLink(m.stored, id))
 		}
-		m.answerView(r, b.turnView(m, viewOptions{}), true)
-		// The answer becomes the turn's message. Recorded directly, not
-		// through the outbox: nothing else changed, and if the ID is
-		// lost, the previous message stays the game's and /malefiz board
-		// works again.
-		m.adoptAnswer = store.RoleTurn
+		m.answerView(r, v, false)
 		return nil
 	})
+}
+
+// jumpLink links to a message of the game where it plays.
+func jumpLink(sg *store.Game, messageID string) string {
+	place := sg.ChannelID
+	if sg.ThreadID != "" {
+		place = sg.ThreadID
+	}
+	return "https://discord.com/channels/" + sg.GuildID + "/" + place + "/" + messageID
 }
 
 // adoptResponse records the response to r as the game's message of role.

@@ -161,6 +161,7 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 	if err := b.handle(ctx, r); err != nil {
 		b.fail(ctx, r, err)
 	}
+	b.tellDMRefused(ctx, r)
 }
 
 // keyedLocks hands out one mutex per key, so that one piece of work at a

@@ -28,7 +28,7 @@ func mainTexts(lang string) string {
 	line("roll prompt", tr(lang, msgPromptRoll))
 	line("move prompt", tr(lang, msgPromptMove, 4))
 	line("pawn prompt", tr(lang, msgPromptPawn, 6))
-	line("place prompt", tr(lang, msgPromptPlace, "c1→e3"))
+	line("place prompt", tr(lang, msgPromptPlace, "e3"))
 	line("deadline", tr(lang, msgDeadline, 1767225600))
 	line("turn summary", tr(lang, msgTurnPrefix, 8)+" "+tr(lang, msgRolled, "Anna", 3))
 	line("forfeit", tr(lang, msgWinnerForfeit, "Anna"))

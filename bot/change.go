@@ -38,7 +38,7 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err != nil {
 		return err
 	}
-	if r != nil && r.isClick() {
+	if r != nil && r.isClick() && !r.originChecked {
 		if err := m.checkOrigin(r); err != nil {
 			return err
 		}
@@ -200,25 +200,33 @@ func dropBoardImage(embeds []*discordgo.MessageEmbed) {
 
 // checkOrigin refuses a click that does not come from this game's place:
 // another server, another channel, or a message that is not this game's
-// lobby or turn message (or a private message of the bot).
+// lobby (in the channel) or turn message (where the game plays: its
+// thread, else the channel), or a private message of the bot.
 func (m *match) checkOrigin(r *request) error {
 	sg := m.stored
-	if r.i.GuildID != sg.GuildID || r.i.ChannelID != sg.ChannelID {
+	inChannel := r.i.ChannelID == sg.ChannelID
+	inThread := sg.ThreadID != "" && r.i.ChannelID == sg.ThreadID
+	if r.i.GuildID != sg.GuildID || !(inChannel || inThread) {
 		return refuse(msgForeignButton)
 	}
 	msg := r.i.Message
 	if msg == nil {
 		return refuse(msgForeignButton)
 	}
+	atPlay := inThread || (inChannel && sg.ThreadID == "")
 	fromBot := msg.Author != nil && msg.Author.ID == r.i.AppID
 	switch {
 	case !fromBot:
 		return refuse(msgForeignButton)
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		return nil // only the bot makes its private messages, for this user
-	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
+	case msg.ID == sg.LobbyMessageID && inChannel:
 		return nil
-	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "":
+	case msg.ID == sg.TurnMessageID && atPlay:
+		return nil
+	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
+		return refuse(msgForeignButton) // the game's message, but not from its place
+	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
 		return nil // the lobby's ID is being recorded (see cmdNew)
 	}
 	return refuse(msgOldButton) // an older message of the game

@@ -11,9 +11,9 @@ import (
 const CommandName = "malefiz"
 
 // Permissions the bot needs in a channel: View Channel, Send Messages, Embed
-// Links, Attach Files.
+// Links, Attach Files, Create Public Threads, Send Messages in Threads.
 const Permissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
-	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles
+	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | threadPermissions
 
 // InviteURL returns the URL that adds the bot with its permissions.
 func InviteURL(clientID string) string {
@@ -51,6 +51,18 @@ func timeoutChoices() []*discordgo.ApplicationCommandOptionChoice {
 	return out
 }
 
+// rollChoices are the roll modes as the choices of a command option.
+func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, c := range []struct {
+		value string
+		label msg
+	}{{rollAuto, msgRollAuto}, {rollButton, msgRollButtonOpt}} {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
+	}
+	return out
+}
+
 func subcommands() []subcommand {
 	levels := levelChoices()
 	timeouts := timeoutChoices()
@@ -61,6 +73,7 @@ func subcommands() []subcommand {
 			intOption("bots", msgOptBots, &minBots, 3),
 			stringOption("level", msgOptLevel, levels),
 			stringOption("turn-timeout", msgOptTurnTimeout, timeouts),
+			stringOption("roll", msgOptRoll, rollChoices()),
 			boolOption("six-again", msgOptSixAgain),
 			boolOption("safe-row-2", msgOptSafeRow2),
 		}},
@@ -70,6 +83,10 @@ func subcommands() []subcommand {
 		{name: "board", desc: msgCmdBoard, run: (*Bot).cmdBoard},
 		{name: "resign", desc: msgCmdResign, run: (*Bot).cmdResign},
 		{name: "cancel", desc: msgCmdCancel, run: (*Bot).cmdCancel},
+		{name: "games", desc: msgCmdGames, run: (*Bot).cmdGames},
+		{name: "notify", desc: msgCmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
+			boolOption("dm", msgOptDM),
+		}},
 		{name: "rules", desc: msgCmdRules, run: (*Bot).cmdRules},
 		{name: "help", desc: msgCmdHelp, run: (*Bot).cmdHelp},
 	}

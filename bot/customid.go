@@ -12,17 +12,22 @@ type Action string
 
 // The component actions. Each custom ID is "mf/ACTION/GAME/TURN[/ARG]".
 const (
-	ActJoin     Action = "join"   // lobby: take a seat
-	ActLeave    Action = "leave"  // lobby: give the seat up
-	ActAddBot   Action = "addbot" // lobby: a computer takes a seat (select menu, value = level)
-	ActStart    Action = "start"  // lobby: the host starts the game
-	ActCancel   Action = "cancel" // lobby: the host closes it
-	ActRoll     Action = "roll"   // turn: roll the die
-	ActPawn     Action = "pawn"   // turn: pick a pawn first (ARG = from square or "home")
-	ActMove     Action = "move"   // turn: play a move (ARG = FROM-TO)
-	ActBack     Action = "back"   // turn: back to the full list of moves
-	ActPlace    Action = "place"  // turn: put the captured barricade (ARG = square; or a select value)
-	ActPlaceRow Action = "prow"   // turn: select menu of rows for the barricade
+	ActJoin     Action = "join"    // lobby: take a seat
+	ActLeave    Action = "leave"   // lobby: give the seat up
+	ActAddBot   Action = "addbot"  // lobby: a computer takes a seat (select menu, value = level)
+	ActStart    Action = "start"   // lobby: the host starts the game
+	ActCancel   Action = "cancel"  // lobby: the host closes it
+	ActRoll     Action = "roll"    // turn: roll the die
+	ActPawn     Action = "pawn"    // turn: pick a pawn first (ARG = from square or "home")
+	ActMove     Action = "move"    // turn: play a move (ARG = FROM-TO)
+	ActBack     Action = "back"    // turn: back to the full list of moves
+	ActPlace    Action = "place"   // turn: put the captured barricade (ARG = square; or a select value)
+	ActPlaceRow Action = "prow"    // turn: select menu of rows for the barricade
+	ActRematch  Action = "rematch" // result: a new lobby with the same options
+	ActResign   Action = "resign"  // private question: leave the running game
+	ActKeep     Action = "keep"    // private question: keep playing
+	ActVoteYes  Action = "voteyes" // cancel vote: agree
+	ActVoteNo   Action = "voteno"  // cancel vote: refuse
 )
 
 const (
@@ -39,6 +44,7 @@ const (
 var knownActions = map[Action]bool{
 	ActJoin: true, ActLeave: true, ActAddBot: true, ActStart: true, ActCancel: true,
 	ActRoll: true, ActPawn: true, ActMove: true, ActBack: true, ActPlace: true, ActPlaceRow: true,
+	ActRematch: true, ActResign: true, ActKeep: true, ActVoteYes: true, ActVoteNo: true,
 }
 
 // ErrBadCustomID is returned for custom IDs this bot did not make.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -9,17 +10,21 @@ import (
 )
 
 // finish records the end of the game and posts the result: the final board
-// and the winner. The change commits the results with it (see commit).
-func (b *Bot) finish(m *match) { b.finishWith(m, nil) }
-
-// finishWith is finish with lines of what happened before the end, shown
-// above the result.
-func (b *Bot) finishWith(m *match, lines []string) {
+// and the winner. The card in the channel shows the result and the thread
+// is archived after it. The change commits the results with it (see commit).
+func (b *Bot) finish(m *match) {
 	winner := m.seatByColor(m.game.Winner())
 	m.record(store.EventWin, winner.UserID, winner.Color, "")
-	v := b.resultView(m)
-	v.content = joinLines(lines)
-	m.post(v, "")
+	m.dropReminder()
+	m.post(b.resultView(m), "")
+	m.effects[len(m.effects)-1].Ratings = true
+	m.edit(store.RoleLobby, b.cardData(m), false)
+	for _, s := range m.stored.Seats {
+		if s.UserID != "" && !s.Left {
+			m.notify(s.UserID, tr(m.stored.Locale, msgDMEnded, m.stored.ID, b.seatLabel(m, winner), linkPlaceholder), store.RoleLobby)
+		}
+	}
+	m.archive()
 }
 
 // resultView is the final message: the winner and the final board.
@@ -34,7 +39,21 @@ func (b *Bot) resultView(m *match) view {
 		Image:  &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName},
 		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)}}
 	sc := scene(m)
-	return view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
+	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
+	// Everyone who played hears of the end; Rematch opens a new lobby.
+	var who []string
+	for _, s := range m.stored.Seats {
+		if s.UserID != "" && !s.Left {
+			v.pings = append(v.pings, s.UserID)
+			who = append(who, mention(s.UserID))
+		}
+	}
+	v.content = strings.Join(who, " ")
+	v.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, msgRematchButton), Style: discordgo.SuccessButton,
+			CustomID: CustomID{Action: ActRematch, Game: m.stored.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
+	}}}
+	return v
 }
 
 // resign takes the user out of the running game (rule 10).
@@ -56,30 +75,44 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 		}
 		seat.Left = true
 		m.record(store.EventResign, r.userID, seat.Color, "")
-		m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
-			Content: tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat)), AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
-		if wasTurn {
-			m.edit(store.RoleTurn, summaryData(b.summary(m, turn)), false)
+		line := tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat))
+		if r.isClick() {
+			// Confirmed on the private question: it says so, and the
+			// game's place hears of it.
+			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(r.lang, msgResigned, b.seatLabel(m, seat))), nil)
+			m.post(view{content: line}, "")
+		} else {
+			m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
+				Content: line, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
 		}
-		if m.game.Over() {
+		switch {
+		case m.game.Over():
+			if wasTurn {
+				m.edit(store.RoleTurn, summaryData(b.summary(m, turn)), false)
+			}
 			b.finish(m)
-			return nil
+		case wasTurn:
+			at := len(m.effects)
+			m.beginTurn()
+			more, err := b.advance(m)
+			if err != nil {
+				return err
+			}
+			m.insertEdit(at, store.RoleTurn, summaryData(joinLines(append([]string{b.summary(m, turn)}, more...))))
+		default:
+			m.edit(store.RoleLobby, b.cardData(m), false)
 		}
-		if !wasTurn {
-			return nil
-		}
-		m.beginTurn()
-		return b.advance(m, nil)
+		return nil
 	})
 }
 
 func (b *Bot) cmdResign(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, seated(r.userID))
 	if err != nil {
 		return err
 	}
 	if sg.Status == store.StatusLobby {
 		return b.lobbyAction(ctx, r, sg.ID, leave(r))
 	}
-	return b.resign(ctx, r, sg.ID)
+	return b.askResign(r, sg)
 }

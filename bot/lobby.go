@@ -2,7 +2,8 @@ package bot
 
 import (
 	"context"
-	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -54,14 +55,24 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 	if err != nil {
 		return err
 	}
+	gs, err := b.db.GuildSettings(ctx, r.i.GuildID)
+	if err != nil {
+		return err
+	}
+	roll := o.string("roll", serverRoll(gs))
+	if roll != rollAuto && roll != rollButton {
+		return refuse(msgUnknownCommand)
+	}
 	sg := &store.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, HostID: r.userID, Status: store.StatusLobby,
-		Options: store.Options{Seats: seats, TurnTimeout: timeout,
+		Options: store.Options{Seats: seats, TurnTimeout: timeout, Roll: roll,
 			SixAgain: o.bool("six-again", b.defaults.SixAgain), SafeRow2: o.bool("safe-row-2", b.defaults.SafeRow2)},
-		Locale: r.guildLang,
-		WakeAt: b.now().Add(lobbyLifetime),
+		Locale:   r.guildLang,
+		WakeAt:   b.now().Add(lobbyLifetime),
+		Threaded: gs.Threads && canMakeThreads(r.i),
 	}
 	return b.create(ctx, r, sg, func(m *match) error {
+		m.settings = gs
 		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
 		m.record(store.EventJoin, r.userID, "", "")
 		for range bots {
@@ -78,6 +89,24 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 		m.answer(discordgo.InteractionResponseChannelMessageWithSource, b.lobbyData(m), nil)
 		return nil
 	})
+}
+
+// threadPermissions are what the bot needs to play a game in a thread.
+const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
+
+// canMakeThreads reports whether the bot may start a thread where i was
+// invoked and play in it: the app's permissions there include both. (In a
+// thread, starting one fails and the game stays where it was made.)
+func canMakeThreads(i *discordgo.Interaction) bool {
+	return i.AppPermissions&threadPermissions == threadPermissions
+}
+
+// serverRoll is the server's roll mode for new games.
+func serverRoll(gs store.GuildSettings) string {
+	if gs.Roll == rollButton {
+		return rollButton
+	}
+	return rollAuto
 }
 
 // lobbyData is the lobby message: seats, rules and buttons.
@@ -192,17 +221,55 @@ func addComputer(r *request, level string) lobbyChange {
 	}
 }
 
-// openGame reads the open game of the request's channel.
-func (b *Bot) openGame(ctx context.Context, r *request) (*store.Game, error) {
-	sg, err := b.db.OpenGame(ctx, r.i.GuildID, r.i.ChannelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(msgNoGameHere)
+// openGame finds the game a command in the request's channel is about:
+// the game of the thread it is run in, else the channel's one open game,
+// else, of several, the newest that want accepts.
+func (b *Bot) openGame(ctx context.Context, r *request, want func(*store.Game) bool) (*store.Game, error) {
+	games, err := b.db.OpenGames(ctx, r.i.GuildID, r.i.ChannelID)
+	if err != nil {
+		return nil, err
 	}
-	return sg, err
+	for _, sg := range games {
+		if sg.ThreadID == r.i.ChannelID {
+			return sg, nil
+		}
+	}
+	switch {
+	case len(games) == 0:
+		return nil, refuse(msgNoGameHere)
+	case len(games) == 1:
+		return games[0], nil
+	}
+	for _, sg := range games {
+		if want(sg) {
+			return sg, nil
+		}
+	}
+	return nil, refuse(msgWhichGame)
 }
 
+// seated accepts the games userID sits in.
+func seated(userID string) func(*store.Game) bool {
+	return func(sg *store.Game) bool {
+		for _, s := range sg.Seats {
+			if s.UserID == userID && !s.Left {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hosted accepts the games userID hosts.
+func hosted(userID string) func(*store.Game) bool {
+	return func(sg *store.Game) bool { return sg.HostID == userID }
+}
+
+// lobby accepts the games still in their lobby.
+func lobby(sg *store.Game) bool { return sg.Status == store.StatusLobby }
+
 func (b *Bot) cmdJoin(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, lobby)
 	if err != nil {
 		return err
 	}
@@ -210,18 +277,18 @@ func (b *Bot) cmdJoin(ctx context.Context, r *request, _ options) error {
 }
 
 func (b *Bot) cmdLeave(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, seated(r.userID))
 	if err != nil {
 		return err
 	}
 	if sg.Status == store.StatusRunning {
-		return b.resign(ctx, r, sg.ID)
+		return b.askResign(r, sg)
 	}
 	return b.lobbyAction(ctx, r, sg.ID, leave(r))
 }
 
 func (b *Bot) cmdStart(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, func(sg *store.Game) bool { return lobby(sg) && hosted(r.userID)(sg) })
 	if err != nil {
 		return err
 	}
@@ -253,21 +320,55 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		m.game = g
 		m.stored.Status = store.StatusRunning
 		m.record(store.EventStart, r.userID, players[first].String(), "")
+		if m.stored.LobbyMessageID == "" && r.isClick() && r.i.Message != nil {
+			// Clicked before the lobby's ID was recorded: the click names
+			// it (for the card's link; the store keeps the recorded one).
+			m.stored.LobbyMessageID = r.i.Message.ID
+		}
 		m.beginTurn()
-		started := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{b.lobbyEmbed(m)},
-			Components: []discordgo.MessageComponent{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+		started := b.cardData(m)
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, started, nil)
 		} else {
 			m.answerPrivate(tr(r.lang, msgStarted))
 			m.edit(store.RoleLobby, started, false)
 		}
-		announce := tr(m.stored.Locale, msgFirstPlayer, b.seatLabel(m, m.seatByColor(players[first])))
-		return b.advance(m, []string{announce})
+		if m.stored.Threaded {
+			m.startThread(b.threadName(m))
+		}
+		// The opener: who plays, who begins, and the turns that played
+		// themselves before the first turn message.
+		at := len(m.effects)
+		lines := []string{b.lineUp(m), tr(m.stored.Locale, msgFirstPlayer, b.seatLabel(m, m.seatByColor(players[first])))}
+		more, err := b.advance(m)
+		if err != nil {
+			return err
+		}
+		opener := view{content: joinLines(append(lines, more...))}
+		m.post(opener, "")
+		last := len(m.effects) - 1
+		m.effects = slices.Insert(m.effects[:last], at, m.effects[last])
+		return nil
 	})
 }
 
-// cancel ends a lobby or a running game without a result.
+// lineUp is the opener's line of who plays in which colour.
+func (b *Bot) lineUp(m *match) string {
+	var who []string
+	for i := range m.stored.Seats {
+		s := &m.stored.Seats[i]
+		if s.UserID != "" && s.Computer == "" {
+			who = append(who, colorEmoji[seatColor(s)]+" "+mention(s.UserID))
+		} else {
+			who = append(who, b.seatLabel(m, s))
+		}
+	}
+	return tr(m.stored.Locale, msgLineUp, m.stored.ID, strings.Join(who, ", "))
+}
+
+// cancel ends a lobby or a running game without a result. Once the first
+// turn has been played, a host who is not a moderator needs the other
+// players' agreement: a vote opens instead.
 func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		sg := m.stored
@@ -278,29 +379,48 @@ func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
 		if sg.HostID != r.userID && !manager {
 			return refuse(msgOnlyHostCancels)
 		}
+		if !manager && sg.Status == store.StatusRunning && m.firstTurnPlayed() && len(m.otherHumans(r.userID)) > 0 {
+			return b.askCancel(m, r)
+		}
 		wasLobby := sg.Status == store.StatusLobby
-		sg.Status = store.StatusCancelled
-		sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
-		m.record(store.EventCancel, r.userID, "", "")
 		text := tr(sg.Locale, msgCancelledBy, quote(r.name))
 		closed := closedData(text)
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, closed, nil)
+		} else {
+			m.answer(discordgo.InteractionResponseChannelMessageWithSource,
+				&discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
+		}
+		if wasLobby {
+			sg.Status = store.StatusCancelled
+			sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
+			m.record(store.EventCancel, r.userID, "", "")
+			if !r.isClick() {
+				m.edit(store.RoleLobby, closed, false)
+			}
 			return nil
 		}
-		m.answer(discordgo.InteractionResponseChannelMessageWithSource,
-			&discordgo.InteractionResponseData{Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil)
-		if wasLobby {
-			m.edit(store.RoleLobby, closed, false)
-		} else {
-			m.edit(store.RoleTurn, closed, false)
-		}
+		m.edit(store.RoleTurn, closed, false)
+		b.endWithoutResult(m, r.userID, "")
 		return nil
 	})
 }
 
+// endWithoutResult cancels the running game: the reminder goes, the card
+// says so, the thread is archived.
+func (b *Bot) endWithoutResult(m *match, by, why string) {
+	sg := m.stored
+	sg.Status = store.StatusCancelled
+	sg.WakeAt, sg.Deadline, sg.RemindAt = time.Time{}, time.Time{}, time.Time{}
+	sg.Options.CancelVote = nil
+	m.record(store.EventCancel, by, "", why)
+	m.dropReminder()
+	m.edit(store.RoleLobby, b.cardData(m), false)
+	m.archive()
+}
+
 func (b *Bot) cmdCancel(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r)
+	sg, err := b.openGame(ctx, r, hosted(r.userID))
 	if err != nil {
 		return err
 	}

@@ -157,6 +157,7 @@ func (m *match) turnTimeout() time.Duration {
 // the turn timeout and, when the server wants reminders, a reminder halfway.
 func (m *match) beginTurn() {
 	sg := m.stored
+	m.dropReminder()
 	sg.Deadline, sg.RemindAt, sg.ReminderSent = time.Time{}, time.Time{}, false
 	if seat := m.toMove(); seat != nil && seat.Computer == "" {
 		timeout := m.turnTimeout()
@@ -167,6 +168,15 @@ func (m *match) beginTurn() {
 	}
 	sg.WakeAt = m.timerWake()
 	m.dirty, m.wake = true, true
+}
+
+// dropReminder removes the reminder of the turn that ends, if one was sent.
+func (m *match) dropReminder() {
+	if m.stored.ReminderSent {
+		m.remove(store.RoleReminder)
+		m.stored.ReminderSent = false
+		m.dirty = true
+	}
 }
 
 // timerWake is when the running turn's next timer is due: the reminder

@@ -27,6 +27,9 @@ type request struct {
 	responded bool // the interaction has been answered
 	deferred  bool // answered "thinking…": the real answer edits @original
 	committed bool // a change of this request was committed
+	// originChecked: the handler checked where the click comes from (a
+	// click on one game's message that changes another, like Rematch).
+	originChecked bool
 }
 
 func newRequest(i *discordgo.Interaction) *request {

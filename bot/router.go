@@ -42,6 +42,14 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		return b.start(ctx, r, id.Game)
 	case ActCancel:
 		return b.cancel(ctx, r, id.Game)
+	case ActResign:
+		return b.resign(ctx, r, id.Game)
+	case ActKeep:
+		return b.keepPlaying(r)
+	case ActVoteYes, ActVoteNo:
+		return b.vote(ctx, r, id)
+	case ActRematch:
+		return b.rematch(ctx, r, id.Game)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		return b.turnAction(ctx, r, id)
 	}

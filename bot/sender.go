@@ -195,7 +195,20 @@ func backoff(attempts int) time.Duration {
 func (b *Bot) send1(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
+	if ef.Place {
+		sg, err := b.db.Game(ctx, e.GameID)
+		if err != nil {
+			return "", nil, err
+		}
+		if sg.ThreadID != "" {
+			ef.Channel = sg.ThreadID
+		}
+	}
 	switch ef.Op {
+	case opDM:
+		return b.sendDM(ctx, e, ef)
+	case opThread, opMember, opArchive, opDelete:
+		return b.sendThreadOp(ctx, e, ef)
 	case opPost:
 		id, err := b.postMessage(ctx, e, ef)
 		if err != nil {
@@ -230,6 +243,11 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (strin
 	}
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
+	if ef.Ratings {
+		if err := b.withRatings(ctx, e.GameID, body); err != nil {
+			return "", err
+		}
+	}
 	body["nonce"] = mustJSON("mf" + strconv.FormatInt(e.ID, 10))
 	body["enforce_nonce"] = mustJSON(true)
 	endpoint := discordgo.EndpointChannelMessages(ef.Channel)
@@ -251,10 +269,7 @@ func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect) (strin
 	if err != nil {
 		return "", nil, err
 	}
-	id := sg.LobbyMessageID
-	if ef.Target == store.RoleTurn {
-		id = sg.TurnMessageID
-	}
+	id := messageID(sg, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
 		_, err := b.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
@@ -294,3 +309,74 @@ func (b *Bot) request(ctx context.Context, method, endpoint, bucket string, body
 	}
 	return b.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
 }
+
+// messageID is the recorded ID of the game's message of role.
+func messageID(sg *store.Game, role store.MessageRole) string {
+	switch role {
+	case store.RoleTurn:
+		return sg.TurnMessageID
+	case store.RoleReminder:
+		return sg.ReminderMessageID
+	case store.RoleThread:
+		return sg.ThreadID
+	}
+	return sg.LobbyMessageID
+}
+
+// sendThreadOp makes the request of a thread or delete effect. A thread
+// that was never made (no permission, no lobby message) leaves the game in
+// its channel: the ops on it are done with nothing to do.
+func (b *Bot) sendThreadOp(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
+	sg, err := b.db.Game(ctx, e.GameID)
+	if err != nil {
+		return "", nil, err
+	}
+	switch ef.Op {
+	case opThread:
+		if sg.LobbyMessageID == "" {
+			// The lobby's ID was never recorded: the game plays in
+			// its channel.
+			return "no lobby message", nil, nil
+		}
+		endpoint := discordgo.EndpointChannelMessageThread(ef.Channel, sg.LobbyMessageID)
+		body := map[string]any{"name": ef.Name, "auto_archive_duration": threadArchiveMinutes}
+		data, err := b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+		if isDiscordCode(err, discordgo.ErrCodeThreadAlreadyCreatedForThisMessage) {
+			// Made by an earlier try: a thread has its message's ID.
+			return sg.LobbyMessageID, record(ef.Record, sg.LobbyMessageID), nil
+		} else if err != nil {
+			return "", nil, err
+		}
+		var ch discordgo.Channel
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return "", nil, err
+		}
+		return ch.ID, record(ef.Record, ch.ID), nil
+	case opMember, opArchive:
+		if sg.ThreadID == "" {
+			return "no thread", nil, nil
+		}
+		if ef.Op == opMember {
+			endpoint := discordgo.EndpointThreadMember(sg.ThreadID, ef.User)
+			_, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, nil, discordgo.EndpointThreadMembers(sg.ThreadID), discordgo.WithContext(ctx))
+			return ef.User, nil, err
+		}
+		endpoint := discordgo.EndpointChannel(sg.ThreadID)
+		_, err := b.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"archived": true}, endpoint, discordgo.WithContext(ctx))
+		return "archived", nil, err
+	}
+	id := messageID(sg, ef.Target)
+	if id == "" {
+		return "none", nil, nil
+	}
+	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
+	_, err = b.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
+	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
+		return "gone", nil, nil
+	}
+	return id, nil, err
+}
+
+// threadArchiveMinutes is how long a game's thread stays open without
+// messages (Discord's longest, a week); the bot archives it at the end.
+const threadArchiveMinutes = 10080

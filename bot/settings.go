@@ -25,6 +25,16 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	if _, ok := o["reminders"]; ok {
 		s.Reminders, changed = o.bool("reminders", true), true
 	}
+	if _, ok := o["threads"]; ok {
+		s.Threads, changed = o.bool("threads", true), true
+	}
+	if v := o.string("roll", ""); v != "" {
+		if v != rollAuto && v != rollButton {
+			return refuse(msgUnknownCommand)
+		}
+		s.Roll, changed = v, true
+	}
+	s.Roll = serverRoll(s)
 	if changed {
 		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
 			return err
@@ -38,6 +48,10 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	if changed {
 		key = msgSettingsSaved
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders))
+	threads := tr(r.lang, msgOff)
+	if s.Threads {
+		threads = tr(r.lang, msgOn)
+	}
+	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
 	return nil
 }

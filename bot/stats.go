@@ -53,6 +53,8 @@ func extraSubcommands() []subcommand {
 		{name: "settings", desc: msgCmdSettings, run: (*Bot).cmdSettings, options: []*discordgo.ApplicationCommandOption{
 			stringOption("turn-timeout", msgOptDefaultTimeout, timeouts),
 			boolOption("reminders", msgOptReminders),
+			boolOption("threads", msgOptThreads),
+			stringOption("roll", msgOptRoll, rollChoices()),
 		}},
 	}
 }

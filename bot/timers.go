@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -103,9 +105,20 @@ func (b *Bot) wakeGame(m *match) error {
 		return nil
 	case !sg.Deadline.IsZero() && !sg.Deadline.After(m.now):
 		return b.timeout(m)
-	case m.toMove() != nil && m.toMove().Computer != "":
+	case m.toMove() != nil && (m.toMove().Computer != "" || (m.autoRoll() && m.game.Phase() == engine.PhaseRoll)):
+		// Turns that play themselves, more than one change plays.
 		m.beginTurn()
-		return b.advance(m, nil) // computers with more turns to play
+		at := len(m.effects)
+		lines, err := b.advance(m)
+		if err != nil {
+			return err
+		}
+		if len(lines) > 0 {
+			m.post(view{content: joinLines(lines)}, "")
+			last := len(m.effects) - 1
+			m.effects = slices.Insert(m.effects[:last], at, m.effects[last])
+		}
+		return nil
 	case !sg.ReminderSent && !sg.RemindAt.IsZero() && !sg.RemindAt.After(m.now):
 		return b.remind(m)
 	}
@@ -135,10 +148,10 @@ func (b *Bot) remind(m *match) error {
 	v := view{content: tr(sg.Locale, msgReminder, mention(seat.UserID), sg.ID, sg.Deadline.Unix()), pings: []string{seat.UserID}}
 	if sg.TurnMessageID != "" {
 		f := false
-		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, ChannelID: sg.ChannelID, GuildID: sg.GuildID,
-			FailIfNotExists: &f}
+		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, GuildID: sg.GuildID, FailIfNotExists: &f}
 	}
-	m.post(v, "")
+	m.post(v, store.RoleReminder)
+	m.notify(seat.UserID, tr(sg.Locale, msgDMReminder, sg.ID, sg.Deadline.Unix(), linkPlaceholder), store.RoleTurn)
 	return nil
 }
 

@@ -122,6 +122,15 @@ func (b *Bot) roll(m *match, r *request) error {
 	return b.endTurn(m, r, turn)
 }
 
+// autoRoll reports whether the die is rolled for people without a click.
+func (m *match) autoRoll() bool { return m.stored.Options.Roll == rollAuto }
+
+// The roll modes of a game.
+const (
+	rollAuto   = "auto"
+	rollButton = "button"
+)
+
 // move plays a move chosen by its FROM-TO; a barricade capture first asks
 // where the barricade goes.
 func (b *Bot) move(m *match, r *request, mv engine.Move) error {
@@ -154,16 +163,32 @@ func (b *Bot) place(m *match, r *request, sq engine.Square) error {
 	return b.endTurn(m, r, turn)
 }
 
-// endTurn ends the turn just played by a click: its message becomes a
-// one-line summary, then the computers play and the next turn opens.
+// endTurn ends the turn just played by a click: its message becomes the
+// turn's line, followed by the lines of the turns that played themselves
+// after it (computers, passes, forced moves), then the next turn opens.
 func (b *Bot) endTurn(m *match, r *request, turn int) error {
-	m.answer(discordgo.InteractionResponseUpdateMessage, summaryData(b.summary(m, turn)), nil)
+	lines := []string{b.summary(m, turn)}
 	if m.game.Over() {
+		m.answer(discordgo.InteractionResponseUpdateMessage, summaryData(joinLines(lines)), nil)
+		if r.i.Message != nil && r.i.Message.ID != m.stored.TurnMessageID && m.stored.TurnMessageID != "" {
+			m.edit(store.RoleTurn, summaryData(joinLines(lines)), false)
+		}
 		b.finish(m)
 		return nil
 	}
 	m.beginTurn()
-	return b.advance(m, nil)
+	more, err := b.advance(m)
+	if err != nil {
+		return err
+	}
+	collapsed := summaryData(joinLines(append(lines, more...)))
+	m.answer(discordgo.InteractionResponseUpdateMessage, collapsed, nil)
+	if r.i.Message != nil && r.i.Message.ID != m.stored.TurnMessageID && m.stored.TurnMessageID != "" {
+		// Played on a private copy (/malefiz board): the turn message
+		// collapses too, before the next one is posted.
+		m.insertEdit(0, store.RoleTurn, collapsed)
+	}
+	return nil
 }
 
 // summaryData is a turn message reduced to its one-line summary.
@@ -173,41 +198,88 @@ func summaryData(line string) *discordgo.InteractionResponseData {
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}
 }
 
-// advance plays the computers' turns (at most maxComputerTurns), then posts
-// the next human turn's message with the computers' turns summed up, or the
-// result. All of it is one change: after a click the game waits for a
-// person again (or is over), so no state in between is ever stored.
-func (b *Bot) advance(m *match, lines []string) error {
+// advance plays the turns that need nobody (at most maxComputerTurns): the
+// computers', and with roll auto a person's turn that passes or has one
+// legal move. Then it posts the next turn's message, already rolled with
+// roll auto, or the result, and updates the card. It returns a line per
+// turn it played, for the caller to show where the thread keeps the
+// history (the previous turn message). All of it is one change: the game
+// waits for a person again (or is over), so no state in between is stored.
+func (b *Bot) advance(m *match) ([]string, error) {
+	var lines []string
 	for range maxComputerTurns {
 		seat := m.toMove()
-		if seat == nil || seat.Computer == "" {
+		if seat == nil {
 			break
 		}
 		turn := m.game.TurnNumber()
-		if err := b.playFor(m, seat.Computer); err != nil {
-			return err
+		if seat.Computer != "" {
+			if err := b.playFor(m, seat.Computer); err != nil {
+				return nil, err
+			}
+			lines = append(lines, b.summary(m, turn))
+		} else {
+			played, err := b.autoPlay(m)
+			if err != nil {
+				return nil, err
+			}
+			if !played {
+				break
+			}
+			lines = append(lines, b.summary(m, turn)+" "+tr(m.stored.Locale, msgPlayedItself))
 		}
-		lines = append(lines, b.summary(m, turn))
 		if m.game.Over() {
-			b.finishWith(m, lines)
-			return nil
+			b.finish(m)
+			return lines, nil
 		}
 		m.beginTurn()
 	}
 	if m.game.Over() {
-		b.finishWith(m, lines)
-		return nil
+		b.finish(m)
+		return lines, nil
 	}
-	if seat := m.toMove(); seat != nil && seat.Computer != "" {
-		// Computers only, and more turns to play: the scheduler goes on.
+	if seat := m.toMove(); seat != nil && (seat.Computer != "" || (m.autoRoll() && m.game.Phase() == engine.PhaseRoll)) {
+		// Turns that need nobody, more than one change plays: the
+		// scheduler goes on at once.
 		m.stored.WakeAt = m.now
-		if len(lines) > 0 {
-			m.post(view{content: joinLines(lines)}, "")
-		}
-		return nil
+		m.changed()
+		return lines, nil
 	}
-	m.post(b.turnView(m, viewOptions{lines: lines}), store.RoleTurn)
-	return nil
+	m.post(b.turnView(m, viewOptions{}), store.RoleTurn)
+	if seat := m.toMove(); seat != nil && seat.UserID != "" {
+		m.notify(seat.UserID, b.turnDM(m), store.RoleTurn)
+	}
+	m.edit(store.RoleLobby, b.cardData(m), false)
+	return lines, nil
+}
+
+// autoPlay rolls for the person to move when the game rolls by itself. A
+// turn with no legal move passes, one with a single legal move (and no
+// barricade to place) is played; it reports whether the turn was played.
+func (b *Bot) autoPlay(m *match) (bool, error) {
+	if !m.autoRoll() || m.game.Phase() != engine.PhaseRoll {
+		return false, nil
+	}
+	color := m.game.Turn()
+	turn := m.game.TurnNumber()
+	n, err := m.game.Roll(b.dice)
+	if err != nil {
+		return false, err
+	}
+	m.record(store.EventRoll, "", color.String(), strconv.Itoa(n))
+	if m.game.TurnNumber() != turn {
+		m.record(store.EventPass, "", color.String(), "")
+		return true, nil
+	}
+	moves := m.game.LegalMoves()
+	if len(moves) != 1 {
+		return false, nil
+	}
+	if err := m.game.Move(moves[0]); err != nil {
+		return false, err
+	}
+	m.record(store.EventMove, "", color.String(), moves[0].String())
+	return true, nil
 }
 
 // playFor completes the current turn with a computer player of level:
@@ -257,9 +329,9 @@ const (
 
 // timeout plays the turn of a player whose time ran out with the easiest
 // computer player; after maxTimeouts in a row a computer takes the seat over.
+// The turn message becomes the turn's line, naming the player and the move.
 func (b *Bot) timeout(m *match) error {
 	seat := m.toMove()
-	color := m.game.Turn()
 	turn := m.game.TurnNumber()
 	m.record(store.EventTimeout, seat.UserID, seat.Color, "")
 	if err := b.playFor(m, timeoutLevel); err != nil {
@@ -267,20 +339,25 @@ func (b *Bot) timeout(m *match) error {
 	}
 	seat.Timeouts++
 	lang := m.stored.Locale
-	lines := []string{tr(lang, msgTimedOut, b.seatLabel(m, seat))}
+	lines := []string{b.summaryAs(m, turn, tr(lang, msgTimedOutWho, b.seatLabel(m, seat)))}
 	if seat.Timeouts >= maxTimeouts && seat.Computer == "" {
 		seat.Computer = takeoverLevel
 		m.record(store.EventReplace, seat.UserID, seat.Color, "ai:"+seat.Computer)
 		lines = append(lines, tr(lang, msgTakenOver, quote(seat.Name), maxTimeouts))
 	}
-	m.edit(store.RoleTurn, summaryData(tr(lang, msgTimedOutSummary, turn, colorLabel(lang, color))), false)
-	lines = append(lines, b.summary(m, turn))
-	if m.game.Over() {
-		b.finishWith(m, lines)
-		return nil
+	at := len(m.effects) // the edit goes before the next turn's message
+	if !m.game.Over() {
+		m.beginTurn()
+		more, err := b.advance(m)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, more...)
+	} else {
+		b.finish(m)
 	}
-	m.beginTurn()
-	return b.advance(m, lines)
+	m.insertEdit(at, store.RoleTurn, summaryData(joinLines(lines)))
+	return nil
 }
 
 // joinLines puts lines of what happened one under the other.

@@ -39,11 +39,11 @@ type view struct {
 
 // viewOptions choose what a turn view shows.
 type viewOptions struct {
-	lines      []string      // what happened since the last human turn
 	pawn       engine.Square // with pawnChosen: only this pawn's moves
 	pawnChosen bool
-	row        int  // placement: the row whose squares the menu lists
-	private    bool // a private look at the board: no buttons, no ping
+	row        int    // placement: the row whose squares the menu lists
+	private    bool   // a private look at the board: no ping, buttons only for the mover
+	viewer     string // with private: who looks; others read whose turn it is
 }
 
 // choices are the moves a player chooses between, one per FROM-TO (a move
@@ -87,7 +87,11 @@ func moveText(lang string, from, to engine.Square) string {
 }
 
 // summary is the one line that tells what happened in turn.
-func (b *Bot) summary(m *match, turn int) string {
+func (b *Bot) summary(m *match, turn int) string { return b.summaryAs(m, turn, "") }
+
+// summaryAs is summary with who, when set, naming the one who rolled (a
+// turn played for someone).
+func (b *Bot) summaryAs(m *match, turn int, as string) string {
 	lang := m.stored.Locale
 	var parts []string
 	var who string
@@ -98,6 +102,9 @@ func (b *Bot) summary(m *match, turn int) string {
 		who = b.seatLabel(m, m.seatByColor(rec.Color))
 		switch rec.Kind {
 		case engine.RecordRoll:
+			if as != "" {
+				who = as
+			}
 			parts = append(parts, tr(lang, msgRolled, who, rec.Roll))
 		case engine.RecordPass:
 			parts = append(parts, tr(lang, msgNoMove))
@@ -150,20 +157,32 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 	seat := m.toMove()
 	color := m.game.Turn()
 	sc := scene(m)
-	desc := append([]string(nil), o.lines...)
+	var desc []string
 	var comps []discordgo.MessageComponent
 	turn := m.game.TurnNumber()
 	cid := func(a Action, arg string) string {
 		return CustomID{Action: a, Game: m.stored.ID, Turn: turn, Arg: arg}.String()
 	}
-	switch m.game.Phase() {
-	case engine.PhaseRoll:
+	// A private look by someone not to move says whose turn it is.
+	onlooker := o.private && (seat == nil || seat.UserID != o.viewer || seat.Computer != "")
+	if onlooker {
+		switch m.game.Phase() {
+		case engine.PhaseRoll:
+			desc = append(desc, tr(lang, msgOthersRoll, b.seatLabel(m, seat)))
+		default:
+			sc.Roll = m.game.Rolled()
+			desc = append(desc, tr(lang, msgOthersMove, b.seatLabel(m, seat), m.game.Rolled()))
+		}
+	}
+	switch phase := m.game.Phase(); {
+	case onlooker:
+	case phase == engine.PhaseRoll:
 		desc = append(desc, tr(lang, msgPromptRoll))
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, msgRollButton), Style: discordgo.PrimaryButton, CustomID: cid(ActRoll, ""),
 				Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 		}})
-	case engine.PhaseMove:
+	case phase == engine.PhaseMove:
 		sc.Roll = m.game.Rolled()
 		all := choices(m.game)
 		if len(all) > maxMoveButtons && !o.pawnChosen {
@@ -215,10 +234,10 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 			comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 		}
-	case engine.PhasePlace:
+	case phase == engine.PhasePlace:
 		sc.Roll = m.game.Rolled()
 		pending, _ := m.game.Pending()
-		desc = append(desc, tr(lang, msgPromptPlace, moveText(lang, pending.From, pending.To)))
+		desc = append(desc, tr(lang, msgPromptPlace, pending.To.String()))
 		squares := m.game.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
 		pos := m.game.Position()
@@ -234,6 +253,10 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		comps = buttonRows(buttons)
 		comps = append(comps, rowMenu(lang, squares, cid(ActPlaceRow, "")))
 		if o.row > 0 {
+			// The board letters the row's free squares as the menu does.
+			for i, sq := range rowSquares(squares, o.row) {
+				sc.Labels = append(sc.Labels, render.Label{Square: sq, Text: render.Letter(i)})
+			}
 			if menu, ok := squareMenu(lang, squares, o.row, cid(ActPlace, "")); ok {
 				comps = append(comps, menu)
 			}
@@ -241,7 +264,7 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 	}
-	if !m.stored.Deadline.IsZero() && !o.private {
+	if !m.stored.Deadline.IsZero() {
 		desc = append(desc, tr(lang, msgDeadline, m.stored.Deadline.Unix()))
 	}
 	embed := &discordgo.MessageEmbed{
@@ -252,10 +275,13 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)},
 	}
 	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
-	if o.private {
+	if onlooker {
 		return v
 	}
 	v.components = comps
+	if o.private {
+		return v // the mover's private copy: the buttons, no ping
+	}
 	if seat != nil && seat.UserID != "" && seat.Computer == "" {
 		v.content = mention(seat.UserID)
 		v.pings = []string{seat.UserID}
@@ -300,10 +326,8 @@ func rowMenu(lang string, squares []engine.Square, customID string) discordgo.Me
 // squareMenu is the select menu of one row's legal squares.
 func squareMenu(lang string, squares []engine.Square, row int, customID string) (discordgo.MessageComponent, bool) {
 	var opts []discordgo.SelectMenuOption
-	for _, sq := range squares {
-		if sq.Row() == row {
-			opts = append(opts, discordgo.SelectMenuOption{Label: sq.String(), Value: sq.String()})
-		}
+	for i, sq := range rowSquares(squares, row) {
+		opts = append(opts, discordgo.SelectMenuOption{Label: render.Letter(i) + " · " + sq.String(), Value: sq.String()})
 	}
 	if len(opts) == 0 {
 		return nil, false
@@ -311,6 +335,17 @@ func squareMenu(lang string, squares []engine.Square, row int, customID string) 
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickSquare, row), Options: opts},
 	}}, true
+}
+
+// rowSquares are the squares of row, in the order of squares.
+func rowSquares(squares []engine.Square, row int) []engine.Square {
+	var out []engine.Square
+	for _, sq := range squares {
+		if sq.Row() == row {
+			out = append(out, sq)
+		}
+	}
+	return out
 }
 
 // suggestPlacements picks up to maxSuggestions squares for a captured
@@ -395,8 +430,16 @@ func (b *Bot) lobbyEmbed(m *match) *discordgo.MessageEmbed {
 		rules = strings.Join(house, ", ")
 	}
 	lines = append(lines, "", tr(lang, msgRulesLine, rules))
-	if m.stored.Options.TurnTimeout > 0 {
-		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, m.stored.Options.TurnTimeout)))
+	if t := m.turnTimeout(); t > 0 {
+		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, t)))
+	}
+	roll := msgRollAuto
+	if !m.autoRoll() {
+		roll = msgRollButtonOpt
+	}
+	lines = append(lines, tr(lang, msgRollLine, tr(lang, roll)))
+	if m.settings.Threads && !m.stored.Threaded {
+		lines = append(lines, "", tr(lang, msgNoThreads))
 	}
 	title := tr(lang, msgLobbyTitle)
 	switch m.stored.Status {

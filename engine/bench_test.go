@@ -64,3 +64,20 @@ func BenchmarkRandomGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
+
+// BenchmarkPawnMovesMidGame measures AppendPawnMoves, the generator a
+// search uses (captures unplaced), cycling through the six rolls; compare
+// BenchmarkMovesMidGame/roll=0, which expands every placement.
+func BenchmarkPawnMovesMidGame(b *testing.B) {
+	p, err := ParsePosition(midGame)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]Move, 0, 256)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		buf = p.AppendPawnMoves(buf[:0], i%6+1)
+		i++
+	}
+}

@@ -86,6 +86,7 @@ func init() {
 			}
 		}
 	}
+	buildPaths()
 	Goal = mustSquare("i14")
 	for c, name := range [NumColors]string{"c1", "g1", "k1", "o1"} {
 		entries[c] = mustSquare(name)

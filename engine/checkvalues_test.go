@@ -24,7 +24,7 @@ func movesText(t *testing.T, position string, roll int, r Rules) []string {
 	return out
 }
 
-// TestCheckValues checks every move list published in rules.md.
+// TestCheckValues checks every move list published in docs/rules.md.
 func TestCheckValues(t *testing.T) {
 	const (
 		fourPlayers = "players=rgyb turn=g r=c1 g=f1,g1 y=h1 b= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13"

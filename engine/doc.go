@@ -1,5 +1,5 @@
 // Package engine implements the rules of Malefiz (Barricade, Ravensburger 1960)
-// exactly as ../shared/spec/rules.md states them: the board graph, positions and
+// exactly as docs/rules.md states them: the board graph, positions and
 // their notation, legal moves for a roll, perft, and a game state machine with a
 // replayable history.
 //

@@ -6,7 +6,7 @@ import "errors"
 var (
 	// ErrInvalidSquare: a square name that is not on the board.
 	ErrInvalidSquare = errors.New("invalid square")
-	// ErrInvalidPosition: position notation that breaks rules.md.
+	// ErrInvalidPosition: position notation that breaks docs/rules.md.
 	ErrInvalidPosition = errors.New("invalid position")
 	// ErrInvalidMove: move notation that cannot be read.
 	ErrInvalidMove = errors.New("invalid move notation")

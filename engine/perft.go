@@ -1,7 +1,7 @@
 package engine
 
 // Perft counts the move sequences of depth plies from p under the standard
-// rules, as rules.md defines it: every roll 1 to 6, every legal move of that
+// rules, as docs/rules.md defines it: every roll 1 to 6, every legal move of that
 // roll (each barricade placement separate), a pass counted as one move when a
 // roll allows none, and 0 for depth ≥ 1 once a pawn stands on the goal.
 func Perft(p Position, depth int) uint64 {

@@ -38,6 +38,7 @@ const PawnsPerColor = 5
 // copying it copies the whole position.
 type Position struct {
 	cells  [NumSquares]Piece
+	bars   SquareSet // the squares of cells that hold a barricade
 	home   [NumColors]int8
 	inPlay [NumColors]bool
 	turn   Color
@@ -76,6 +77,7 @@ func NewPosition(players []Color, first Color) (Position, error) {
 	p.turn = first
 	for _, s := range barricadeStarts {
 		p.cells[s] = Barricade
+		p.bars.Add(s)
 	}
 	return p, nil
 }
@@ -100,6 +102,11 @@ func (p Position) Players() []Color {
 // At returns the piece on square s.
 func (p Position) At(s Square) Piece { return p.cells[s] }
 
+// Board returns the piece on every square, indexed by Square: At for the
+// whole board in one call, for loops over every square (a call of At in
+// such a loop copies the Position each time).
+func (p Position) Board() [NumSquares]Piece { return p.cells }
+
 // Home returns how many pawns of colour c wait in its house.
 func (p Position) Home(c Color) int { return int(p.home[c]) }
 
@@ -114,6 +121,9 @@ func (p Position) Pawns(c Color) []Square {
 	}
 	return out
 }
+
+// BarricadeSet returns the squares holding a barricade, as a set.
+func (p Position) BarricadeSet() SquareSet { return p.bars }
 
 // Barricades returns the squares holding a barricade, in square order.
 func (p Position) Barricades() []Square {
@@ -155,6 +165,20 @@ func (p *Position) Apply(m Move) Color {
 	return captured
 }
 
+// Play plays m for the colour to move, who rolled roll, and hands the turn
+// on as a game does: not after a 6 under the six-again rule, and not when m
+// reaches the goal (the winner stays the colour to move). Like Apply it
+// trusts m to be legal, and it returns the colour of a captured pawn, or
+// NoColor.
+func (p *Position) Play(m Move, roll int, r Rules) Color {
+	mover := p.turn
+	captured := p.movePieces(m)
+	if m.To != Goal && !(r.SixAgain && roll == 6) {
+		p.turn = p.next(mover)
+	}
+	return captured
+}
+
 // movePieces moves the pieces of m without handing the turn on and returns
 // the colour of a captured pawn, or NoColor.
 func (p *Position) movePieces(m Move) Color {
@@ -169,8 +193,12 @@ func (p *Position) movePieces(m Move) Color {
 	case t.IsPawn():
 		captured = t.Color()
 		p.home[captured]++
-	case t == Barricade && m.Place != NoSquare:
-		p.cells[m.Place] = Barricade
+	case t == Barricade:
+		p.bars.Remove(m.To)
+		if m.Place != NoSquare {
+			p.cells[m.Place] = Barricade
+			p.bars.Add(m.Place)
+		}
 	}
 	p.cells[m.To] = PawnOf(c)
 	return captured
@@ -190,7 +218,7 @@ func (p *Position) remove(c Color) {
 	p.inPlay[c] = false
 }
 
-// ParsePosition reads the position notation of rules.md, or the word "start".
+// ParsePosition reads the position notation of docs/rules.md, or the word "start".
 func ParsePosition(text string) (Position, error) {
 	text = strings.TrimSpace(text)
 	if text == "start" {
@@ -288,6 +316,7 @@ func ParsePosition(text string) (Position, error) {
 			return Position{}, fmt.Errorf("%w: two pieces on %s", ErrInvalidPosition, s)
 		}
 		p.cells[s] = Barricade
+		p.bars.Add(s)
 	}
 	return p, nil
 }

@@ -41,7 +41,7 @@ func mustMove(t *testing.T, s string) Move {
 	return m
 }
 
-// TestRuleMoves holds one or more cases per numbered rule of rules.md that
+// TestRuleMoves holds one or more cases per numbered rule of docs/rules.md that
 // concern which moves are legal.
 func TestRuleMoves(t *testing.T) {
 	tests := []struct {

@@ -31,6 +31,7 @@ var copyTables = []copyTable{
 	{"player_months", "guild_id, month, player"},
 	{"guild_settings", "guild_id"},
 	{"outbox", "id"},
+	{"user_settings", "user_id"},
 }
 
 // TableCounts are the rows of each table, by table name.

@@ -55,6 +55,22 @@ type Options struct {
 	SixAgain bool `json:"six_again,omitempty"`
 	// SafeRow2: no barricade may be placed on row 2.
 	SafeRow2 bool `json:"safe_row_2,omitempty"`
+	// Roll is how the die is rolled for a person: "auto" (the turn
+	// arrives rolled) or "button" ("" for games made before the option).
+	Roll string `json:"roll,omitempty"`
+	// RematchOf is the game this one is a rematch of (0 for none).
+	RematchOf int64 `json:"rematch_of,omitempty"`
+	// CancelVote, while open, is the host's request to cancel the running
+	// game, which the other players answer.
+	CancelVote *CancelVote `json:"cancel_vote,omitempty"`
+}
+
+// CancelVote is a host's request to cancel a running game without a
+// result: it needs every other human player's agreement before Until.
+type CancelVote struct {
+	By     string    `json:"by"`               // the host who asked
+	Until  time.Time `json:"until"`            // when the vote closes
+	Agreed []string  `json:"agreed,omitempty"` // who agreed so far
 }
 
 // Game is one game of a channel, from its lobby to its end.
@@ -79,7 +95,16 @@ type Game struct {
 	// computed before a delivery cannot undo it.
 	LobbyMessageID string // Discord message of the lobby
 	TurnMessageID  string // Discord message of the current turn
-	Locale         string // language of messages the whole channel sees
+	// ThreadID is the thread the game plays in, once made (Discord gives a
+	// thread started from a message the message's ID); "" plays in the
+	// channel. ReminderMessageID is the current turn's reminder.
+	ThreadID          string
+	ReminderMessageID string
+	Locale            string // language of messages the whole channel sees
+	// Threaded is fixed at creation: the game plays in a thread of its own,
+	// so the channel may hold other open games; a channel has at most one
+	// open game that is not threaded.
+	Threaded bool
 
 	// Timers; the zero time means none.
 	Deadline     time.Time // the current turn's deadline
@@ -151,26 +176,28 @@ func createGame(ctx context.Context, tx wtx, g *Game, now time.Time, events []Ev
 	if err != nil {
 		return 0, err
 	}
-	var open int64
-	err = tx.QueryRowContext(ctx, `SELECT id FROM games
-		WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
-		g.GuildID, g.ChannelID).Scan(&open)
-	if err == nil {
-		return 0, fmt.Errorf("game %d: %w", open, ErrChannelBusy)
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
+	if !g.Threaded {
+		var open int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM games
+			WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running') AND NOT threaded`,
+			g.GuildID, g.ChannelID).Scan(&open)
+		if err == nil {
+			return 0, fmt.Errorf("game %d: %w", open, ErrChannelBusy)
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
 	}
 
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, host_id, status, options,
 			state, version, last_seq, lobby_message_id, turn_message_id, locale, deadline, remind_at,
-			reminder_sent, wake_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			reminder_sent, wake_at, created_at, updated_at, threaded)
+		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`,
 		g.GuildID, g.ChannelID, g.HostID, string(g.Status), string(opts),
 		g.State, len(events), g.LobbyMessageID, g.TurnMessageID, g.Locale,
 		millis(g.Deadline), millis(g.RemindAt), g.ReminderSent, millis(g.WakeAt),
-		now.UnixMilli(), now.UnixMilli(),
+		now.UnixMilli(), now.UnixMilli(), g.Threaded,
 	).Scan(&id)
 	if isUniqueViolation(err) {
 		return 0, ErrChannelBusy
@@ -348,6 +375,24 @@ func (db *DB) OpenGame(ctx context.Context, guildID, channelID string) (*Game, e
 	return g, tx.Commit()
 }
 
+// OpenGames returns the open games of a channel, or of a thread a game
+// plays in, newest first.
+func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: open games of channel %s: %w", channelID, err)
+	}
+	defer tx.Rollback()
+
+	games, err := findGames(ctx, tx, `WHERE guild_id = ? AND status IN ('lobby', 'running')
+		AND (channel_id = ? OR id IN (SELECT id FROM games WHERE thread_id = ?)) ORDER BY id DESC`,
+		guildID, channelID, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("store: open games of channel %s: %w", channelID, err)
+	}
+	return games, tx.Commit()
+}
+
 // DueGames returns up to limit games whose WakeAt is at or before now,
 // earliest first. It is a range scan of an index, however many games are
 // stored.
@@ -429,7 +474,7 @@ func findEvents(ctx context.Context, tx dtx, gameID int64) ([]Event, error) {
 
 const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, version, last_seq,
 	lobby_message_id, turn_message_id, locale, deadline, remind_at, reminder_sent, wake_at,
-	created_at, updated_at, finished_at`
+	created_at, updated_at, finished_at, threaded, thread_id, reminder_message_id`
 
 // findGame returns the one game matching where, with its seats.
 func findGame(ctx context.Context, tx dtx, where string, args ...any) (*Game, error) {
@@ -511,7 +556,8 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 	)
 	if err := rows.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.HostID, &status, &opts, &g.State,
 		&g.Version, &g.LastSeq, &g.LobbyMessageID, &g.TurnMessageID, &g.Locale,
-		&deadline, &remindAt, &g.ReminderSent, &wakeAt, &createdAt, &updatedAt, &finishedAt); err != nil {
+		&deadline, &remindAt, &g.ReminderSent, &wakeAt, &createdAt, &updatedAt, &finishedAt,
+		&g.Threaded, &g.ThreadID, &g.ReminderMessageID); err != nil {
 		return nil, err
 	}
 	g.Status = Status(status)

@@ -18,12 +18,16 @@ type GuildSettings struct {
 	TurnTimeout time.Duration
 	// Reminders: a player gets one reminder halfway through the turn.
 	Reminders bool
+	// Threads: each new game plays in a thread of its own.
+	Threads bool
+	// Roll is how new games roll the die: "auto" or "button".
+	Roll string
 }
 
 // DefaultGuildSettings are the settings of a guild that has set none:
-// DefaultTurnTimeout, reminders on.
+// DefaultTurnTimeout, reminders on, threads on, the die rolled for the player.
 func DefaultGuildSettings() GuildSettings {
-	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true}
+	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true, Threads: true, Roll: "auto"}
 }
 
 // GuildSettings returns a guild's settings, or DefaultGuildSettings when it
@@ -37,8 +41,8 @@ func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings,
 
 	s := DefaultGuildSettings()
 	var timeout int64
-	err = tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders FROM guild_settings WHERE guild_id = ?`,
-		guildID).Scan(&timeout, &s.Reminders)
+	err = tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`,
+		guildID).Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return s, tx.Commit()
@@ -61,10 +65,11 @@ func (db *DB) SetGuildSettings(ctx context.Context, guildID string, s GuildSetti
 	}
 	defer tx.Rollback()
 
-	if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, turn_timeout, reminders)
-		VALUES (?, ?, ?)
-		ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, reminders = excluded.reminders`,
-		guildID, s.TurnTimeout.Milliseconds(), s.Reminders); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, turn_timeout, reminders, threads, roll)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, reminders = excluded.reminders,
+			threads = excluded.threads, roll = excluded.roll`,
+		guildID, s.TurnTimeout.Milliseconds(), s.Reminders, s.Threads, s.Roll); err != nil {
 		return fmt.Errorf("store: settings of guild %s: %w", guildID, err)
 	}
 	if err := tx.Commit(); err != nil {

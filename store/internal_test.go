@@ -93,7 +93,7 @@ func TestQueryPlans(t *testing.T) {
 		{"next wake", `SELECT wake_at FROM games WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`,
 			nil, []string{"games_wake"}, []string{"SCAN games", "TEMP B-TREE"}},
 		{"open game", `SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
-			[]any{"g", "c"}, []string{"games_open_channel"}, []string{"SCAN games"}},
+			[]any{"g", "c"}, []string{"games_open_place"}, []string{"SCAN games"}},
 		{"recent games", `SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT ?`,
 			[]any{"g", 10}, []string{"games_guild_finished"}, []string{"SCAN games"}},
 		{"period leaderboard", `SELECT * FROM (` + period + `) ORDER BY rating DESC`,

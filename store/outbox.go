@@ -179,6 +179,10 @@ type MessageRole string
 const (
 	RoleLobby MessageRole = "lobby" // Game.LobbyMessageID
 	RoleTurn  MessageRole = "turn"  // Game.TurnMessageID
+	// RoleThread is Game.ThreadID: the thread started from the lobby.
+	RoleThread MessageRole = "thread"
+	// RoleReminder is Game.ReminderMessageID.
+	RoleReminder MessageRole = "reminder"
 )
 
 // MessageRecord says where a delivery's new message ID goes.
@@ -303,6 +307,10 @@ func setMessageID(ctx context.Context, tx wtx, gameID int64, role MessageRole, m
 		column = "lobby_message_id"
 	case RoleTurn:
 		column = "turn_message_id"
+	case RoleThread:
+		column = "thread_id"
+	case RoleReminder:
+		column = "reminder_message_id"
 	default:
 		return fmt.Errorf("unknown message role %q", role)
 	}

@@ -38,7 +38,7 @@ func TestQueryPlansPostgres(t *testing.T) {
 			[]any{0, 10}, "games_wake"},
 		{"next wake", `SELECT wake_at FROM games WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`, nil, "games_wake"},
 		{"open game", `SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running')`,
-			[]any{"g", "c"}, "games_open_channel"},
+			[]any{"g", "c"}, "games_open_"},
 		{"recent games", `SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT ?`,
 			[]any{"g", 10}, "games_guild_finished"},
 		{"period leaderboard", `SELECT * FROM (` + period + `) AS board ORDER BY rating DESC`, periodArgs, "using results_p"},

@@ -635,3 +635,36 @@ func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]Resu
 	}
 	return results, rows.Err()
 }
+
+// GameResults returns the results of a finished game, in seat colour
+// order as stored, with the ratings before and after; none for a game that
+// did not finish.
+func (db *DB) GameResults(ctx context.Context, gameID int64) ([]Result, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT player, name, is_computer, color, won, forfeit, captures, captured,
+			barricades, turns, game_turns, finished_at, rating_before, rating_after
+		FROM results WHERE game_id = ?`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []Result
+	for rows.Next() {
+		var r Result
+		var finished int64
+		if err := rows.Scan(&r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit, &r.Captures, &r.Captured,
+			&r.Barricades, &r.Turns, &r.GameTurns, &finished, &r.RatingBefore, &r.RatingAfter); err != nil {
+			return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
+		}
+		r.FinishedAt = time.UnixMilli(finished).UTC()
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
+	}
+	return out, tx.Commit()
+}

@@ -583,10 +583,10 @@ func TestGuildSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true}); s != want {
+		if want := (store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Threads: true, Roll: "auto"}); s != want {
 			t.Errorf("default settings %+v, want %+v", s, want)
 		}
-		set := store.GuildSettings{TurnTimeout: 90 * time.Minute, Reminders: false}
+		set := store.GuildSettings{TurnTimeout: 90 * time.Minute, Reminders: false, Threads: false, Roll: "button"}
 		if err := db.SetGuildSettings(ctxT(t), "guild1", set); err != nil {
 			t.Fatal(err)
 		}

@@ -68,11 +68,12 @@ func (c *child) game() *store.Game {
 	return sg
 }
 
-// turnMessages counts the channel's turn messages of turn n.
+// turnMessages counts the turn messages of turn n, in the channel and in
+// the game's thread.
 func turnMessages(fake *fakediscord.Fake, n int) int {
 	count := 0
-	for _, m := range fake.ChannelMessages(fake.ChannelID) {
-		if len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "Turn "+strconv.Itoa(n)+" ") {
+	for _, m := range fake.AllMessages() {
+		if !m.Deleted && !m.Ephemeral && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "Turn "+strconv.Itoa(n)+" ") {
 			count++
 		}
 	}
@@ -103,7 +104,7 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 			c.start()
 			ctx := t.Context()
 			lobby, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "new",
-				Options: map[string]any{"seats": 2}})
+				Options: map[string]any{"seats": 2, "roll": "button"}})
 			require.NoError(t, err)
 			_, err = fake.Click(ctx, fakediscord.Invocation{User: bob, MessageID: lobby.Message.ID,
 				CustomID: control(t, *lobby.Message, bot.ActJoin)})
@@ -134,6 +135,14 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 			require.Eventually(t, func() bool { return c.game().TurnMessageID != "" }, 20*time.Second, 20*time.Millisecond,
 				"the first turn message was not posted after the restart")
 			assert.Equal(t, 1, turnMessages(fake, 1), "messages for turn 1")
+			openers := 0
+			for _, m := range fake.AllMessages() {
+				if strings.Contains(m.Content, "The die decided") {
+					openers++
+					assert.Equal(t, lobby.Message.ID, m.ChannelID, "the opener is posted in the game's thread")
+				}
+			}
+			assert.Equal(t, 1, openers, "the thread's opener")
 			lobbyNow, _ := fake.Message(lobby.Message.ID)
 			assert.Empty(t, lobbyNow.CustomIDs(), "the lobby message lost its buttons")
 

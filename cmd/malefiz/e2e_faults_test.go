@@ -66,18 +66,26 @@ func TestRefusals(t *testing.T) {
 	refused("new where a game runs", h.command(carol, "new", nil), "already running here")
 	refused("start by a non-host", h.command(bob, "start", nil), "already started")
 
-	// Alice brings the board back with /malefiz board and plays there: the
-	// first message's Roll button is now an old one.
+	// Alice brings the board back with /malefiz board, privately with the
+	// turn's buttons, and plays there; the turn message collapses all the
+	// same, and a second private copy's Roll button is now an old one.
 	board := h.command(alice, "board", nil)
-	if board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
+	if !board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
 		t.Fatalf("board for the player to move: ephemeral=%v controls %v", board.Ephemeral(), board.Message.CustomIDs())
 	}
+	spare := h.command(alice, "board", nil)
 	h.die.set(1)
 	moves := h.click(alice, board.Message.ID, control(t, *board.Message, bot.ActRoll))
 	h.click(alice, board.Message.ID, control(t, *moves.Message, bot.ActMove))
 	h.waitTurn(gameID)
-	refused("old message's button", h.click(alice, turn.ID, roll), "earlier turn")
-	refused("board for someone else", h.command(carol, "board", nil), "")
+	if old, _ := h.fake.Message(turn.ID); len(old.CustomIDs()) != 0 || !strings.Contains(old.Content, "Turn 1") {
+		t.Errorf("the turn message played on a private copy: %q %v, want its line", old.Content, old.CustomIDs())
+	}
+	refused("old message's button", h.click(alice, spare.Message.ID, control(t, *spare.Message, bot.ActRoll)), "earlier turn")
+	other := h.command(carol, "board", nil)
+	if !other.Ephemeral() || len(other.Message.CustomIDs()) != 0 || !strings.Contains(other.Message.Embeds[0].Description, "is to move") {
+		t.Errorf("board for someone else: ephemeral=%v controls %v %q", other.Ephemeral(), other.Message.CustomIDs(), other.Message.Embeds[0].Description)
+	}
 	sg, g := h.game(gameID)
 	if g.TurnNumber() != 2 || sg.Status != store.StatusRunning {
 		t.Errorf("refusals changed the game: turn %d status %s", g.TurnNumber(), sg.Status)
@@ -152,7 +160,7 @@ func TestDiscordFaultsLoseNothing(t *testing.T) {
 		t.Fatalf("after a 500 the move must be kept: turn %d, %s to move", g.TurnNumber(), g.Turn())
 	}
 	board := h.command(alice, "board", nil)
-	if board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
+	if !board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
 		t.Fatalf("board after a lost turn message: %v", board.Message.CustomIDs())
 	}
 	h.die.set(2)

@@ -16,6 +16,7 @@ import (
 func TestServerSettings(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
+	h.playInChannel()
 	if resp := h.command(alice, "settings", map[string]any{"turn-timeout": "1h"}); !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "Manage Server") {
 		t.Fatalf("settings without Manage Server: %q", resp.Message.Content)
 	}
@@ -59,7 +60,7 @@ func TestMissingPermissionsAreExplained(t *testing.T) {
 	// /malefiz board brings the turn on screen.
 	h.fake.SetPermissions(h.fake.ChannelID, fakediscord.DefaultAppPermissions)
 	board := h.command(alice, "board", nil)
-	if board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
+	if !board.Ephemeral() || !hasControl(*board.Message, bot.ActRoll) {
 		t.Errorf("board after the permission came back: %v", board.Message.CustomIDs())
 	}
 }
@@ -137,16 +138,17 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		if player != alice {
 			t.Fatalf("turn message for %s, want alice (the computers move at once)", player)
 		}
+		played := moves
 		if ids := moves.CustomIDs(); len(ids) > 0 {
-			h.click(alice, moves.ID, ids[0])
+			played = *h.click(alice, moves.ID, ids[0]).Message
 		}
-		next, running := h.waitTurn(id.Game)
-		if !running {
+		if _, running := h.waitTurn(id.Game); !running {
 			return
 		}
-		desc := next.Embeds[0].Description
-		if strings.Count(desc, "Computer (") < 2 {
-			t.Errorf("the turn message does not sum up both computers' turns:\n%s", desc)
+		// Alice's turn message became her turn's line, followed by a
+		// line per computer turn played after it.
+		if lines := played.Content; strings.Count(lines, "Computer (") < 2 || strings.Count(lines, "**Turn") != 3 {
+			t.Errorf("the turn's line is not followed by both computers' turns:\n%s", lines)
 		}
 	}
 	sg, g := h.game(id.Game)

@@ -54,6 +54,7 @@ func newTimedGame(t *testing.T, h *harness) int64 {
 func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
+	h.playInChannel()
 	gameID := newTimedGame(t, h)
 	sg, _ := h.game(gameID)
 	if want := clock.Now().Add(time.Hour); !sg.Deadline.Equal(want) {
@@ -92,8 +93,17 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 		t.Fatal("the deadline did not fire after the restart")
 	}
 	next, running := h.waitTurn(gameID)
-	if !running || next.Pinged[0] != bob || !strings.Contains(next.Embeds[0].Description, "ran out of time") {
-		t.Errorf("after the timeout: pinged %v, %q", next.Pinged, next.Embeds[0].Description)
+	if !running || next.Pinged[0] != bob {
+		t.Errorf("after the timeout: pinged %v", next.Pinged)
+	}
+	// The timed-out turn message became the turn's line: who ran out of
+	// time and what the computer played; the reminder is gone.
+	old, _ := h.fake.Message(turn.ID)
+	if !strings.Contains(old.Content, "ran out of time") || !strings.Contains(old.Content, "→") || len(old.CustomIDs()) != 0 {
+		t.Errorf("the timed-out turn message: %q %v", old.Content, old.CustomIDs())
+	}
+	if reminders(h) != 0 {
+		t.Errorf("the reminder was not removed once its turn was played")
 	}
 	_, g := h.game(gameID)
 	if g.TurnNumber() != 2 {
@@ -104,6 +114,7 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
+	h.playInChannel()
 	gameID := newTimedGame(t, h)
 	for i := 0; i < 3; i++ {
 		// Alice times out; Bob plays his turn.
@@ -143,6 +154,7 @@ func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 func TestLobbyExpiresAfterADay(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
+	h.playInChannel()
 	resp := h.command(alice, "new", nil)
 	h.waitLobbyID(resp.Message.ID)
 	clock.Advance(23 * time.Hour)
@@ -169,6 +181,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 		h := newHarnessClock(t, clock)
+		h.playInChannel()
 		gameID := newTimedGame(t, h)
 		turn, _ := h.waitTurn(gameID)
 		clock.Advance(time.Hour)
@@ -199,6 +212,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 func TestLostTurnMessageIsPostedAgain(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
+	h.playInChannel()
 	gameID := newTimedGame(t, h)
 	h.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.ServerError, 1)
 	moves, player := rollFor(t, h, gameID, 1)

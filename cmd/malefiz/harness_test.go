@@ -98,8 +98,26 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// newHarness runs the program with the server set to play in the channel
+// with a Roll button (threads off, roll button), the flow the older tests
+// check; newThreadHarness keeps the defaults (threads on, roll auto).
 func newHarness(t testing.TB, opts ...fakediscord.Option) *harness {
+	h := newHarnessClock(t, nil, opts...)
+	h.playInChannel()
+	return h
+}
+
+// newThreadHarness runs the program with the server's defaults.
+func newThreadHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return newHarnessClock(t, nil, opts...)
+}
+
+// playInChannel sets the server to threads off and roll button.
+func (h *harness) playInChannel() {
+	h.t.Helper()
+	s := store.DefaultGuildSettings()
+	s.Threads, s.Roll = false, "button"
+	require.NoError(h.t, h.main.db.SetGuildSettings(context.Background(), h.fake.GuildID, s))
 }
 
 // newHarnessClock runs the program with a fake clock whose timers the test
@@ -269,7 +287,8 @@ func bestRoll(p engine.Position, r engine.Rules, wantCapture bool) (int, engine.
 }
 
 // waitTurn waits until the bot has posted the message of the game's current
-// turn (or finished the game) and returns the turn message.
+// turn (or finished the game) and returns the turn message: with a Roll
+// button, or already rolled with the move buttons (roll auto).
 func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -277,13 +296,17 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 		sg, g := h.game(gameID)
 		if sg.Status == store.StatusFinished {
 			// Wait for the result message too.
-			if m, ok := h.fake.LastMessage(h.fake.ChannelID); ok && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "🏆") {
+			if m, ok := h.fake.LastMessage(place(sg)); ok && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "🏆") {
 				return m, false
 			}
-		} else if g != nil && g.Phase() == engine.PhaseRoll {
+		} else if g != nil && (g.Phase() == engine.PhaseRoll || g.Phase() == engine.PhaseMove) {
 			if m, ok := h.fake.Message(sg.TurnMessageID); ok {
 				for _, id := range m.CustomIDs() {
-					if c, err := bot.ParseCustomID(id); err == nil && c.Action == bot.ActRoll && c.Turn == g.TurnNumber() {
+					c, err := bot.ParseCustomID(id)
+					if err != nil || c.Turn != g.TurnNumber() {
+						continue
+					}
+					if (c.Action == bot.ActRoll) == (g.Phase() == engine.PhaseRoll) {
 						return m, true
 					}
 				}
@@ -293,6 +316,14 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 	}
 	h.t.Fatalf("game %d: the bot did not post the next turn", gameID)
 	return fakediscord.Message{}, false
+}
+
+// place is where a game plays: its thread, else its channel.
+func place(sg *store.Game) string {
+	if sg.ThreadID != "" {
+		return sg.ThreadID
+	}
+	return sg.ChannelID
 }
 
 func sleepShort() { time.Sleep(5 * time.Millisecond) }

@@ -35,7 +35,7 @@ var commands = map[string]command{
 	"run":        {"run the Discord bot (the default)", runCommand},
 	"sandbox":    {"try the bot in the browser: a local fake Discord server, no token needed", sandboxCommand},
 	"moves":      {"print the legal moves of a position for a roll", movesCommand},
-	"perft":      {"count move sequences from a position (rules.md's perft)", perftCommand},
+	"perft":      {"count move sequences from a position (docs/rules.md's perft)", perftCommand},
 	"render":     {"write a PNG of a position", renderCommand},
 	"selfplay":   {"play computer players against each other and report win rates", selfplayCommand},
 	"backup":     {"copy the live database safely into a SQLite file", backupCommand},

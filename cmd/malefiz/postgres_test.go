@@ -19,6 +19,7 @@ func TestWholeGameOnPostgres(t *testing.T) {
 	h.dbPath = url // what serve.go opens: the url setting ends up here
 	h.start()
 	require.Contains(t, h.main.db.String(), "postgres://")
+	h.playInChannel()
 
 	gameID, _ := openTwoPlayerGame(t, h)
 	for turn := 0; ; turn++ {

@@ -222,11 +222,13 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	assert.Contains(t, lobby, "Computer")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`))))
 
-	// When the bot plays the game in a thread, follow it there.
-	time.Sleep(300 * time.Millisecond)
-	if threads, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#channels li.thread a').length`)); err == nil && threads > 0 {
-		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#channels li.thread:last-child a`))))
-	}
+	// The bot plays the game in a thread: follow it there (the page's own
+	// click on the channel list's entry, which is redrawn as events come).
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
+	require.NoError(t, err)
 
 	deadline := time.Now().Add(70 * time.Second)
 	clicks, retries, humanMoves, refused := 0, 0, 0, false

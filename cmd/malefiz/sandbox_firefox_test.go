@@ -232,6 +232,9 @@ func TestSandboxInFirefox(t *testing.T) {
 	ff.waitFor("lobby", `document.querySelector('button[data-cid^="mf/start/"]:not(:disabled)')`)
 	assert.Contains(t, ff.text(`document.querySelector('#messages').textContent`), "Alice used /malefiz new bots:1 seats:2")
 	ff.eval(`document.querySelector('button[data-cid^="mf/start/"]').click()`)
+	// The game plays in its thread: follow it there.
+	ff.waitFor("thread", `document.querySelector('#channels li.thread a')`)
+	ff.eval(`[...document.querySelectorAll('#channels li.thread a')].pop().click()`)
 	ff.waitFor("turn", `document.querySelector('button[data-cid^="mf/roll/"], button[data-cid^="mf/move/"]')`)
 	ff.waitFor("board image", `[...document.querySelectorAll('.embed-image img')].some((i) => i.complete && i.naturalWidth > 0)`)
 

@@ -62,16 +62,16 @@ type evaluator struct {
 	// tables computed: a measure of time that does not depend on the machine.
 	work  int
 	p     params
-	cache map[squareSet]*valueTable
-	reach [engine.NumSquares][maxRoll + 1]squareSet
+	cache map[engine.SquareSet]*valueTable
+	reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
 }
 
 func newEvaluator(p params) *evaluator {
-	return &evaluator{p: p, cache: make(map[squareSet]*valueTable)}
+	return &evaluator{p: p, cache: make(map[engine.SquareSet]*valueTable)}
 }
 
 // table returns the value table for the barricades bars.
-func (e *evaluator) table(bars squareSet) *valueTable {
+func (e *evaluator) table(bars engine.SquareSet) *valueTable {
 	if t, ok := e.cache[bars]; ok {
 		return t
 	}
@@ -108,10 +108,10 @@ func solve(m [maxRoll]float64) float64 {
 	return best
 }
 
-func (e *evaluator) compute(bars *squareSet, t *valueTable) {
+func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		e.reach[s] = [maxRoll + 1]squareSet{}
-		reachFrom(bars, s, &e.reach[s])
+		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
+		reachFrom(*bars, engine.Paths(s), &e.reach[s])
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
@@ -146,7 +146,7 @@ func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 		t.sq[u] = uv
 		for d := 1; d <= maxRoll; d++ {
 			bit := uint8(1) << (d - 1)
-			e.reach[u][d].forEach(func(s engine.Square) {
+			e.reach[u][d].Each(func(s engine.Square) {
 				if settled[s] || seen[s]&bit != 0 {
 					return
 				}
@@ -174,7 +174,7 @@ func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 		m[0] = t.sq[entry]
 		for d := 2; d <= maxRoll; d++ {
 			m[d-1] = inf
-			e.reach[entry][d-1].forEach(func(s engine.Square) {
+			e.reach[entry][d-1].Each(func(s engine.Square) {
 				m[d-1] = min(m[d-1], t.sq[s])
 			})
 		}
@@ -183,22 +183,23 @@ func (e *evaluator) compute(bars *squareSet, t *valueTable) {
 }
 
 // rollsTo returns the rolls (bit d-1 for roll d) with which colour x
-// could land on s, from its pawns (pawns[x]) or its house. reach holds
+// could land on s, from its pawns or, when home pawns wait there, from its
+// house. reach holds
 // what a pawn on s could reach: paths are the same both ways.
-func (b *board) rollsTo(x engine.Color, s engine.Square, reach *[maxRoll + 1]squareSet, pawns *squareSet) uint8 {
+func rollsTo(x engine.Color, home int, s engine.Square, reach *[maxRoll + 1]engine.SquareSet, pawns *engine.SquareSet) uint8 {
 	var r uint8
 	for d := 1; d <= maxRoll; d++ {
 		if reach[d][0]&pawns[0] != 0 || reach[d][1]&pawns[1] != 0 {
 			r |= 1 << (d - 1)
 		}
 	}
-	if b.home[x] > 0 {
+	if home > 0 {
 		entry := engine.Entry(x)
 		if s == entry {
 			r |= 1
 		}
 		for d := 2; d <= maxRoll; d++ {
-			if reach[d-1].has(entry) {
+			if reach[d-1].Has(entry) {
 				r |= 1 << (d - 1)
 			}
 		}
@@ -241,36 +242,51 @@ func (e *evaluator) colorTime(vals []float64, homeVal float64, home int) float64
 	return 1 / rate
 }
 
+// chanceAfter returns the estimated chance to win of pos's colour to move
+// once it has played m for roll under r.
+func (e *evaluator) chanceAfter(pos engine.Position, m engine.Move, roll int, r engine.Rules) float64 {
+	me := pos.Turn()
+	pos.Play(m, roll, r)
+	return e.chances(&pos)[me]
+}
+
 // chances returns each colour's estimated chance to win from b.
-func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
+func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 	var out [engine.NumColors]float64
-	if b.winner != engine.NoColor {
-		out[b.winner] = 1
+	if w := b.Winner(); w != engine.NoColor {
+		out[w] = 1
 		return out
 	}
 	e.work++
-	t := e.table(b.bars)
+	bars := b.BarricadeSet()
+	t := e.table(bars)
 	// Seat order from the colour to move.
-	var order [engine.NumColors]engine.Color
+	var (
+		order [engine.NumColors]engine.Color
+		homes [engine.NumColors]int
+	)
 	n := 0
-	for c := b.turn; n == 0 || c != b.turn; c = b.next(c) {
-		order[n] = c
-		n++
+	for i, turn := 0, int(b.Turn()); i < engine.NumColors; i++ {
+		if c := engine.Color((turn + i) % engine.NumColors); b.InPlay(c) {
+			order[n], homes[c] = c, b.Home(c)
+			n++
+		}
 	}
 	// The pawns of each colour and their values.
 	var (
 		vals [engine.NumColors][engine.PawnsPerColor]float64
 		sqs  [engine.NumColors][engine.PawnsPerColor]engine.Square
 		cnt  [engine.NumColors]int
-		set  [engine.NumColors]squareSet
+		set  [engine.NumColors]engine.SquareSet
 	)
+	cells := b.Board()
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		if p := b.cells[s]; p.IsPawn() {
+		if p := cells[s]; p.IsPawn() {
 			c := p.Color()
 			if k := cnt[c]; k < engine.PawnsPerColor {
 				vals[c][k], sqs[c][k] = t.sq[s], s
 				cnt[c]++
-				set[c].add(s)
+				set[c].Add(s)
 			}
 		}
 	}
@@ -279,14 +295,14 @@ func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
 		c := order[i]
 		k := cnt[c]
 		vals, sqs := &vals[c], &sqs[c]
-		home := int(b.home[c])
+		home := homes[c]
 		base := e.colorTime(vals[:k], t.home[c], home)
 		total := base
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
 				safe, escapable := 1.0, 1.0
-				var reach [maxRoll + 1]squareSet
-				reachFrom(&b.bars, sqs[j], &reach)
+				var reach [maxRoll + 1]engine.SquareSet
+				reachFrom(bars, engine.Paths(sqs[j]), &reach)
 				last := i
 				if e.p.counter > 0 {
 					last = n
@@ -295,7 +311,7 @@ func (e *evaluator) chances(b *board) [engine.NumColors]float64 {
 					if x == i {
 						continue
 					}
-					r := b.rollsTo(order[x], sqs[j], &reach, &set[order[x]])
+					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
 					switch {
 					case r == 0:
 					case x < i:
@@ -336,4 +352,24 @@ func popcount8(x uint8) int {
 		n++
 	}
 	return n
+}
+
+// maxRoll is the highest roll of the die.
+const maxRoll = engine.MaxRoll
+
+// reachFrom adds to out[d] every square that a pawn on the root of trie,
+// the Paths of its square, could land on with a roll of d, for d up to
+// maxRoll: paths visit no square twice and pass no barricade of bars (they
+// may end on one). Pieces are ignored otherwise. (The caller looks trie up
+// so that reachFrom stays small enough to be inlined.)
+func reachFrom(bars engine.SquareSet, trie []engine.PathStep, out *[maxRoll + 1]engine.SquareSet) {
+	for i := 0; i < len(trie); {
+		n := &trie[i]
+		out[n.Steps].Add(n.Square)
+		if bars.Has(n.Square) {
+			i = int(n.Skip)
+		} else {
+			i++
+		}
+	}
 }

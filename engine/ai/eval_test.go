@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/engine"
 )
 
 func mustPosition(tb testing.TB, text string) engine.Position {
 	tb.Helper()
 	p, err := engine.ParsePosition(text)
-	if err != nil {
-		tb.Fatalf("ParsePosition(%q): %v", text, err)
-	}
+	require.NoError(tb, err)
 	return p
 }
 
@@ -21,31 +21,30 @@ const midGame = "players=rgyb turn=g r=c1,e5,h11 g=g1,g4,k5,m7 y=k3,o5 b=q2,n11 
 
 func BenchmarkValueTable(b *testing.B) {
 	pos := mustPosition(b, midGame)
-	bd := newBoard(pos)
+	bars := pos.BarricadeSet()
 	e := newEvaluator(defaultParams)
 	var t valueTable
 	for b.Loop() {
-		e.compute(&bd.bars, &t)
+		e.compute(&bars, &t)
 	}
 }
 
 func BenchmarkChances(b *testing.B) {
 	pos := mustPosition(b, midGame)
-	bd := newBoard(pos)
 	e := newEvaluator(defaultParams)
 	for b.Loop() {
-		e.chances(&bd)
+		e.chances(&pos)
 	}
 }
 
 // valueIteration computes a value table the slow way, by repeating
 // v(s) = min over waiting sets of the Bellman equation until it settles.
-func valueIteration(bars *squareSet) [engine.NumSquares]float64 {
+func valueIteration(bars *engine.SquareSet) [engine.NumSquares]float64 {
 	var v [engine.NumSquares]float64
-	var reach [engine.NumSquares][maxRoll + 1]squareSet
+	var reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		v[s] = unreachable
-		reachFrom(bars, s, &reach[s])
+		reachFrom(*bars, engine.Paths(s), &reach[s])
 	}
 	v[engine.Goal] = 0
 	for iter := 0; iter < 10000; iter++ {
@@ -57,7 +56,7 @@ func valueIteration(bars *squareSet) [engine.NumSquares]float64 {
 			var m [maxRoll]float64
 			for d := 1; d <= maxRoll; d++ {
 				m[d-1] = math.Inf(1)
-				reach[s][d].forEach(func(q engine.Square) {
+				reach[s][d].Each(func(q engine.Square) {
 					if v[q] < unreachable {
 						m[d-1] = min(m[d-1], v[q])
 					}
@@ -79,19 +78,17 @@ func TestValueTableMatchesValueIteration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	e := newEvaluator(defaultParams)
 	for trial := 0; trial < 30; trial++ {
-		var bars squareSet
-		for bars.count() < 11 {
+		var bars engine.SquareSet
+		for bars.Len() < 11 {
 			q := engine.Square(rng.IntN(engine.NumSquares))
 			if q != engine.Goal && q.Row() > 1 {
-				bars.add(q)
+				bars.Add(q)
 			}
 		}
 		want := valueIteration(&bars)
 		got := e.table(bars)
 		for s := range want {
-			if math.Abs(got.sq[s]-want[s]) > 1e-9 {
-				t.Fatalf("barricades %v: value of %s = %.6f, value iteration %.6f", bars, engine.Square(s), got.sq[s], want[s])
-			}
+			require.InDelta(t, want[s], got.sq[s], 1e-9, "barricades %v: value of %s", bars, engine.Square(s))
 		}
 	}
 }

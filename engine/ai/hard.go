@@ -59,18 +59,14 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 		return m
 	}
 	e := newEvaluator(p.p)
-	root := newBoard(pos)
-	me := root.turn
-	again := rules.SixAgain && roll == maxRoll
+	me := pos.Turn()
 
 	// Evaluate every move, then keep the best placements of each capture.
 	var cands []candidate
 	for _, g := range groupMoves(moves) {
 		start := len(cands)
 		for _, m := range g.moves {
-			b := root
-			b.apply(m, again)
-			cands = append(cands, candidate{move: m, static: e.chances(&b)[me]})
+			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
 		}
 		grp := cands[start:]
 		slices.SortStableFunc(grp, byStatic)
@@ -84,9 +80,9 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	}
 	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
-	after := func(c *candidate) board {
-		b := root
-		b.apply(c.move, again)
+	after := func(c *candidate) engine.Position {
+		b := pos
+		b.Play(c.move, roll, rules)
 		return b
 	}
 	// One turn ahead for every candidate, then deeper for the best of them
@@ -111,17 +107,8 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 			searched++
 		}
 	}
-	best, bestVal := []int(nil), -1.0
-	for i := 0; i < searched; i++ {
-		switch v := cands[i].value; {
-		case v > bestVal+1e-12:
-			bestVal, best = v, append(best[:0], i)
-		case v >= bestVal-1e-12:
-			best = append(best, i)
-		}
-	}
 	p.work = e.work
-	return cands[best[p.rng.IntN(len(best))]].move
+	return cands[pickBest(p.rng, searched, func(i int) float64 { return cands[i].value })].move
 }
 
 func byValue(a, b candidate) int { return cmpFloat(b.value, a.value) }
@@ -142,15 +129,15 @@ type searcher struct {
 	rules  engine.Rules
 	me     engine.Color
 	budget budget
-	steps  []step
+	moves  []engine.Move // a stack of AppendPawnMoves results, one per turn searched
 }
 
 // expect returns me's chance after the colour to move in b and the
 // players after it, depth turns in all, play each roll of the die with the
 // move their evaluation likes best (for the colour to move, its own chance).
-func (s *searcher) expect(b *board, depth int) float64 {
-	if b.winner != engine.NoColor {
-		if b.winner == s.me {
+func (s *searcher) expect(b *engine.Position, depth int) float64 {
+	if w := b.Winner(); w != engine.NoColor {
+		if w == s.me {
 			return 1
 		}
 		return 0
@@ -165,7 +152,7 @@ func (s *searcher) expect(b *board, depth int) float64 {
 	total := 0.0
 	for roll := 1; roll <= maxRoll; roll++ {
 		nb, ch := s.reply(b, roll, limit)
-		if depth == 1 && nb.winner == engine.NoColor {
+		if depth == 1 && !nb.Over() {
 			total += ch[s.me] // the evaluation the reply was chosen by
 			continue
 		}
@@ -174,61 +161,59 @@ func (s *searcher) expect(b *board, depth int) float64 {
 	return total / maxRoll
 }
 
-// reply returns the board after the colour to move in b plays roll with
+// reply returns the position after the colour to move in b plays roll with
 // the move that gives it the best chance by the evaluation, and the
-// evaluation of that board. limit bounds the placements tried for a
+// evaluation of that position. limit bounds the placements tried for a
 // captured barricade (0: all).
-func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]float64) {
-	x := b.turn
-	start := len(s.steps)
-	s.steps = b.steps(s.steps, roll)
-	steps := s.steps[start:]
-	defer func() { s.steps = s.steps[:start] }()
-	if len(steps) == 0 {
+func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, [engine.NumColors]float64) {
+	x := b.Turn()
+	start := len(s.moves)
+	s.moves = b.AppendPawnMoves(s.moves, roll)
+	moves := s.moves[start:]
+	defer func() { s.moves = s.moves[:start] }()
+	if len(moves) == 0 {
 		nb := *b
-		nb.pass()
+		nb.Pass()
 		return nb, s.e.chances(&nb)
 	}
-	again := s.rules.SixAgain && roll == maxRoll
 	var (
-		best   board
+		best   engine.Position
 		bestCh [engine.NumColors]float64
 		order  []engine.Square
 		places []engine.Square
 	)
 	bestX := -1.0
+	bars := b.BarricadeSet()
 	try := func(m engine.Move) {
 		nb := *b
-		nb.apply(m, again)
+		nb.Play(m, roll, s.rules)
 		if ch := s.e.chances(&nb); ch[x] > bestX {
 			best, bestCh, bestX = nb, ch, ch[x]
 		}
 	}
-	for _, st := range steps {
-		m := engine.Move{From: st.from, To: st.to, Place: engine.NoSquare}
-		if st.to == engine.Goal {
+	for _, m := range moves {
+		if m.To == engine.Goal {
 			nb := *b
-			nb.apply(m, again)
+			nb.Play(m, roll, s.rules)
 			return nb, s.e.chances(&nb)
 		}
-		if b.cells[st.to] != engine.Barricade {
+		if !bars.Has(m.To) {
 			try(m)
 			continue
 		}
+		allowed := b.PlacementSet(m.From, m.To, s.rules)
 		if limit == 0 {
-			for q := engine.Square(0); q < engine.NumSquares; q++ {
-				if b.placeable(q, st.from, st.to, s.rules) {
-					m.Place = q
-					try(m)
-				}
-			}
+			allowed.Each(func(q engine.Square) {
+				m.Place = q
+				try(m)
+			})
 			continue
 		}
 		if order == nil {
 			order = s.placementOrder(b)
 			s.e.work += placementOrderWork
 		}
-		places = pickPlacements(b, order, st, limit, s.rules, places[:0])
+		places = pickPlacements(order, allowed, limit, places[:0])
 		for _, q := range places {
 			m.Place = q
 			try(m)
@@ -245,9 +230,11 @@ func (s *searcher) reply(b *board, roll, limit int) (board, [engine.NumColors]fl
 // opponent's best pawn; a second pawn counts secondPawnWeight of the
 // weight it finds (in a two-player game: 1 for the best pawn, 0.2 for the
 // second). pickPlacements then keeps the legal squares.
-func (s *searcher) placementOrder(b *board) []engine.Square {
-	x := b.turn
-	t := s.e.table(b.bars)
+func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
+	x := b.Turn()
+	bars := b.BarricadeSet()
+	cells := b.Board()
+	t := s.e.table(bars)
 	type cand struct {
 		q    engine.Square
 		flow float64
@@ -263,19 +250,19 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 	}
 	var leads []lead
 	for c := engine.Red; c <= engine.Blue; c++ {
-		if c == x || !b.inPlay[c] {
+		if c == x || !b.InPlay(c) {
 			continue
 		}
 		first := lead{engine.Entry(c), t.home[c], true, true}
 		second := lead{engine.NoSquare, math.Inf(1), false, false}
-		if b.home[c] == 0 {
+		if b.Home(c) == 0 {
 			first = lead{engine.NoSquare, math.Inf(1), false, true}
-		} else if b.home[c] > 1 {
+		} else if b.Home(c) > 1 {
 			second = lead{engine.Entry(c), t.home[c], true, false}
 		}
 		own := engine.PawnOf(c)
 		for q := engine.Square(0); q < engine.NumSquares; q++ {
-			if b.cells[q] != own {
+			if cells[q] != own {
 				continue
 			}
 			if l := (lead{q, t.sq[q], false, false}); l.val < first.val {
@@ -305,7 +292,7 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 		if l.housed {
 			flow[l.sq] += w
 		}
-		s.route(b, t, l.sq, w, &flow)
+		route(&bars, t, l.sq, w, &flow)
 	}
 	for q := engine.Square(0); q < engine.NumSquares; q++ {
 		if flow[q] > 0 {
@@ -320,21 +307,21 @@ func (s *searcher) placementOrder(b *board) []engine.Square {
 	return order
 }
 
-// pickPlacements appends to dst up to limit squares of order on which the
-// barricade captured by st may be placed, or the first legal square when
-// none of order is.
-func pickPlacements(b *board, order []engine.Square, st step, limit int, r engine.Rules, dst []engine.Square) []engine.Square {
+// pickPlacements appends to dst up to limit squares of order that are in
+// allowed, the squares where a captured barricade may be placed, or the
+// first square of allowed when none of order is.
+func pickPlacements(order []engine.Square, allowed engine.SquareSet, limit int, dst []engine.Square) []engine.Square {
 	start := len(dst)
 	for _, q := range order {
 		if len(dst)-start == limit {
 			break
 		}
-		if b.placeable(q, st.from, st.to, r) {
+		if allowed.Has(q) {
 			dst = append(dst, q)
 		}
 	}
 	for q := engine.Square(0); q < engine.NumSquares && len(dst) == start; q++ {
-		if b.placeable(q, st.from, st.to, r) {
+		if allowed.Has(q) {
 			dst = append(dst, q)
 		}
 	}
@@ -354,7 +341,7 @@ const routeMoves = 5
 // crosses or lands on it in its next routeMoves moves if it moves on every
 // roll that improves its value, to the best landing of the roll (by the
 // first path found), and waits otherwise.
-func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight float64, flow *[engine.NumSquares]float64) {
+func route(bars *engine.SquareSet, t *valueTable, from engine.Square, weight float64, flow *[engine.NumSquares]float64) {
 	var massBuf, nextBuf [engine.NumSquares]float64
 	var activeBuf, nextActiveBuf [engine.NumSquares]engine.Square
 	mass, next := &massBuf, &nextBuf
@@ -377,14 +364,14 @@ func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight flo
 			// The trie node of the best landing of each roll.
 			best := [maxRoll + 1]int{-1, -1, -1, -1, -1, -1, -1}
 			v := t.sq[u]
-			end := int(pathStart[u+1])
-			for i := int(pathStart[u]); i < end; {
-				n := paths[i]
-				if t.sq[n.sq] < v && (best[n.steps] < 0 || t.sq[n.sq] < t.sq[paths[best[n.steps]].sq]) {
-					best[n.steps] = i
+			trie := engine.Paths(u)
+			for i := 0; i < len(trie); {
+				n := &trie[i]
+				if t.sq[n.Square] < v && (best[n.Steps] < 0 || t.sq[n.Square] < t.sq[trie[best[n.Steps]].Square]) {
+					best[n.Steps] = i
 				}
-				if b.bars.has(n.sq) {
-					i = int(n.skip)
+				if bars.Has(n.Square) {
+					i = int(n.Skip)
 				} else {
 					i++
 				}
@@ -396,9 +383,9 @@ func (s *searcher) route(b *board, t *valueTable, from engine.Square, weight flo
 					add(u, share)
 					continue
 				}
-				add(paths[k].sq, share)
-				for ; k >= 0; k = int(paths[k].parent) {
-					flow[paths[k].sq] += share
+				add(trie[k].Square, share)
+				for ; k >= 0; k = int(trie[k].Parent) {
+					flow[trie[k].Square] += share
 				}
 			}
 		}

@@ -115,20 +115,21 @@ func (p *normalPlayer) Choose(pos engine.Position, roll int, rules engine.Rules,
 		return m
 	}
 	e := newEvaluator(p.p)
-	root := newBoard(pos)
-	me := root.turn
-	again := rules.SixAgain && roll == maxRoll
+	return moves[pickBest(p.rng, len(moves), func(i int) float64 { return e.chanceAfter(pos, moves[i], roll, rules) })]
+}
+
+// pickBest returns one of the indexes 0 to n-1 whose value is the highest,
+// ties (within 1e-12) broken at random by rng. value is called once per
+// index, in order.
+func pickBest(rng *rand.Rand, n int, value func(i int) float64) int {
 	best, bestVal := []int(nil), -1.0
-	for i, m := range moves {
-		b := root
-		b.apply(m, again)
-		v := e.chances(&b)[me]
-		switch {
+	for i := range n {
+		switch v := value(i); {
 		case v > bestVal+1e-12:
 			bestVal, best = v, append(best[:0], i)
 		case v >= bestVal-1e-12:
 			best = append(best, i)
 		}
 	}
-	return moves[best[p.rng.IntN(len(best))]]
+	return best[rng.IntN(len(best))]
 }

@@ -1,5 +1,0 @@
-package engine
-
-import "math/bits"
-
-func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// UserSettings are one Discord user's settings, the same in every guild.
+type UserSettings struct {
+	// DM: the bot also sends a direct message on the user's turn and when
+	// their game ends.
+	DM bool
+	// DMRefused: Discord refused the last direct message (closed DMs);
+	// the user has not been told yet.
+	DMRefused bool
+}
+
+// UserSettings returns a user's settings; a user who set none has them off.
+func (db *DB) UserSettings(ctx context.Context, userID string) (UserSettings, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	defer tx.Rollback()
+	var s UserSettings
+	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	return s, tx.Commit()
+}
+
+// SetUserSettings stores a user's settings.
+func (db *DB) SetUserSettings(ctx context.Context, userID string, s UserSettings) error {
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO user_settings (user_id, dm, dm_refused) VALUES (?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, dm_refused = excluded.dm_refused`,
+		userID, s.DM, s.DMRefused); err != nil {
+		return fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	return nil
+}
+
+// UserGames returns the open games of a guild in which userID holds a seat
+// (and has not left), newest first.
+func (db *DB) UserGames(ctx context.Context, guildID, userID string) ([]*Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: games of user %s: %w", userID, err)
+	}
+	defer tx.Rollback()
+	games, err := findGames(ctx, tx, `WHERE guild_id = ? AND status IN ('lobby', 'running')
+		AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND NOT has_left) ORDER BY id DESC`, guildID, userID)
+	if err != nil {
+		return nil, fmt.Errorf("store: games of user %s: %w", userID, err)
+	}
+	return games, tx.Commit()
+}
