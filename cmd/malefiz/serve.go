@@ -68,7 +68,7 @@ func (m *Main) Run(ctx context.Context) error {
 	s.LogLevel = discordgo.LogError
 	m.session = s
 
-	cfg := bot.Config{Store: db, Discord: s, Renderer: render.New(0), Logger: m.Logger,
+	cfg := bot.Config{Store: db, Discord: s, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2}}
 	if m.Options != nil {
