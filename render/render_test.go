@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -271,19 +272,23 @@ func TestDestinationLabels(t *testing.T) {
 }
 
 func BenchmarkPNG(b *testing.B) {
-	r := New(0)
-	s := midGame(b)
-	r.PNG(s) // build the caches
-	b.ReportAllocs()
-	var size int
-	for b.Loop() {
-		data, err := r.PNG(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(data)
+	for _, width := range []int{DefaultWidth, 640} {
+		b.Run(fmt.Sprintf("width=%d", width), func(b *testing.B) {
+			r := New(width)
+			s := midGame(b)
+			r.PNG(s) // build the caches
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				data, err := r.PNG(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(data)
+			}
+			b.ReportMetric(float64(size), "bytes/png")
+		})
 	}
-	b.ReportMetric(float64(size), "bytes/png")
 }
 
 func BenchmarkImage(b *testing.B) {

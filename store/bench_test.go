@@ -2,11 +2,14 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,23 +17,30 @@ import (
 
 // Run with, e.g.:
 //
-//	go test -run '^$' -bench . -benchtime 2s -count 5 ./store
+//	scripts/test-postgres.sh go test -run '^$' -bench . -benchtime 2s -count 5 ./store
 //
-// The statistics benchmarks share one database of benchGames finished games
-// in one guild, built once per process (some seconds).
+// Every benchmark runs on each backend (sqlite, and postgres when
+// MALEFIZ_TEST_POSTGRES_URL is set), side by side. The statistics benchmarks
+// share one database of benchGames finished games in one guild, built once
+// per process in SQLite (some seconds) and copied into PostgreSQL with Copy,
+// as `malefiz migrate-to` does (BenchmarkMigrateTo times and checks that).
 
 const (
 	benchGames   = 100_000
-	benchPlayers = 1000 // humans; plus three computer levels
-	benchOpen    = 2000 // running games with timers
+	benchPlayers = 1000   // humans; plus three computer levels
+	benchOpen    = 10_000 // running games with timers
 )
 
 var benchNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
 var (
-	benchOnce sync.Once
-	benchDir  string
-	benchErr  error
+	benchOnce   sync.Once
+	benchDir    string
+	benchErr    error
+	pgBenchOnce sync.Once
+	pgBenchURL  string
+	pgBenchErr  error
+	pgBenchDBs  []string // databases to drop at the end
 )
 
 func TestMain(m *testing.M) {
@@ -38,11 +48,23 @@ func TestMain(m *testing.M) {
 	if benchDir != "" {
 		os.RemoveAll(benchDir)
 	}
+	for _, name := range pgBenchDBs {
+		if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
 	os.Exit(code)
 }
 
-// benchStats returns the shared statistics database.
-func benchStats(b *testing.B) *DB {
+// forEachBench runs f as a sub-benchmark on each backend.
+func forEachBench(b *testing.B, f func(b *testing.B, backend TestBackend)) {
+	for _, backend := range testBackends(b) {
+		b.Run(backend.Name, func(b *testing.B) { f(b, backend) })
+	}
+}
+
+// benchSQLite returns the path of the shared statistics database in SQLite.
+func benchSQLite(b *testing.B) string {
 	benchOnce.Do(func() {
 		if benchDir, benchErr = os.MkdirTemp("", "store-bench-"); benchErr != nil {
 			return
@@ -54,7 +76,102 @@ func benchStats(b *testing.B) *DB {
 	if benchErr != nil {
 		b.Fatal(benchErr)
 	}
-	db, err := Open(b.Context(), filepath.Join(benchDir, "stats.db"))
+	return filepath.Join(benchDir, "stats.db")
+}
+
+// benchPostgres returns the URL of the shared statistics database in
+// PostgreSQL: the SQLite one copied, vacuumed and analyzed.
+func benchPostgres(b *testing.B) string {
+	path := benchSQLite(b)
+	pgBenchOnce.Do(func() {
+		var url string
+		if url, pgBenchErr = newBenchDatabase(); pgBenchErr != nil {
+			return
+		}
+		start := time.Now()
+		if pgBenchErr = copyBench(context.Background(), url, path); pgBenchErr != nil {
+			return
+		}
+		db, err := sql.Open("pgx", url)
+		if err != nil {
+			pgBenchErr = err
+			return
+		}
+		defer db.Close()
+		if _, pgBenchErr = db.Exec(`VACUUM ANALYZE`); pgBenchErr != nil {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "copied them into PostgreSQL in %v\n", time.Since(start).Round(time.Millisecond))
+		pgBenchURL = url
+	})
+	if pgBenchErr != nil {
+		b.Fatal(pgBenchErr)
+	}
+	return pgBenchURL
+}
+
+// newBenchDatabase creates an empty PostgreSQL database that TestMain drops.
+func newBenchDatabase() (string, error) {
+	base := os.Getenv(postgresEnv)
+	adminOnce.Do(func() {
+		admin, adminErr = sql.Open("pgx", base)
+		if adminErr == nil {
+			adminErr = admin.Ping()
+		}
+	})
+	if adminErr != nil {
+		return "", adminErr
+	}
+	name := fmt.Sprintf("bench%d_%d", os.Getpid(), databases.Add(1))
+	if _, err := admin.Exec(`CREATE DATABASE "` + name + `"`); err != nil {
+		return "", err
+	}
+	pgBenchDBs = append(pgBenchDBs, name)
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/" + name
+	return u.String(), nil
+}
+
+// dropBenchDatabase drops a database of newBenchDatabase at once.
+func dropBenchDatabase(dbURL string) error {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
+		return err
+	}
+	pgBenchDBs = slices.DeleteFunc(pgBenchDBs, func(n string) bool { return n == name })
+	return nil
+}
+
+// copyBench copies the SQLite database at path into the one at url.
+func copyBench(ctx context.Context, url, path string) error {
+	src, err := Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	_, err = Copy(ctx, dst, src)
+	return err
+}
+
+// benchStats returns the shared statistics database on the backend.
+func benchStats(b *testing.B, backend TestBackend) *DB {
+	where := benchSQLite(b)
+	if backend.Name == "postgres" {
+		where = benchPostgres(b)
+	}
+	db, err := Open(b.Context(), where)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -139,36 +256,38 @@ func buildStats(ctx context.Context, path string) error {
 // One move persisted: state, two events (roll and move), version, seats,
 // with synchronous=FULL. Reports the median and 99th percentile.
 func BenchmarkMove(b *testing.B) {
-	for _, size := range []int{2 << 10, 16 << 10} {
-		b.Run(fmt.Sprintf("state=%dKiB", size>>10), func(b *testing.B) {
-			db, err := Open(b.Context(), filepath.Join(b.TempDir(), "move.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
-				Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
-			if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
-				b.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, 1))
-			times := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				g.State[rng.IntN(size)]++
-				g.Deadline = benchNow.Add(time.Duration(i) * time.Minute)
-				g.WakeAt = g.Deadline
-				start := time.Now()
-				if err := db.UpdateGame(b.Context(), g,
-					Event{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
-					Event{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}); err != nil {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		for _, size := range []int{2 << 10, 16 << 10} {
+			b.Run(fmt.Sprintf("state=%dKiB", size>>10), func(b *testing.B) {
+				db, err := Open(b.Context(), backend.NewURL(b))
+				if err != nil {
 					b.Fatal(err)
 				}
-				times = append(times, time.Since(start))
-			}
-			reportPercentiles(b, times)
-		})
-	}
+				defer db.Close()
+				g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
+					Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
+				if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
+					b.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(1, 1))
+				times := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					g.State[rng.IntN(size)]++
+					g.Deadline = benchNow.Add(time.Duration(i) * time.Minute)
+					g.WakeAt = g.Deadline
+					start := time.Now()
+					if err := db.UpdateGame(b.Context(), g,
+						Event{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
+						Event{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}); err != nil {
+						b.Fatal(err)
+					}
+					times = append(times, time.Since(start))
+				}
+				reportPercentiles(b, times)
+			})
+		}
+	})
 }
 
 func reportPercentiles(b *testing.B, times []time.Duration) {
@@ -182,106 +301,163 @@ func reportPercentiles(b *testing.B, times []time.Duration) {
 
 // Finishing a four-seat game: status, results, ratings and aggregates.
 func BenchmarkFinishGame(b *testing.B) {
-	db, err := Open(b.Context(), filepath.Join(b.TempDir(), "finish.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	rng := rand.New(rand.NewPCG(1, 1))
-	colors := []string{"red", "green", "yellow", "blue"}
-	for b.Loop() {
-		b.StopTimer()
-		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
-		if err := db.CreateGame(b.Context(), g); err != nil {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db, err := Open(b.Context(), backend.NewURL(b))
+		if err != nil {
 			b.Fatal(err)
 		}
-		results := randomResults(rng, colors, 100)
-		b.StartTimer()
-		if err := db.FinishGame(b.Context(), g, results, Event{Kind: EventWin}); err != nil {
-			b.Fatal(err)
+		defer db.Close()
+		rng := rand.New(rand.NewPCG(1, 1))
+		colors := []string{"red", "green", "yellow", "blue"}
+		for b.Loop() {
+			b.StopTimer()
+			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+			if err := db.CreateGame(b.Context(), g); err != nil {
+				b.Fatal(err)
+			}
+			results := randomResults(rng, colors, 100)
+			b.StartTimer()
+			if err := db.FinishGame(b.Context(), g, results, Event{Kind: EventWin}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // The leaderboard of a guild with 100,000 finished games: all time, the
 // last 30 days (about 8,200 games) and the whole year by period.
 func BenchmarkLeaderboard(b *testing.B) {
-	db := benchStats(b)
-	for _, tc := range []struct {
-		name  string
-		since time.Time
-	}{
-		{"all-time", time.Time{}},
-		{"30-days", benchNow.AddDate(0, 0, -30)},
-		{"365-days", benchNow.AddDate(-1, 0, 0)},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			for b.Loop() {
-				lines, total, err := db.Leaderboard(b.Context(), "g", tc.since, 5, 0, 10)
-				if err != nil || len(lines) != 10 || total < 100 {
-					b.Fatalf("Leaderboard: %d lines of %d, %v", len(lines), total, err)
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db := benchStats(b, backend)
+		for _, tc := range []struct {
+			name  string
+			since time.Time
+		}{
+			{"all-time", time.Time{}},
+			{"30-days", benchNow.AddDate(0, 0, -30)},
+			{"365-days", benchNow.AddDate(-1, 0, 0)},
+		} {
+			b.Run(tc.name, func(b *testing.B) {
+				for b.Loop() {
+					lines, total, err := db.Leaderboard(b.Context(), "g", tc.since, 5, 0, 10)
+					if err != nil || len(lines) != 10 || total < 100 {
+						b.Fatalf("Leaderboard: %d lines of %d, %v", len(lines), total, err)
+					}
 				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 func BenchmarkLeaderboardRank(b *testing.B) {
-	db := benchStats(b)
-	for _, tc := range []struct {
-		name  string
-		since time.Time
-	}{
-		{"all-time", time.Time{}},
-		{"30-days", benchNow.AddDate(0, 0, -30)},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := db.LeaderboardRank(b.Context(), "g", tc.since, 0, "u500"); err != nil {
-					b.Fatal(err)
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db := benchStats(b, backend)
+		for _, tc := range []struct {
+			name  string
+			since time.Time
+		}{
+			{"all-time", time.Time{}},
+			{"30-days", benchNow.AddDate(0, 0, -30)},
+		} {
+			b.Run(tc.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := db.LeaderboardRank(b.Context(), "g", tc.since, 0, "u500"); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 func BenchmarkPlayerStats(b *testing.B) {
-	db := benchStats(b)
-	for _, player := range []string{"u500", "ai:normal"} {
-		b.Run(player, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := db.PlayerStats(b.Context(), "g", player); err != nil {
-					b.Fatal(err)
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db := benchStats(b, backend)
+		for _, player := range []string{"u500", "ai:normal"} {
+			b.Run(player, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := db.PlayerStats(b.Context(), "g", player); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 func BenchmarkRecentGames(b *testing.B) {
-	db := benchStats(b)
-	for b.Loop() {
-		if games, err := db.RecentGames(b.Context(), "g", 10); err != nil || len(games) != 10 {
-			b.Fatal(len(games), err)
-		}
-	}
-}
-
-// The scheduler's queries among 102,000 games, 2,000 of them with timers.
-func BenchmarkDueGames(b *testing.B) {
-	db := benchStats(b)
-	b.Run("DueGames", func(b *testing.B) {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db := benchStats(b, backend)
 		for b.Loop() {
-			if games, err := db.DueGames(b.Context(), benchNow, 20); err != nil || len(games) != 20 {
+			if games, err := db.RecentGames(b.Context(), "g", 10); err != nil || len(games) != 10 {
 				b.Fatal(len(games), err)
 			}
 		}
 	})
-	b.Run("NextWake", func(b *testing.B) {
-		for b.Loop() {
-			if _, ok, err := db.NextWake(b.Context()); err != nil || !ok {
-				b.Fatal(ok, err)
+}
+
+// The scheduler's queries among 110,000 games, 10,000 of them with timers
+// (about half of them due).
+func BenchmarkDueGames(b *testing.B) {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db := benchStats(b, backend)
+		b.Run("DueGames", func(b *testing.B) {
+			for b.Loop() {
+				if games, err := db.DueGames(b.Context(), benchNow, 20); err != nil || len(games) != 20 {
+					b.Fatal(len(games), err)
+				}
 			}
-		}
+		})
+		b.Run("NextWake", func(b *testing.B) {
+			for b.Loop() {
+				if _, ok, err := db.NextWake(b.Context()); err != nil || !ok {
+					b.Fatal(ok, err)
+				}
+			}
+		})
 	})
+}
+
+// `malefiz migrate-to` of the 100,000-game database: Copy from SQLite into
+// an empty PostgreSQL database, then CompareLeaderboards (every count, and
+// the leaderboards of all time and of 30 days, line by line). It fails when
+// they differ.
+func BenchmarkMigrateTo(b *testing.B) {
+	backends := testBackends(b)
+	if len(backends) < 2 {
+		b.Skip("no PostgreSQL")
+	}
+	path := benchSQLite(b)
+	src, err := Open(b.Context(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	for b.Loop() {
+		b.StopTimer()
+		url, err := newBenchDatabase()
+		if err != nil {
+			b.Fatal(err)
+		}
+		dst, err := Open(b.Context(), url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		counts, err := Copy(b.Context(), dst, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := CompareLeaderboards(b.Context(), dst, src, benchNow); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(counts["games"]), "games")
+		b.ReportMetric(float64(counts["results"]), "results")
+		b.StopTimer()
+		dst.Close()
+		if err := dropBenchDatabase(url); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
 }

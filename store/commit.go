@@ -39,14 +39,14 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	}
 	if c.Results != nil {
 		if err := checkResults(c.Results); err != nil {
-			return fmt.Errorf("store: %s: %w", what, err)
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 	}
 	now := db.now()
 
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
-		return fmt.Errorf("store: %s: %w", what, err)
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
 	defer tx.Rollback()
 
@@ -57,24 +57,24 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	)
 	if id == 0 {
 		if id, err = createGame(ctx, tx, g, now, c.Events); err != nil {
-			return fmt.Errorf("store: %s: %w", what, err)
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 	} else {
 		if u, err = updateGame(ctx, tx, g, c.Results != nil, now, c.Events); err != nil {
-			return fmt.Errorf("store: %s: %w", what, err)
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 		if c.Results != nil {
-			if rated, err = recordResults(ctx, tx.Tx, id, g.GuildID, now, c.Results); err != nil {
-				return fmt.Errorf("store: %s: %w", what, err)
+			if rated, err = recordResults(ctx, tx.dtx, id, g.GuildID, now, c.Results); err != nil {
+				return fmt.Errorf("store: %s: %w", what, conflict(err))
 			}
 		}
 	}
 	effects, err := insertEffects(ctx, tx, id, now, c.Effects, c.Owner, c.Lease)
 	if err != nil {
-		return fmt.Errorf("store: %s: %w", what, err)
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: %s: %w", what, err)
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
 	db.changes.Add(1)
 

@@ -17,88 +17,90 @@ import (
 // Many goroutines act on one game, each from the version it read: exactly
 // one wins each version, the others get ErrConflict, and the log has no gap.
 func TestConcurrentActions(t *testing.T) {
-	db, _ := openTest(t)
-	g := newGame("c1")
-	mustCreate(t, db, g, store.Event{Kind: store.EventStart})
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		g := newGame("c1")
+		mustCreate(t, db, g, store.Event{Kind: store.EventStart})
 
-	const (
-		players  = 8
-		versions = 60 // the last version any write may start from
-	)
-	var (
-		mu        sync.Mutex
-		winners   = map[int64][]int{} // version written from → goroutines that won it
-		conflicts int
-		wg        sync.WaitGroup
-	)
-	for p := range players {
-		wg.Go(func() {
-			for {
-				g, err := db.Game(ctxT(t), g.ID)
-				if err != nil {
-					t.Error(err)
-					return
+		const (
+			players  = 8
+			versions = 60 // the last version any write may start from
+		)
+		var (
+			mu        sync.Mutex
+			winners   = map[int64][]int{} // version written from → goroutines that won it
+			conflicts int
+			wg        sync.WaitGroup
+		)
+		for p := range players {
+			wg.Go(func() {
+				for {
+					g, err := db.Game(ctxT(t), g.ID)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if g.Version > versions {
+						return
+					}
+					from := g.Version
+					g.State = fmt.Appendf(nil, "player %d from version %d", p, from)
+					err = db.UpdateGame(ctxT(t), g,
+						store.Event{Kind: store.EventRoll, Data: fmt.Sprint(p)},
+						store.Event{Kind: store.EventMove, Data: fmt.Sprint(from)})
+					mu.Lock()
+					switch {
+					case err == nil:
+						winners[from] = append(winners[from], p)
+					case errors.Is(err, store.ErrConflict):
+						conflicts++
+					default:
+						t.Errorf("UpdateGame: %v", err)
+					}
+					mu.Unlock()
+					if err != nil && !errors.Is(err, store.ErrConflict) {
+						return
+					}
 				}
-				if g.Version > versions {
-					return
-				}
-				from := g.Version
-				g.State = fmt.Appendf(nil, "player %d from version %d", p, from)
-				err = db.UpdateGame(ctxT(t), g,
-					store.Event{Kind: store.EventRoll, Data: fmt.Sprint(p)},
-					store.Event{Kind: store.EventMove, Data: fmt.Sprint(from)})
-				mu.Lock()
-				switch {
-				case err == nil:
-					winners[from] = append(winners[from], p)
-				case errors.Is(err, store.ErrConflict):
-					conflicts++
-				default:
-					t.Errorf("UpdateGame: %v", err)
-				}
-				mu.Unlock()
-				if err != nil && !errors.Is(err, store.ErrConflict) {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-
-	for v := int64(1); v <= versions; v++ {
-		if len(winners[v]) != 1 {
-			t.Errorf("version %d won by %v, want exactly one", v, winners[v])
+			})
 		}
-	}
-	t.Logf("%d versions, %d conflicts", len(winners), conflicts)
+		wg.Wait()
 
-	got, err := db.Game(ctxT(t), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Version != versions+1 || got.LastSeq != 1+2*versions {
-		t.Errorf("final version %d, last seq %d; want %d, %d", got.Version, got.LastSeq, versions+1, 1+2*versions)
-	}
-	events, err := db.Events(ctxT(t), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if int64(len(events)) != got.LastSeq {
-		t.Errorf("%d events, last seq %d", len(events), got.LastSeq)
-	}
-	for i, e := range events {
-		if e.Seq != int64(i+1) {
-			t.Fatalf("event %d has seq %d", i, e.Seq)
-		}
-		// Each write's two events sit together: the move names the
-		// version its roll's writer started from.
-		if i > 0 && e.Kind == store.EventMove {
-			from := e.Data
-			if roll := events[i-1]; roll.Kind != store.EventRoll || fmt.Sprint(winners[mustAtoi(t, from)][0]) != roll.Data {
-				t.Errorf("events %d, %d: %+v, %+v are not one write", i-1, i, roll, e)
+		for v := int64(1); v <= versions; v++ {
+			if len(winners[v]) != 1 {
+				t.Errorf("version %d won by %v, want exactly one", v, winners[v])
 			}
 		}
-	}
+		t.Logf("%d versions, %d conflicts", len(winners), conflicts)
+
+		got, err := db.Game(ctxT(t), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Version != versions+1 || got.LastSeq != 1+2*versions {
+			t.Errorf("final version %d, last seq %d; want %d, %d", got.Version, got.LastSeq, versions+1, 1+2*versions)
+		}
+		events, err := db.Events(ctxT(t), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(events)) != got.LastSeq {
+			t.Errorf("%d events, last seq %d", len(events), got.LastSeq)
+		}
+		for i, e := range events {
+			if e.Seq != int64(i+1) {
+				t.Fatalf("event %d has seq %d", i, e.Seq)
+			}
+			// Each write's two events sit together: the move names the
+			// version its roll's writer started from.
+			if i > 0 && e.Kind == store.EventMove {
+				from := e.Data
+				if roll := events[i-1]; roll.Kind != store.EventRoll || fmt.Sprint(winners[mustAtoi(t, from)][0]) != roll.Data {
+					t.Errorf("events %d, %d: %+v, %+v are not one write", i-1, i, roll, e)
+				}
+			}
+		}
+	})
 }
 
 func mustAtoi(t *testing.T, s string) int64 {
@@ -111,28 +113,30 @@ func mustAtoi(t *testing.T, s string) int64 {
 
 // Writers on different games never fail with SQLITE_BUSY, nor do readers.
 func TestConcurrentGames(t *testing.T) {
-	db, _ := openTest(t)
-	var wg sync.WaitGroup
-	for p := range 8 {
-		wg.Go(func() {
-			g := newGame(fmt.Sprint("c", p))
-			if err := db.CreateGame(ctxT(t), g); err != nil {
-				t.Error(err)
-				return
-			}
-			for range 10 {
-				if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventPass}); err != nil {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		var wg sync.WaitGroup
+		for p := range 8 {
+			wg.Go(func() {
+				g := newGame(fmt.Sprint("c", p))
+				if err := db.CreateGame(ctxT(t), g); err != nil {
 					t.Error(err)
 					return
 				}
-				if _, err := db.OpenGame(ctxT(t), "guild1", g.ChannelID); err != nil {
-					t.Error(err)
-					return
+				for range 10 {
+					if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventPass}); err != nil {
+						t.Error(err)
+						return
+					}
+					if _, err := db.OpenGame(ctxT(t), "guild1", g.ChannelID); err != nil {
+						t.Error(err)
+						return
+					}
 				}
-			}
-		})
-	}
-	wg.Wait()
+			})
+		}
+		wg.Wait()
+	})
 }
 
 // A database file the process may not write is refused at Open with a clear

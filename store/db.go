@@ -1,6 +1,31 @@
-// Package store keeps every game in one SQLite file: games and their seats,
+// Package store keeps every game in one database: games and their seats,
 // the append-only event log of each game, per-guild settings, and the
 // statistics of finished games (results, ratings, leaderboards).
+//
+// The database is a SQLite file (the default: one process, nothing to
+// install, a backup is a file copy) or PostgreSQL (one database that several
+// processes share). Both offer the same API, errors and guarantees; Open
+// picks the backend from its argument. The SQL is written once, in SQLite's
+// spelling of parameters, and rewritten for PostgreSQL (dialect.go); each
+// backend has its own migrations (migrations/sqlite, migrations/postgres,
+// with the same names) and a few specifics: SQLite writes through one
+// connection with BEGIN IMMEDIATE and is told which index to use where its
+// planner errs; PostgreSQL uses a pool, reads in REPEATABLE READ snapshots
+// and locks the rows a write reads to compute another (SELECT … FOR UPDATE).
+//
+// The PostgreSQL schema and SQL keep to what PostgreSQL-compatible
+// distributed databases (CockroachDB, YugabyteDB) accept as well: no
+// advisory locks, no LOCK TABLE, no sequences used directly (identity
+// columns), no NOTIFY (processes wake on their timers instead). Work that
+// must happen once across processes is decided by a row: a version check on
+// the game (UPDATE … WHERE version = ?); a lease on an outbox effect, whose
+// candidates are chosen with SELECT … FOR UPDATE SKIP LOCKED and the claim's
+// condition checked again as the row is updated; for migrations, the first
+// insert of the migration's record, which a second process waits on and
+// then finds taken. A serialization failure or
+// a deadlock, which such databases report instead of waiting, comes back as
+// ErrConflict, like a stale version. The append-only event log is enforced
+// by triggers (PL/pgSQL), which CockroachDB supports since 24.3.
 //
 // Every exported method is one transaction, committed to disk before it
 // returns. Writes that change a game are optimistic: they name the version
@@ -59,7 +84,7 @@ var (
 	ErrNewerSchema = errors.New("database schema is newer than this program")
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
 // busyTimeout is how long a connection waits for a lock held by another
@@ -70,10 +95,10 @@ const busyTimeout = 5 * time.Second
 // readers is the size of the pool of read connections.
 const readers = 4
 
-// DB is a SQLite database holding games and statistics. It is safe for
-// concurrent use.
+// DB is a database holding games and statistics. It is safe for concurrent
+// use.
 //
-// Writes go through a single connection, so goroutines of this process queue
+// On SQLite, writes go through a single connection, so goroutines of this process queue
 // for it (honouring their context) instead of spinning in SQLite's busy
 // handler; each write transaction begins IMMEDIATE so that a second process
 // (a backup, say) cannot deadlock it. Reads use a pool of their own and, in
@@ -82,10 +107,11 @@ type DB struct {
 	// Now returns the current time; tests replace it. Open sets time.Now.
 	Now func() time.Time
 
-	path      string
-	w         *sql.DB     // one connection, BEGIN IMMEDIATE
+	d         *dialect
+	path      string      // SQLite: the file; PostgreSQL: the URL
+	w         *sql.DB     // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	st        *writeStmts // prepared on w
-	r         *sql.DB     // read-only transactions
+	r         *sql.DB     // read-only transactions; PostgreSQL: the pool again
 	closeOnce sync.Once
 	closeErr  error
 
@@ -104,20 +130,39 @@ func (db *DB) Counts() Counts {
 	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load()}
 }
 
-// Open opens the database at path, creating the file if it does not exist,
-// and brings its schema up to date. The database runs in WAL mode with
-// foreign keys on, synchronous=FULL (a commit that returned survives a power
-// loss) and a busy timeout. A database that has migrations this program does
-// not know is refused with ErrNewerSchema. A file that is not a SQLite
-// database, or that cannot be written, is refused with an error saying so.
-func Open(ctx context.Context, path string) (*DB, error) {
+// Open opens the database that s names and brings its schema up to date:
+// a URL postgres://… or postgresql://… is a PostgreSQL database (see
+// openPostgres); anything else, a plain path or sqlite:PATH, is a SQLite
+// file, created if it does not exist. A database that has migrations this
+// program does not know is refused with ErrNewerSchema.
+//
+// A SQLite database runs in WAL mode with foreign keys on, synchronous=FULL
+// (a commit that returned survives a power loss) and a busy timeout. A file
+// that is not a SQLite database, or that cannot be written, is refused with
+// an error saying so.
+func Open(ctx context.Context, s string) (*DB, error) {
+	if isPostgresURL(s) {
+		return openPostgres(ctx, s)
+	}
+	return openSQLite(ctx, strings.TrimPrefix(s, "sqlite:"))
+}
+
+// sqliteDialect is SQLite's spelling.
+var sqliteDialect = &dialect{
+	name:         "sqlite",
+	read:         &sql.TxOptions{ReadOnly: true},
+	indexedBy:    func(index string) string { return "INDEXED BY " + index },
+	sortedGroups: true,
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty path")
 	}
 	if err := checkWritable(path); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db := &DB{Now: time.Now, path: path}
+	db := &DB{Now: time.Now, d: sqliteDialect, path: path}
 
 	var err error
 	if db.w, err = sql.Open("sqlite", dsn(path, "_txlock=immediate")); err != nil {
@@ -127,15 +172,20 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db.w.SetMaxIdleConns(1)
 	db.w.SetConnMaxLifetime(0)
 	db.w.SetConnMaxIdleTime(0)
-	if err := db.w.PingContext(ctx); err != nil {
+	// Two processes opening a new file at once can meet in SQLite's
+	// locks where it reports SQLITE_BUSY at once rather than wait (both
+	// switching the file to WAL, say): try again until the busy timeout.
+	err = retryBusy(ctx, func() error {
+		if err := db.w.PingContext(ctx); err != nil {
+			return err
+		}
+		return db.migrate(ctx)
+	})
+	if err != nil {
 		db.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
 	}
-	if err := db.migrate(ctx); err != nil {
-		db.w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
-	}
-	if db.st, err = prepareWrites(ctx, db.w); err != nil {
+	if db.st, err = prepareWrites(ctx, db.w, db.d); err != nil {
 		db.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -185,6 +235,24 @@ func checkWritable(path string) error {
 	return f.Close()
 }
 
+// retryBusy runs f until it returns anything but SQLITE_BUSY, for at most
+// busyTimeout.
+func retryBusy(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(busyTimeout)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		err := f()
+		var se *sqlite.Error
+		if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+}
+
 // explain makes the driver's errors on opening say what they mean.
 func explain(err error) error {
 	var se *sqlite.Error
@@ -212,43 +280,38 @@ func explain(err error) error {
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		var errs []error
-		if db.r != nil {
+		if db.r != nil && db.r != db.w {
 			errs = append(errs, db.r.Close())
 		}
 		if db.st != nil {
 			errs = append(errs, db.st.close())
 		}
 		if db.w != nil {
-			// Let SQLite refresh the statistics its planner uses, as it
-			// advises before closing a connection that wrote.
-			_, err := db.w.Exec(`PRAGMA optimize`)
-			errs = append(errs, err, db.w.Close())
+			if db.d == sqliteDialect {
+				// Let SQLite refresh the statistics its planner uses,
+				// as it advises before closing a connection that wrote.
+				_, err := db.w.Exec(`PRAGMA optimize`)
+				errs = append(errs, err)
+			}
+			errs = append(errs, db.w.Close())
 		}
 		db.closeErr = errors.Join(errs...)
 	})
 	return db.closeErr
 }
 
-// migrate applies the embedded migrations that the database lacks, in name
-// order, each in its own transaction together with its record in the
-// migrations table. It refuses a database that has migrations it does not
-// know.
+// migrate applies the embedded migrations of the backend that the database
+// lacks, in name order, each in its own transaction together with its record
+// in the migrations table. It refuses a database that has migrations it does
+// not know.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
-		name       TEXT    PRIMARY KEY,
-		applied_at INTEGER NOT NULL
-	)`); err != nil {
+	if err := db.createMigrationsTable(ctx); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	names, err := migrationNames(db.d.name)
 	if err != nil {
 		return err
 	}
-	for i, name := range names {
-		names[i] = filepath.Base(name)
-	}
-	slices.Sort(names)
-
 	for _, name := range names {
 		if err := db.migrateFile(ctx, name, names); err != nil {
 			return err
@@ -257,17 +320,58 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// migrationNames returns the names of a backend's migrations, in order.
+func migrationNames(backend string) ([]string, error) {
+	names, err := fs.Glob(migrationFS, "migrations/"+backend+"/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		names[i] = filepath.Base(name)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// createMigrationsTable creates the table of applied migrations unless it
+// exists. Two PostgreSQL sessions creating it at once can fail on the
+// catalog's unique index: then the other one made it, and it exists.
+func (db *DB) createMigrationsTable(ctx context.Context) error {
+	var err error
+	for range 3 {
+		var tx wtx
+		if tx, err = db.beginWrite(ctx); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
+			name       TEXT   PRIMARY KEY,
+			applied_at BIGINT NOT NULL
+		)`)
+		if err == nil {
+			err = tx.Commit()
+		}
+		tx.Rollback()
+		if err == nil || !isUniqueViolation(err) {
+			return err
+		}
+	}
+	return err
+}
+
 // migrateFile applies one migration unless it is recorded as applied.
 func (db *DB) migrateFile(ctx context.Context, name string, known []string) error {
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 
 	// Checked inside the write transaction, so that two processes opening
-	// the same file at once cannot both apply a migration.
-	applied, err := appliedMigrations(ctx, tx)
+	// the same database at once cannot both apply a migration: SQLite's
+	// write lock admits one, and on PostgreSQL the record is inserted
+	// first, so that a second process waits for the first one's
+	// transaction on the record's key and then finds it taken.
+	applied, err := appliedMigrations(ctx, tx.dtx)
 	if err != nil {
 		return err
 	}
@@ -279,26 +383,30 @@ func (db *DB) migrateFile(ctx context.Context, name string, known []string) erro
 	if slices.Contains(applied, name) {
 		return nil
 	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`,
+		name, db.Now().UnixMilli()); isUniqueViolation(err) {
+		return nil // applied by another process meanwhile
+	} else if err != nil {
+		return fmt.Errorf("migration %s: %w", name, err)
+	}
 
-	text, err := fs.ReadFile(migrationFS, "migrations/"+name)
+	text, err := fs.ReadFile(migrationFS, "migrations/"+db.d.name+"/"+name)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, string(text)); err != nil {
+	if _, err := tx.Tx.ExecContext(ctx, string(text)); err != nil {
 		return fmt.Errorf("migration %s: %w", name, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`,
-		name, db.Now().UnixMilli()); err != nil {
-		return fmt.Errorf("migration %s: %w", name, err)
-	}
-	// user_version mirrors the count, for tools that look there.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(applied)+1)); err != nil {
-		return fmt.Errorf("migration %s: %w", name, err)
+	if db.d == sqliteDialect {
+		// user_version mirrors the count, for tools that look there.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(applied)+1)); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
 	}
 	return tx.Commit()
 }
 
-func appliedMigrations(ctx context.Context, tx *sql.Tx) ([]string, error) {
+func appliedMigrations(ctx context.Context, tx dtx) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name FROM migrations ORDER BY name`)
 	if err != nil {
 		return nil, err
@@ -315,15 +423,25 @@ func appliedMigrations(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return names, rows.Err()
 }
 
-// Backup writes a consistent copy of the live database to path with VACUUM
-// INTO, while games go on. The copy is written beside path, synced, and
+// Backup writes a consistent copy of the live database to path, a SQLite
+// file, while games go on. The copy is written beside path, synced, and
 // renamed over it, so path holds either the old file or a complete copy.
+//
+// SQLite copies itself with VACUUM INTO. From PostgreSQL, Backup copies
+// every table as it was at one moment (a REPEATABLE READ snapshot) into a
+// new SQLite file, as Copy does, and checks the counts: a file that Open
+// reads as it is and that Copy can bring back into an empty PostgreSQL
+// database. pg_dump remains the tool for a dump of the PostgreSQL database
+// itself.
 func (db *DB) Backup(ctx context.Context, path string) (err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("store: backup to %s: %w", path, err)
 		}
 	}()
+	if db.d != sqliteDialect {
+		return db.backupToSQLite(ctx, path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -367,16 +485,17 @@ func syncFile(name string) error {
 	return f.Close()
 }
 
-// beginRead starts a read-only transaction (deferred: it takes no lock a
-// writer waits for).
-func (db *DB) beginRead(ctx context.Context) (*sql.Tx, error) {
-	return db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+// beginRead starts a read-only transaction that sees one snapshot (on
+// SQLite deferred: it takes no lock a writer waits for).
+func (db *DB) beginRead(ctx context.Context) (dtx, error) {
+	tx, err := db.r.BeginTx(ctx, db.d.read)
+	return dtx{Tx: tx, d: db.d}, err
 }
 
 // wtx is a write transaction, with the write connection's prepared
 // statements at hand.
 type wtx struct {
-	*sql.Tx
+	dtx
 	st *writeStmts
 	db *DB
 }
@@ -393,10 +512,11 @@ func (tx wtx) Commit() error {
 // stmt returns s for use within the transaction.
 func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, s) }
 
-// beginWrite starts a write transaction on the one write connection.
+// beginWrite starts a write transaction (on SQLite, on the one write
+// connection).
 func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
 	tx, err := db.w.BeginTx(ctx, nil)
-	return wtx{Tx: tx, st: db.st, db: db}, err
+	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
 }
 
 // writeStmts are the statements of a move, prepared once: parsing them
@@ -405,7 +525,7 @@ type writeStmts struct {
 	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
 }
 
-func prepareWrites(ctx context.Context, w *sql.DB) (*writeStmts, error) {
+func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, error) {
 	var st writeStmts
 	for _, p := range []struct {
 		s     **sql.Stmt
@@ -432,7 +552,7 @@ func prepareWrites(ctx context.Context, w *sql.DB) (*writeStmts, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?)`},
 	} {
 		var err error
-		if *p.s, err = w.PrepareContext(ctx, p.query); err != nil {
+		if *p.s, err = w.PrepareContext(ctx, d.sql(p.query)); err != nil {
 			st.close()
 			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
 		}
@@ -469,10 +589,4 @@ func fromMillis(n sql.NullInt64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(n.Int64).UTC()
-}
-
-// isUniqueViolation reports whether err is a UNIQUE constraint failure.
-func isUniqueViolation(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -178,7 +179,7 @@ func createGame(ctx context.Context, tx wtx, g *Game, now time.Time, events []Ev
 	if !g.Threaded {
 		var open int64
 		err = tx.QueryRowContext(ctx, `SELECT id FROM games
-			WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running') AND threaded = 0`,
+			WHERE guild_id = ? AND channel_id = ? AND status IN ('lobby', 'running') AND NOT threaded`,
 			g.GuildID, g.ChannelID).Scan(&open)
 		if err == nil {
 			return 0, fmt.Errorf("game %d: %w", open, ErrChannelBusy)
@@ -262,7 +263,7 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 		len(events), g.ID, g.Version, finish,
 	).Scan(&u.version, &u.lastSeq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return updated{}, whyNot(ctx, tx.Tx, g.ID, g.Version, status)
+		return updated{}, whyNot(ctx, tx.dtx, g.ID, g.Version, status)
 	} else if isUniqueViolation(err) {
 		return updated{}, ErrChannelBusy // reopened in a channel that has another game
 	} else if err != nil {
@@ -279,7 +280,7 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 
 // whyNot says why an update of game id at version to status found no row:
 // no such game, a stale version, or a change of status not allowed.
-func whyNot(ctx context.Context, tx *sql.Tx, id, version int64, status Status) error {
+func whyNot(ctx context.Context, tx dtx, id, version int64, status Status) error {
 	var stored int64
 	var was Status
 	err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&stored, &was)
@@ -444,7 +445,7 @@ func (db *DB) Events(ctx context.Context, gameID int64) ([]Event, error) {
 	return events, tx.Commit()
 }
 
-func findEvents(ctx context.Context, tx *sql.Tx, gameID int64) ([]Event, error) {
+func findEvents(ctx context.Context, tx dtx, gameID int64) ([]Event, error) {
 	var exists bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
 		return nil, err
@@ -476,7 +477,7 @@ const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, 
 	created_at, updated_at, finished_at, threaded, thread_id, reminder_message_id`
 
 // findGame returns the one game matching where, with its seats.
-func findGame(ctx context.Context, tx *sql.Tx, where string, args ...any) (*Game, error) {
+func findGame(ctx context.Context, tx dtx, where string, args ...any) (*Game, error) {
 	games, err := findGames(ctx, tx, where, args...)
 	if err != nil {
 		return nil, err
@@ -489,7 +490,7 @@ func findGame(ctx context.Context, tx *sql.Tx, where string, args ...any) (*Game
 
 // findGames returns the games matching where (which may order and limit),
 // with their seats.
-func findGames(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]*Game, error) {
+func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*Game, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where, args...)
 	if err != nil {
 		return nil, err
@@ -507,12 +508,43 @@ func findGames(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]*G
 		return nil, err
 	}
 	rows.Close()
-	for _, g := range games {
-		if g.Seats, err = findSeats(ctx, tx, g.ID); err != nil {
-			return nil, err
-		}
+	if len(games) == 1 {
+		games[0].Seats, err = findSeats(ctx, tx, games[0].ID)
+		return games, err
+	}
+	if err := findSeatsOf(ctx, tx, games); err != nil {
+		return nil, err
 	}
 	return games, nil
+}
+
+// findSeatsOf reads the seats of several games in one query (one round trip
+// to a database server, not one per game).
+func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*Game, len(games))
+	args := make([]any, len(games))
+	for i, g := range games {
+		byID[g.ID], args[i] = g, g.ID
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(games)), ", ")
+	rows, err := tx.QueryContext(ctx, `SELECT game_id, color, user_id, name, computer, timeouts, has_left
+		FROM seats WHERE game_id IN (`+marks+`) ORDER BY game_id, seat`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s Seat
+		if err := rows.Scan(&id, &s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left); err != nil {
+			return err
+		}
+		byID[id].Seats = append(byID[id].Seats, s)
+	}
+	return rows.Err()
 }
 
 func scanGame(rows *sql.Rows) (*Game, error) {
@@ -538,7 +570,7 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 	return &g, nil
 }
 
-func findSeats(ctx context.Context, tx *sql.Tx, gameID int64) ([]Seat, error) {
+func findSeats(ctx context.Context, tx dtx, gameID int64) ([]Seat, error) {
 	return scanSeats(tx.QueryContext(ctx, seatsQuery, gameID))
 }
 

@@ -85,6 +85,9 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 	}
 	defer tx.Rollback()
 
+	// On PostgreSQL the candidates are locked as they are chosen, passing
+	// over those another claimer holds, and the claim's conditions are
+	// checked again on each row as it is updated.
 	rows, err := tx.QueryContext(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
 		WHERE id IN (
 			SELECT o.id FROM outbox AS o
@@ -92,7 +95,8 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 				AND (o.lease_until IS NULL OR o.lease_until <= ?3)
 				AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)
 			ORDER BY o.next_at, o.id
-			LIMIT ?4)
+			LIMIT ?4`+tx.d.skipLocked+`)
+			AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?3)
 		RETURNING id, game_id, kind, payload, attempts, created_at`,
 		owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
 	if err != nil {
@@ -332,7 +336,7 @@ func (db *DB) NextEffectAt(ctx context.Context) (time.Time, bool, error) {
 	}
 	defer tx.Rollback()
 	var at sql.NullInt64
-	err = tx.QueryRowContext(ctx, `SELECT min(max(o.next_at, coalesce(o.lease_until, 0))) FROM outbox AS o
+	err = tx.QueryRowContext(ctx, `SELECT min(CASE WHEN o.lease_until > o.next_at THEN o.lease_until ELSE o.next_at END) FROM outbox AS o
 		WHERE o.done_at IS NULL
 			AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)`).Scan(&at)
 	if err != nil {

@@ -25,143 +25,151 @@ func commitWithEffects(t *testing.T, db *store.DB, g *store.Game, owner string, 
 }
 
 func TestCommitWritesStateEventsAndEffectsTogether(t *testing.T) {
-	db, _ := openTest(t)
-	g := newGame("c1")
-	written := commitWithEffects(t, db, g, "", effect("post", "a"), effect("edit", "b"))
-	require.Len(t, written, 2)
-	assert.Equal(t, g.ID, written[0].GameID)
-	assert.Less(t, written[0].ID, written[1].ID)
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		g := newGame("c1")
+		written := commitWithEffects(t, db, g, "", effect("post", "a"), effect("edit", "b"))
+		require.Len(t, written, 2)
+		assert.Equal(t, g.ID, written[0].GameID)
+		assert.Less(t, written[0].ID, written[1].ID)
 
-	// A stale write changes nothing, effects included.
-	stale := *g
-	stale.Version = 0
-	err := db.Commit(ctxT(t), &store.Commit{Game: &stale, Effects: []store.Effect{effect("post", "lost")}})
-	require.ErrorIs(t, err, store.ErrConflict)
-	all, err := db.Effects(ctxT(t), g.ID)
-	require.NoError(t, err)
-	require.Len(t, all, 2)
-	n, err := db.PendingEffects(ctxT(t))
-	require.NoError(t, err)
-	assert.Equal(t, 2, n)
+		// A stale write changes nothing, effects included.
+		stale := *g
+		stale.Version = 0
+		err := db.Commit(ctxT(t), &store.Commit{Game: &stale, Effects: []store.Effect{effect("post", "lost")}})
+		require.ErrorIs(t, err, store.ErrConflict)
+		all, err := db.Effects(ctxT(t), g.ID)
+		require.NoError(t, err)
+		require.Len(t, all, 2)
+		n, err := db.PendingEffects(ctxT(t))
+		require.NoError(t, err)
+		assert.Equal(t, 2, n)
+	})
 }
 
 func TestClaimEffectsInOrderPerGame(t *testing.T) {
-	db, c := openTest(t)
-	g1, g2 := newGame("c1"), newGame("c2")
-	e1 := commitWithEffects(t, db, g1, "", effect("post", "1a"), effect("post", "1b"))
-	e2 := commitWithEffects(t, db, g2, "", effect("post", "2a"))
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		g1, g2 := newGame("c1"), newGame("c2")
+		e1 := commitWithEffects(t, db, g1, "", effect("post", "1a"), effect("post", "1b"))
+		e2 := commitWithEffects(t, db, g2, "", effect("post", "2a"))
 
-	got, err := db.ClaimEffects(ctxT(t), "p1", time.Minute, 10)
-	require.NoError(t, err)
-	require.Len(t, got, 2, "only the head of each game's queue")
-	assert.Equal(t, []int64{e1[0].ID, e2[0].ID}, []int64{got[0].ID, got[1].ID})
-	assert.Equal(t, "1a", string(got[0].Payload))
+		got, err := db.ClaimEffects(ctxT(t), "p1", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, got, 2, "only the head of each game's queue")
+		assert.Equal(t, []int64{e1[0].ID, e2[0].ID}, []int64{got[0].ID, got[1].ID})
+		assert.Equal(t, "1a", string(got[0].Payload))
 
-	// Claimed: nobody else gets them, and 1b waits for 1a.
-	other, err := db.ClaimEffects(ctxT(t), "p2", time.Minute, 10)
-	require.NoError(t, err)
-	assert.Empty(t, other)
+		// Claimed: nobody else gets them, and 1b waits for 1a.
+		other, err := db.ClaimEffects(ctxT(t), "p2", time.Minute, 10)
+		require.NoError(t, err)
+		assert.Empty(t, other)
 
-	require.NoError(t, db.EffectDone(ctxT(t), "p1", e1[0].ID, "m100", &store.MessageRecord{Role: store.RoleTurn, MessageID: "m100"}))
-	next, err := db.ClaimEffects(ctxT(t), "p2", time.Minute, 10)
-	require.NoError(t, err)
-	require.Len(t, next, 1)
-	assert.Equal(t, e1[1].ID, next[0].ID)
+		require.NoError(t, db.EffectDone(ctxT(t), "p1", e1[0].ID, "m100", &store.MessageRecord{Role: store.RoleTurn, MessageID: "m100"}))
+		next, err := db.ClaimEffects(ctxT(t), "p2", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, next, 1)
+		assert.Equal(t, e1[1].ID, next[0].ID)
 
-	// The message ID went onto the game without a new version.
-	stored, err := db.Game(ctxT(t), g1.ID)
-	require.NoError(t, err)
-	assert.Equal(t, "m100", stored.TurnMessageID)
-	assert.Equal(t, g1.Version, stored.Version)
+		// The message ID went onto the game without a new version.
+		stored, err := db.Game(ctxT(t), g1.ID)
+		require.NoError(t, err)
+		assert.Equal(t, "m100", stored.TurnMessageID)
+		assert.Equal(t, g1.Version, stored.Version)
 
-	// A claim that runs out is taken over; the first owner's answer then
-	// counts for nothing.
-	c.Advance(2 * time.Minute)
-	taken, err := db.ClaimEffects(ctxT(t), "p3", time.Minute, 10)
-	require.NoError(t, err)
-	require.Len(t, taken, 2)
-	err = db.EffectDone(ctxT(t), "p1", e2[0].ID, "late", nil)
-	require.ErrorIs(t, err, store.ErrLeaseLost)
-	require.NoError(t, db.EffectDone(ctxT(t), "p3", e2[0].ID, "m200", nil))
+		// A claim that runs out is taken over; the first owner's answer then
+		// counts for nothing.
+		c.Advance(2 * time.Minute)
+		taken, err := db.ClaimEffects(ctxT(t), "p3", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, taken, 2)
+		err = db.EffectDone(ctxT(t), "p1", e2[0].ID, "late", nil)
+		require.ErrorIs(t, err, store.ErrLeaseLost)
+		require.NoError(t, db.EffectDone(ctxT(t), "p3", e2[0].ID, "m200", nil))
+	})
 }
 
 func TestRetryAndFailEffects(t *testing.T) {
-	db, c := openTest(t)
-	g := newGame("c1")
-	e := commitWithEffects(t, db, g, "me", effect("post", "a"), effect("edit", "b"))
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		g := newGame("c1")
+		e := commitWithEffects(t, db, g, "me", effect("post", "a"), effect("edit", "b"))
 
-	// Claimed by the writer: the sender does not see them.
-	got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
-	require.NoError(t, err)
-	assert.Empty(t, got)
-	mine, err := db.ClaimedEffects(ctxT(t), "me", g.ID)
-	require.NoError(t, err)
-	require.Len(t, mine, 2)
+		// Claimed by the writer: the sender does not see them.
+		got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		mine, err := db.ClaimedEffects(ctxT(t), "me", g.ID)
+		require.NoError(t, err)
+		require.Len(t, mine, 2)
 
-	// A retry puts the first back for later and lets the second wait.
-	require.NoError(t, db.RetryEffect(ctxT(t), "me", e[0].ID, 2*time.Second, "500 Internal Server Error"))
-	next, ok, err := db.NextEffectAt(ctxT(t))
-	require.NoError(t, err)
-	require.True(t, ok)
-	assert.Equal(t, c.now.Add(2*time.Second), next)
-	got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
-	require.NoError(t, err)
-	assert.Empty(t, got, "not due yet")
+		// A retry puts the first back for later and lets the second wait.
+		require.NoError(t, db.RetryEffect(ctxT(t), "me", e[0].ID, 2*time.Second, "500 Internal Server Error"))
+		next, ok, err := db.NextEffectAt(ctxT(t))
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.Equal(t, c.now.Add(2*time.Second), next)
+		got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
+		require.NoError(t, err)
+		assert.Empty(t, got, "not due yet")
 
-	c.Advance(3 * time.Second)
-	got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
-	require.NoError(t, err)
-	require.Len(t, got, 1)
-	assert.Equal(t, e[0].ID, got[0].ID)
-	assert.Equal(t, 1, got[0].Attempts)
+		c.Advance(3 * time.Second)
+		got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.Equal(t, e[0].ID, got[0].ID)
+		assert.Equal(t, 1, got[0].Attempts)
 
-	require.NoError(t, db.EffectFailed(ctxT(t), "sender", e[0].ID, "50013 Missing Permissions"))
-	got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
-	require.NoError(t, err)
-	require.Len(t, got, 1, "a failed effect does not block the next")
-	require.NoError(t, db.EffectDone(ctxT(t), "sender", got[0].ID, "ok", nil))
+		require.NoError(t, db.EffectFailed(ctxT(t), "sender", e[0].ID, "50013 Missing Permissions"))
+		got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, got, 1, "a failed effect does not block the next")
+		require.NoError(t, db.EffectDone(ctxT(t), "sender", got[0].ID, "ok", nil))
 
-	states, err := db.Effects(ctxT(t), g.ID)
-	require.NoError(t, err)
-	require.Len(t, states, 2)
-	assert.True(t, states[0].Done && states[0].Failed)
-	assert.Equal(t, "50013 Missing Permissions", states[0].Result)
-	assert.True(t, states[1].Done && !states[1].Failed)
-	_, ok, err = db.NextEffectAt(ctxT(t))
-	require.NoError(t, err)
-	assert.False(t, ok)
+		states, err := db.Effects(ctxT(t), g.ID)
+		require.NoError(t, err)
+		require.Len(t, states, 2)
+		assert.True(t, states[0].Done && states[0].Failed)
+		assert.Equal(t, "50013 Missing Permissions", states[0].Result)
+		assert.True(t, states[1].Done && !states[1].Failed)
+		_, ok, err = db.NextEffectAt(ctxT(t))
+		require.NoError(t, err)
+		assert.False(t, ok)
 
-	c.Advance(time.Hour)
-	n, err := db.PruneEffects(ctxT(t), c.now)
-	require.NoError(t, err)
-	assert.EqualValues(t, 2, n)
+		c.Advance(time.Hour)
+		n, err := db.PruneEffects(ctxT(t), c.now)
+		require.NoError(t, err)
+		assert.EqualValues(t, 2, n)
+	})
 }
 
 func TestClaimEffectsConcurrently(t *testing.T) {
-	db, _ := openTest(t)
-	const games = 20
-	for i := range games {
-		commitWithEffects(t, db, newGame("c"+string(rune('a'+i))), "", effect("post", "x"))
-	}
-	var mu sync.Mutex
-	seen := map[int64]int{}
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got, err := db.ClaimEffects(ctxT(t), "w"+string(rune('0'+w)), time.Minute, games)
-			assert.NoError(t, err)
-			mu.Lock()
-			defer mu.Unlock()
-			for _, e := range got {
-				seen[e.ID]++
-			}
-		}()
-	}
-	wg.Wait()
-	assert.Len(t, seen, games)
-	for id, n := range seen {
-		assert.Equal(t, 1, n, "effect %d claimed %d times", id, n)
-	}
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		const games = 20
+		for i := range games {
+			commitWithEffects(t, db, newGame("c"+string(rune('a'+i))), "", effect("post", "x"))
+		}
+		var mu sync.Mutex
+		seen := map[int64]int{}
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, err := db.ClaimEffects(ctxT(t), "w"+string(rune('0'+w)), time.Minute, games)
+				assert.NoError(t, err)
+				mu.Lock()
+				defer mu.Unlock()
+				for _, e := range got {
+					seen[e.ID]++
+				}
+			}()
+		}
+		wg.Wait()
+		assert.Len(t, seen, games)
+		for id, n := range seen {
+			assert.Equal(t, 1, n, "effect %d claimed %d times", id, n)
+		}
+	})
 }

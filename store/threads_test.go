@@ -12,75 +12,81 @@ import (
 // Threaded games share their channel; games played in the channel keep it
 // to themselves; a game is found by its channel and by its thread.
 func TestThreadedGamesShareAChannel(t *testing.T) {
-	db, _ := openTest(t)
-	first, second := newGame("chan"), newGame("chan")
-	first.Threaded, second.Threaded = true, true
-	require.NoError(t, db.CreateGame(ctxT(t), first))
-	require.NoError(t, db.CreateGame(ctxT(t), second))
-	inChannel := newGame("chan")
-	require.NoError(t, db.CreateGame(ctxT(t), inChannel), "one game that is not threaded may join them")
-	require.ErrorIs(t, db.CreateGame(ctxT(t), newGame("chan")), store.ErrChannelBusy)
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		first, second := newGame("chan"), newGame("chan")
+		first.Threaded, second.Threaded = true, true
+		require.NoError(t, db.CreateGame(ctxT(t), first))
+		require.NoError(t, db.CreateGame(ctxT(t), second))
+		inChannel := newGame("chan")
+		require.NoError(t, db.CreateGame(ctxT(t), inChannel), "one game that is not threaded may join them")
+		require.ErrorIs(t, db.CreateGame(ctxT(t), newGame("chan")), store.ErrChannelBusy)
 
-	require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleThread, "777"))
-	require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleReminder, "778"))
-	got, err := db.Game(ctxT(t), first.ID)
-	require.NoError(t, err)
-	assert.True(t, got.Threaded)
-	assert.Equal(t, "777", got.ThreadID)
-	assert.Equal(t, "778", got.ReminderMessageID)
+		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleThread, "777"))
+		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleReminder, "778"))
+		got, err := db.Game(ctxT(t), first.ID)
+		require.NoError(t, err)
+		assert.True(t, got.Threaded)
+		assert.Equal(t, "777", got.ThreadID)
+		assert.Equal(t, "778", got.ReminderMessageID)
 
-	open, err := db.OpenGames(ctxT(t), first.GuildID, "chan")
-	require.NoError(t, err)
-	require.Len(t, open, 3)
-	assert.Equal(t, []int64{inChannel.ID, second.ID, first.ID}, []int64{open[0].ID, open[1].ID, open[2].ID})
-	inThread, err := db.OpenGames(ctxT(t), first.GuildID, "777")
-	require.NoError(t, err)
-	require.Len(t, inThread, 1)
-	assert.Equal(t, first.ID, inThread[0].ID)
+		open, err := db.OpenGames(ctxT(t), first.GuildID, "chan")
+		require.NoError(t, err)
+		require.Len(t, open, 3)
+		assert.Equal(t, []int64{inChannel.ID, second.ID, first.ID}, []int64{open[0].ID, open[1].ID, open[2].ID})
+		inThread, err := db.OpenGames(ctxT(t), first.GuildID, "777")
+		require.NoError(t, err)
+		require.Len(t, inThread, 1)
+		assert.Equal(t, first.ID, inThread[0].ID)
+	})
 }
 
 // GameResults reads back what finishing a game recorded, ratings included.
 func TestGameResults(t *testing.T) {
-	db, _ := openTest(t)
-	g := newGame("chan")
-	require.NoError(t, db.CreateGame(ctxT(t), g))
-	none, err := db.GameResults(ctxT(t), g.ID)
-	require.NoError(t, err)
-	assert.Empty(t, none)
-	results := []store.Result{
-		{Player: "u1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
-		{Player: "ai:easy", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20},
-	}
-	require.NoError(t, db.FinishGame(ctxT(t), g, results))
-	got, err := db.GameResults(ctxT(t), g.ID)
-	require.NoError(t, err)
-	require.Len(t, got, 2)
-	byColor := map[string]store.Result{got[0].Color: got[0], got[1].Color: got[1]}
-	assert.Equal(t, store.InitialRating, byColor["red"].RatingBefore)
-	assert.Greater(t, byColor["red"].RatingAfter, store.InitialRating)
-	assert.Less(t, byColor["green"].RatingAfter, store.InitialRating)
-	assert.True(t, byColor["red"].Won)
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		g := newGame("chan")
+		require.NoError(t, db.CreateGame(ctxT(t), g))
+		none, err := db.GameResults(ctxT(t), g.ID)
+		require.NoError(t, err)
+		assert.Empty(t, none)
+		results := []store.Result{
+			{Player: "u1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
+			{Player: "ai:easy", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20},
+		}
+		require.NoError(t, db.FinishGame(ctxT(t), g, results))
+		got, err := db.GameResults(ctxT(t), g.ID)
+		require.NoError(t, err)
+		require.Len(t, got, 2)
+		byColor := map[string]store.Result{got[0].Color: got[0], got[1].Color: got[1]}
+		assert.Equal(t, store.InitialRating, byColor["red"].RatingBefore)
+		assert.Greater(t, byColor["red"].RatingAfter, store.InitialRating)
+		assert.Less(t, byColor["green"].RatingAfter, store.InitialRating)
+		assert.True(t, byColor["red"].Won)
+	})
 }
 
 // A user's settings default to off and round-trip; UserGames lists the
 // open games the user sits in.
 func TestUserSettingsAndGames(t *testing.T) {
-	db, _ := openTest(t)
-	s, err := db.UserSettings(ctxT(t), "u1")
-	require.NoError(t, err)
-	assert.Equal(t, store.UserSettings{}, s)
-	require.NoError(t, db.SetUserSettings(ctxT(t), "u1", store.UserSettings{DM: true, DMRefused: true}))
-	s, err = db.UserSettings(ctxT(t), "u1")
-	require.NoError(t, err)
-	assert.Equal(t, store.UserSettings{DM: true, DMRefused: true}, s)
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		s, err := db.UserSettings(ctxT(t), "u1")
+		require.NoError(t, err)
+		assert.Equal(t, store.UserSettings{}, s)
+		require.NoError(t, db.SetUserSettings(ctxT(t), "u1", store.UserSettings{DM: true, DMRefused: true}))
+		s, err = db.UserSettings(ctxT(t), "u1")
+		require.NoError(t, err)
+		assert.Equal(t, store.UserSettings{DM: true, DMRefused: true}, s)
 
-	mine := newGame("chan")
-	require.NoError(t, db.CreateGame(ctxT(t), mine))
-	other := newGame("chan2")
-	other.Seats[0].UserID = "u2"
-	require.NoError(t, db.CreateGame(ctxT(t), other))
-	games, err := db.UserGames(ctxT(t), "guild1", "u1")
-	require.NoError(t, err)
-	require.Len(t, games, 1)
-	assert.Equal(t, mine.ID, games[0].ID)
+		mine := newGame("chan")
+		require.NoError(t, db.CreateGame(ctxT(t), mine))
+		other := newGame("chan2")
+		other.Seats[0].UserID = "u2"
+		require.NoError(t, db.CreateGame(ctxT(t), other))
+		games, err := db.UserGames(ctxT(t), "guild1", "u1")
+		require.NoError(t, err)
+		require.Len(t, games, 1)
+		assert.Equal(t, mine.ID, games[0].ID)
+	})
 }

@@ -59,7 +59,7 @@ func (db *DB) UserGames(ctx context.Context, guildID, userID string) ([]*Game, e
 	}
 	defer tx.Rollback()
 	games, err := findGames(ctx, tx, `WHERE guild_id = ? AND status IN ('lobby', 'running')
-		AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND has_left = 0) ORDER BY id DESC`, guildID, userID)
+		AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND NOT has_left) ORDER BY id DESC`, guildID, userID)
 	if err != nil {
 		return nil, fmt.Errorf("store: games of user %s: %w", userID, err)
 	}

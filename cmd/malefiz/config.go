@@ -64,7 +64,13 @@ type HTTPConfig struct {
 
 // DatabaseConfig is the [database] section.
 type DatabaseConfig struct {
+	// Path is the SQLite file. After loading it is what the program
+	// opens: URL when that is set.
 	Path string `toml:"path"`
+	// URL names the database as store.Open takes it: postgres://… or
+	// postgresql://… for PostgreSQL, sqlite:PATH or a plain path for
+	// SQLite. It wins over Path.
+	URL string `toml:"url"`
 }
 
 // GameConfig is the [game] section: defaults for new games.
@@ -129,6 +135,9 @@ func loadConfig(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	cfg.applyEnv(getenv)
+	if cfg.Database.URL != "" {
+		cfg.Database.Path = cfg.Database.URL
+	}
 	return cfg, nil
 }
 
@@ -174,6 +183,9 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if v := getenv("MALEFIZ_HTTP_LISTEN"); v != "" {
 		c.HTTP.Listen = v
 	}
+	if v := getenv("MALEFIZ_DATABASE_URL"); v != "" {
+		c.Database.URL = v
+	}
 	if v := getenv("MALEFIZ_LOG_LEVEL"); v != "" {
 		c.Log.Level = v
 	}
@@ -205,8 +217,11 @@ func (c Config) validate(needToken bool) error {
 		}
 	}
 	errs = append(errs, c.validateScale()...)
-	if c.Database.Path == "" {
-		errs = append(errs, errors.New("[database] path is empty: set it or MALEFIZ_DATABASE_PATH"))
+	if c.Database.Path == "" && c.Database.URL == "" {
+		errs = append(errs, errors.New("[database] path is empty: set it or MALEFIZ_DATABASE_PATH (or url, MALEFIZ_DATABASE_URL)"))
+	}
+	if err := checkDatabaseURL(c.Database.URL); err != nil {
+		errs = append(errs, err)
 	}
 	if c.Game.Seats < 2 || c.Game.Seats > 4 {
 		errs = append(errs, fmt.Errorf("[game] seats = %d, want 2 to 4", c.Game.Seats))
@@ -273,6 +288,31 @@ func (c Config) publicKey() (ed25519.PublicKey, error) {
 		return nil, errors.New("[discord] public_key must be the application's public key, 64 hex digits (developer portal → General Information), or set MALEFIZ_DISCORD_PUBLIC_KEY")
 	}
 	return ed25519.PublicKey(key), nil
+}
+
+// checkDatabaseURL accepts "", a PostgreSQL URL with a host, sqlite:PATH or
+// a plain path; anything else with a scheme is refused (without echoing a
+// password it may hold).
+func checkDatabaseURL(s string) error {
+	scheme, rest, ok := strings.Cut(s, "://")
+	switch {
+	case s == "" || strings.HasPrefix(s, "sqlite:") && s != "sqlite:":
+		return nil
+	case s == "sqlite:":
+		return errors.New("[database] url sqlite: names no file: sqlite:PATH")
+	case !ok || strings.ContainsAny(scheme, "/\\."):
+		return nil // a path
+	case scheme != "postgres" && scheme != "postgresql":
+		return fmt.Errorf("[database] url: scheme %q, want postgres://, postgresql://, sqlite:PATH or a path", scheme)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("[database] url is not a valid %s URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE)", scheme)
+	}
+	if u.Host == "" && u.Query().Get("host") == "" || rest == "" {
+		return errors.New("[database] url names no host: postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+	}
+	return nil
 }
 
 func (c Config) logLevel() (slog.Level, error) {

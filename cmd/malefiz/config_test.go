@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -63,6 +66,36 @@ func TestConfigErrorsSayWhatToSet(t *testing.T) {
 			if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "s3cr3t") {
 				t.Errorf("malefiz run: exit %d, stderr %q; want exit 2 and one line", code, errOut)
 			}
+		})
+	}
+}
+
+func TestConfigDatabaseURL(t *testing.T) {
+	dir := t.TempDir()
+	for name, tc := range map[string]struct {
+		file, env, want, err string
+	}{
+		"path only":       {file: "path = \"a.db\"", want: "a.db"},
+		"url wins":        {file: "path = \"a.db\"\nurl = \"postgres://u:pw@db:5432/malefiz\"", want: "postgres://u:pw@db:5432/malefiz"},
+		"postgresql":      {file: "url = \"postgresql://db/malefiz?sslmode=disable\"", want: "postgresql://db/malefiz?sslmode=disable"},
+		"sqlite url":      {file: "url = \"sqlite:/var/lib/malefiz.db\"", want: "sqlite:/var/lib/malefiz.db"},
+		"env url":         {file: "path = \"a.db\"", env: "postgres://env/x", want: "postgres://env/x"},
+		"unknown scheme":  {file: "url = \"mysql://db/x\"", err: "scheme \"mysql\""},
+		"no host":         {file: "url = \"postgres://\"", err: "no host"},
+		"sqlite no file":  {file: "url = \"sqlite:\"", err: "names no file"},
+		"password hidden": {file: "url = \"mysql://u:s3cr3t@db/x\"", err: "scheme"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".toml")
+			require.NoError(t, os.WriteFile(path, []byte("[discord]\ntoken = \"t\"\n[database]\n"+tc.file+"\n"), 0o600))
+			cfg, err := LoadConfig(path, env(map[string]string{"MALEFIZ_DATABASE_URL": tc.env}))
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				assert.NotContains(t, err.Error(), "s3cr3t")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, cfg.Database.Path, "what the program opens")
 		})
 	}
 }

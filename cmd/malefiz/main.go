@@ -9,7 +9,8 @@
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-size PX] -o FILE POSITION
 //	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json] [-q]
-//	malefiz backup -o FILE [-db PATH]
+//	malefiz backup -o FILE [-db PATH|URL]
+//	malefiz migrate-to [-db PATH] URL
 //	malefiz replay [-o FILE] [-db PATH] GAME
 //	malefiz healthcheck [-ready] [-addr HOST:PORT]
 //
@@ -38,13 +39,14 @@ var commands = map[string]command{
 	"perft":       {"count move sequences from a position (docs/rules.md's perft)", perftCommand},
 	"render":      {"write a PNG of a position", renderCommand},
 	"selfplay":    {"play computer players against each other and report win rates", selfplayCommand},
-	"backup":      {"copy the live database safely (VACUUM INTO)", backupCommand},
+	"backup":      {"copy the live database safely into a SQLite file", backupCommand},
+	"migrate-to":  {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
 	"replay":      {"write an animated GIF of a stored game", replayCommand},
 	"healthcheck": {"ask the running bot's /healthz (or /readyz with -ready)", healthcheckCommand},
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "replay", "healthcheck"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "migrate-to", "replay", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

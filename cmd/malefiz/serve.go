@@ -82,7 +82,7 @@ func (m *Main) run(ctx context.Context) error {
 	if m.rest, err = m.session(client); err != nil {
 		return err
 	}
-	cfg := bot.Config{Store: db, Discord: m.rest, Renderer: render.New(0), Logger: m.Logger,
+	cfg := bot.Config{Store: db, Discord: m.rest, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2},
 		Hooks: bot.Hooks{

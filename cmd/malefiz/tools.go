@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/render"
@@ -15,9 +16,9 @@ import (
 )
 
 // toolDatabase returns the database a tool opens: the -db flag, else the
-// configured one (config file and environment, as for run), and checks that
-// the file exists. Its error names the file it looked for and where that
-// name came from.
+// configured one (config file and environment, as for run: [database] url
+// when set), and checks that a SQLite file exists. Its error names the file
+// it looked for and where that name came from.
 func toolDatabase(dbFlag, configPath string) (string, error) {
 	path, source := dbFlag, "-db"
 	if path == "" {
@@ -26,32 +27,45 @@ func toolDatabase(dbFlag, configPath string) (string, error) {
 			return "", errors.New(oneLine(err))
 		}
 		path, source = cfg.Database.Path, "the default [database] path; set -db FILE, MALEFIZ_DATABASE_PATH or path in the config file"
-		if os.Getenv("MALEFIZ_DATABASE_PATH") != "" {
+		if os.Getenv("MALEFIZ_DATABASE_URL") != "" {
+			source = "from MALEFIZ_DATABASE_URL"
+		} else if os.Getenv("MALEFIZ_DATABASE_PATH") != "" {
 			source = "from MALEFIZ_DATABASE_PATH"
 		} else if configPath != "" {
-			source = "the [database] path of " + configPath
+			source = "the [database] path or url of " + configPath
 		} else if _, err := os.Stat(defaultConfigFile); err == nil {
-			source = "the [database] path of " + defaultConfigFile
+			source = "the [database] path or url of " + defaultConfigFile
 		}
 	}
-	if _, err := os.Stat(path); err != nil {
+	if isPostgres(path) {
+		return path, nil // the server says whether it is there
+	}
+	if _, err := os.Stat(strings.TrimPrefix(path, "sqlite:")); err != nil {
 		return "", fmt.Errorf("no database at %s (%s): %w", path, source, errors.Unwrap(err))
 	}
 	return path, nil
 }
 
-// backupCommand is `malefiz backup -o FILE [-db PATH]`: a consistent copy of
-// a live database (VACUUM INTO), safe while the bot runs.
+// isPostgres reports whether the database address is a PostgreSQL URL.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// backupCommand is `malefiz backup -o FILE [-db PATH|URL]`: a consistent
+// copy of a live database, safe while the bot runs. A SQLite database
+// copies itself (VACUUM INTO); a PostgreSQL database is copied, as of one
+// moment, into a new SQLite file (store.DB.Backup says more; pg_dump is the
+// tool for a dump of PostgreSQL itself).
 func backupCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("backup")
-	out := fs.String("o", "", "the backup file to write (must not exist)")
-	dbFlag := fs.String("db", "", "the database to copy (default the configured [database] path, malefiz.db)")
+	out := fs.String("o", "", "the backup file to write, a SQLite file")
+	dbFlag := fs.String("db", "", "the database to copy, a SQLite file or a postgres:// URL (default the configured [database] url or path, malefiz.db)")
 	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "backup: %v", err)
 	}
 	if *out == "" || fs.NArg() > 0 {
-		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH]")
+		return fail(stderr, "backup: usage: malefiz backup -o FILE [-db PATH|URL]")
 	}
 	dbPath, err := toolDatabase(*dbFlag, *configPath)
 	if err != nil {

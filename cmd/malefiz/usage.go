@@ -17,7 +17,8 @@ var synopses = map[string]string{
 	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
 	"render":      "malefiz render [-roll N] [-size PX] -o FILE POSITION",
 	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-json] [-q]",
-	"backup":      "malefiz backup -o FILE [-db FILE] [-config FILE]",
+	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
+	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
 	"replay":      "malefiz replay [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] DATABASE GAME",
 	"healthcheck": "malefiz healthcheck [-ready] [-addr HOST:PORT]",
 }
