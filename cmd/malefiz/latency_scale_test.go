@@ -26,7 +26,7 @@ func BenchmarkInteractionLatencyHTTP(b *testing.B) {
 // -benchtime=10s or a count of clicks such as 1000x.
 func BenchmarkClickRate(b *testing.B) {
 	for _, d := range databases() {
-		for _, rate := range []int{25, 50, 100, 200, 300, 400, 600} {
+		for _, rate := range []int{25, 50, 100, 200, 250, 300, 400, 600} {
 			b.Run(fmt.Sprintf("db=%s/rate=%d", d.name, rate), func(b *testing.B) {
 				benchmarkClicks(b, func(t testing.TB, opts ...fakediscord.Option) *harness {
 					return newHTTPHarnessOn(t, d.newURL(t), opts...)
