@@ -24,6 +24,11 @@ const (
 	// retryWait is how long the scheduler waits after it could not read
 	// the next timer.
 	retryWait = 5 * time.Second
+	// timerLease is how long a process holds the due games it claimed.
+	timerLease = time.Minute
+	// claimedWait is how long the scheduler waits when the due games are
+	// all held by other processes.
+	claimedWait = time.Second
 )
 
 // RunScheduler acts on the games' timers until ctx ends: reminders, turns
@@ -47,6 +52,9 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 			wait = retryWait
 		case ok:
 			wait = min(max(next.Sub(b.now()), 0), idleWait)
+			if n == 0 && wait == 0 {
+				wait = claimedWait // due, but another process holds it
+			}
 		}
 		if !sleep(ctx, wait, b.wake) {
 			return
@@ -59,17 +67,20 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 // lock and version check), so a click and a timer at the same moment apply
 // once. A game whose timer fails or panics is logged and skipped; the
 // others are served.
+//
+// The due games are claimed in the database for timerLease, so that when
+// several processes share it each game's timer is worked on by one of them.
 func (b *Bot) Tick(ctx context.Context) (int, error) {
-	due, err := b.db.DueGames(ctx, b.now(), duePerPass)
+	due, err := b.db.ClaimDueGames(ctx, b.owner, b.now(), timerLease, duePerPass)
 	if err != nil {
 		return 0, err
 	}
-	for _, sg := range due {
-		if b.skip.has(sg.ID, b.now()) {
+	for _, id := range due {
+		if b.skip.has(id, b.now()) {
 			continue
 		}
-		if err := b.wakeSafely(ctx, sg.ID); err != nil {
-			b.log.Error("timer", "game", sg.ID, "err", err)
+		if err := b.wakeSafely(ctx, id); err != nil {
+			b.log.Error("timer", "game", id, "err", err)
 		}
 	}
 	return len(due), nil
