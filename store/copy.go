@@ -308,20 +308,7 @@ func (db *DB) guilds(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT guild_id FROM players ORDER BY guild_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var guilds []string
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			return nil, err
-		}
-		guilds = append(guilds, g)
-	}
-	return guilds, rows.Err()
+	return queryStrings(ctx, tx, `SELECT DISTINCT guild_id FROM players ORDER BY guild_id`)
 }
 
 // backupToSQLite writes a PostgreSQL database into a new SQLite file at

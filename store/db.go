@@ -407,20 +407,25 @@ func (db *DB) migrateFile(ctx context.Context, name string, known []string) erro
 }
 
 func appliedMigrations(ctx context.Context, tx dtx) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name FROM migrations ORDER BY name`)
+	return queryStrings(ctx, tx, `SELECT name FROM migrations ORDER BY name`)
+}
+
+// queryStrings runs a query of one text column and returns its values.
+func queryStrings(ctx context.Context, tx dtx, query string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var names []string
+	var out []string
 	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
+		var s string
+		if err := rows.Scan(&s); err != nil {
 			return nil, err
 		}
-		names = append(names, n)
+		out = append(out, s)
 	}
-	return names, rows.Err()
+	return out, rows.Err()
 }
 
 // Backup writes a consistent copy of the live database to path, a SQLite
