@@ -5,14 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/malefiz-discord/malefiz/store/storetest"
 )
 
 // Run with, e.g.:
@@ -40,7 +40,7 @@ var (
 	pgBenchOnce sync.Once
 	pgBenchURL  string
 	pgBenchErr  error
-	pgBenchDBs  []string // databases to drop at the end
+	pgBenchDBs  = map[string]func() error{} // databases to drop at the end, by URL
 )
 
 func TestMain(m *testing.M) {
@@ -48,8 +48,8 @@ func TestMain(m *testing.M) {
 	if benchDir != "" {
 		os.RemoveAll(benchDir)
 	}
-	for _, name := range pgBenchDBs {
-		if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
+	for _, drop := range pgBenchDBs {
+		if err := drop(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}
@@ -112,41 +112,22 @@ func benchPostgres(b *testing.B) string {
 
 // newBenchDatabase creates an empty PostgreSQL database that TestMain drops.
 func newBenchDatabase() (string, error) {
-	base := os.Getenv(postgresEnv)
-	adminOnce.Do(func() {
-		admin, adminErr = sql.Open("pgx", base)
-		if adminErr == nil {
-			adminErr = admin.Ping()
-		}
-	})
-	if adminErr != nil {
-		return "", adminErr
-	}
-	name := fmt.Sprintf("bench%d_%d", os.Getpid(), databases.Add(1))
-	if _, err := admin.Exec(`CREATE DATABASE "` + name + `"`); err != nil {
-		return "", err
-	}
-	pgBenchDBs = append(pgBenchDBs, name)
-	u, err := url.Parse(base)
+	dbURL, drop, err := storetest.CreatePostgres("bench")
 	if err != nil {
 		return "", err
 	}
-	u.Path = "/" + name
-	return u.String(), nil
+	pgBenchDBs[dbURL] = drop
+	return dbURL, nil
 }
 
 // dropBenchDatabase drops a database of newBenchDatabase at once.
 func dropBenchDatabase(dbURL string) error {
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		return err
+	drop, ok := pgBenchDBs[dbURL]
+	if !ok {
+		return fmt.Errorf("no bench database %s", dbURL)
 	}
-	name := strings.TrimPrefix(u.Path, "/")
-	if _, err := admin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
-		return err
-	}
-	pgBenchDBs = slices.DeleteFunc(pgBenchDBs, func(n string) bool { return n == name })
-	return nil
+	delete(pgBenchDBs, dbURL)
+	return drop()
 }
 
 // copyBench copies the SQLite database at path into the one at url.

@@ -1,82 +1,27 @@
 package main
 
 import (
-	"context"
-	"database/sql"
-	"fmt"
 	"io"
 	"net"
 	"net/url"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-)
 
-// postgresURLEnv names the URL of a PostgreSQL server the tests may create
-// databases on (scripts/test-postgres.sh sets it).
-const postgresURLEnv = "MALEFIZ_TEST_POSTGRES_URL"
+	"github.com/malefiz-discord/malefiz/store/storetest"
+)
 
 // database is a kind of database the program can run on in a test.
-type database struct {
-	name string
-	// newURL returns what [database] path (or url) takes for a new, empty
-	// database of the test's own.
-	newURL func(t testing.TB) string
-}
+type database = storetest.Backend
 
-// databases returns SQLite, and PostgreSQL when postgresURLEnv is set.
-func databases() []database {
-	dbs := []database{{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "malefiz.db") }}}
-	if os.Getenv(postgresURLEnv) != "" {
-		dbs = append(dbs, database{"postgres", newPostgresDB})
-	}
-	return dbs
-}
+// databases returns SQLite, and PostgreSQL when storetest.PostgresEnv is
+// set (in CI it must be).
+func databases(t testing.TB) []database { return storetest.Backends(t) }
 
-var (
-	pgAdminOnce sync.Once
-	pgAdmin     *sql.DB
-	pgAdminErr  error
-	pgCreated   atomic.Int64
-)
-
-// newPostgresDB creates a database for the test alone on the server
-// of postgresURLEnv, drops it after the test, and returns its URL. It skips
-// the test when postgresURLEnv is not set.
-func newPostgresDB(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv(postgresURLEnv)
-	if base == "" {
-		t.Skipf("%s is not set: no PostgreSQL (see scripts/test-postgres.sh)", postgresURLEnv)
-	}
-	pgAdminOnce.Do(func() {
-		pgAdmin, pgAdminErr = sql.Open("pgx", base) // the store registers pgx
-		if pgAdminErr == nil {
-			pgAdminErr = pgAdmin.PingContext(context.Background())
-		}
-	})
-	require.NoError(t, pgAdminErr, "PostgreSQL of %s", postgresURLEnv)
-	name := fmt.Sprintf("cmd%d_%d_%s", os.Getpid(), pgCreated.Add(1),
-		strings.ToLower(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_")))
-	name = name[:min(len(name), 63)]
-	_, err := pgAdmin.Exec(`CREATE DATABASE "` + name + `"`)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if _, err := pgAdmin.Exec(`DROP DATABASE "` + name + `" WITH (FORCE)`); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	require.NoError(t, err)
-	u.Path = "/" + name
-	return u.String()
-}
+// newPostgresDB creates a PostgreSQL database of the test's own and returns
+// its URL; it skips the test without a PostgreSQL server.
+func newPostgresDB(t testing.TB) string { return storetest.NewPostgresURL(t) }
 
 // cutProxy forwards TCP connections to a server until cut: then it closes
 // every connection and refuses new ones, as a database gone would, until

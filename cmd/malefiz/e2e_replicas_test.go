@@ -251,10 +251,10 @@ func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}
-	for _, d := range databases() {
-		t.Run(d.name, func(t *testing.T) {
+	for _, d := range databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
 			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
-			dbPath := d.newURL(t)
+			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
 			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
 			tb := openTable(t, fake, dbPath)
@@ -318,10 +318,10 @@ func TestReplicaKilledMidGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}
-	for _, d := range databases() {
-		t.Run(d.name, func(t *testing.T) {
+	for _, d := range databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
 			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
-			dbPath := d.newURL(t)
+			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
 			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
 			tb := openTable(t, fake, dbPath)

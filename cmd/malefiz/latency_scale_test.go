@@ -25,11 +25,11 @@ func BenchmarkInteractionLatencyHTTP(b *testing.B) {
 // within 100 ms while answered/s keeps up with the rate. Run it with
 // -benchtime=10s or a count of clicks such as 1000x.
 func BenchmarkClickRate(b *testing.B) {
-	for _, d := range databases() {
+	for _, d := range databases(b) {
 		for _, rate := range []int{25, 50, 100, 200, 250, 300, 400, 600} {
-			b.Run(fmt.Sprintf("db=%s/rate=%d", d.name, rate), func(b *testing.B) {
+			b.Run(fmt.Sprintf("db=%s/rate=%d", d.Name, rate), func(b *testing.B) {
 				benchmarkClicks(b, func(t testing.TB, opts ...fakediscord.Option) *harness {
-					return newHTTPHarnessOn(t, d.newURL(t), opts...)
+					return newHTTPHarnessOn(t, d.NewURL(t), opts...)
 				}, 100, rate)
 			})
 		}
@@ -41,9 +41,9 @@ func BenchmarkClickRate(b *testing.B) {
 // first answered click, with 10,000 running games in the database. Each op
 // is one restart and one Roll.
 func BenchmarkStartWith10000Games(b *testing.B) {
-	for _, d := range databases() {
-		b.Run("db="+d.name, func(b *testing.B) {
-			dbURL := d.newURL(b)
+	for _, d := range databases(b) {
+		b.Run("db="+d.Name, func(b *testing.B) {
+			dbURL := d.NewURL(b)
 			benchmarkStart(b, newHarnessConfigured(b, func(cfg *Config) { cfg.Database.Path = dbURL }))
 		})
 	}
