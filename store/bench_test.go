@@ -389,6 +389,15 @@ func BenchmarkDueGames(b *testing.B) {
 				}
 			}
 		})
+		b.Run("ClaimDueGames", func(b *testing.B) {
+			// What the scheduler runs: the same owner takes its claims
+			// again each pass.
+			for b.Loop() {
+				if ids, err := db.ClaimDueGames(b.Context(), "bench", benchNow, time.Minute, 20); err != nil || len(ids) != 20 {
+					b.Fatal(len(ids), err)
+				}
+			}
+		})
 		b.Run("NextWake", func(b *testing.B) {
 			for b.Loop() {
 				if _, ok, err := db.NextWake(b.Context()); err != nil || !ok {
