@@ -19,13 +19,16 @@ import (
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
+// minSeats is the least seats:, as the toy command declares it.
+var minSeats = 2.0
+
 // toyCommand is the command the toy bot registers.
 var toyCommand = &discordgo.ApplicationCommand{
 	Name: "toy", Description: "a toy game",
 	Options: []*discordgo.ApplicationCommandOption{
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "open a game",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "seats"},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "seats", MinValue: &minSeats, MaxValue: 4},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "speed", Description: "speed",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "5 minutes", Value: "5m"}, {Name: "1 hour", Value: "1h"}}},
 				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "fast", Description: "fast"},
