@@ -61,15 +61,15 @@ type messageView struct {
 	Attachments []attachmentView `json:"attachments,omitempty"`
 	// Archived reports a message in an archived thread: Discord's client
 	// shows its buttons and menus disabled.
-	Archived  bool `json:"archived,omitempty"`
-	Ephemeral bool `json:"ephemeral,omitempty"`
-	Loading     bool                      `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
-	Pinged      bool                      `json:"pinged,omitempty"`  // the message notified this user
-	Invoker     string                    `json:"invoker,omitempty"` // the user whose interaction this answers
-	Command     string                    `json:"command,omitempty"` // the command line they ran, when known
-	Time        int64                     `json:"time"`              // sandbox time sent, Unix milliseconds
-	Edited      bool                      `json:"edited,omitempty"`
-	Version     int                       `json:"version"` // increases with every edit
+	Archived  bool   `json:"archived,omitempty"`
+	Ephemeral bool   `json:"ephemeral,omitempty"`
+	Loading   bool   `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
+	Pinged    bool   `json:"pinged,omitempty"`  // the message notified this user
+	Invoker   string `json:"invoker,omitempty"` // the user whose interaction this answers
+	Command   string `json:"command,omitempty"` // the command line they ran, when known
+	Time      int64  `json:"time"`              // sandbox time sent, Unix milliseconds
+	Edited    bool   `json:"edited,omitempty"`
+	Version   int    `json:"version"` // increases with every edit
 }
 
 // attachmentView is a file of a message that no embed shows.
