@@ -122,9 +122,10 @@ func TestV2MessageView(t *testing.T) {
 	assert.Equal(t, "", node(t, v.Components, 0, "components", 1, "items", 0, "media")["url"])
 
 	// Without the flag the components are action rows, as before.
-	legacy := fakediscord.Message{ID: "2", Content: "hi", Components: []fakediscord.Component{
-		{Type: discordgo.ActionsRowComponent, Components: []fakediscord.Component{{Type: discordgo.ButtonComponent, Label: "Roll", Style: 1, CustomID: "r"}}}}}
-	v = srv.messageView(legacy, componentTree(legacy.Components), alice, nil, false)
+	legacy := fakediscord.Message{ID: "2", Content: "hi"}
+	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Roll", Style: discordgo.PrimaryButton, CustomID: "r"}}}}
+	v = srv.messageView(legacy, componentTree(rows), alice, nil, false)
 	assert.False(t, v.V2)
 	assert.Equal(t, "hi", v.Content)
 	assert.Equal(t, "Roll", node(t, v.Components, 0, "components", 0)["label"])
