@@ -118,6 +118,26 @@ func newFixturePage(t *testing.T) (*httptest.Server, *fakediscord.Fake) {
 			Content: fmt.Sprintf("**Turn %d** · Bob rolled a %d and moved b%d→c%d", i+1, i%6+1, i%9+1, i%9+2),
 		}})
 	}
+	// A lobby with a three-picture gallery and a section whose accessory
+	// is a button, under a spoiler.
+	pawn := pawnPNG(t)
+	lobby := fakediscord.Message{ID: "800000000000000099", ChannelID: fake.ChannelID, Created: start.Add(25 * time.Minute),
+		Flags: discordgo.MessageFlagsIsComponentsV2, Attachments: []fakediscord.Attachment{
+			{ID: "21", Filename: "a.png", ContentType: "image/png", Data: board},
+			{ID: "22", Filename: "b.png", ContentType: "image/png", Data: pawn},
+			{ID: "23", Filename: "c.png", ContentType: "image/png", Data: pawn}}}
+	var items []discordgo.MediaGalleryItem
+	for _, n := range []string{"a", "b", "c"} {
+		items = append(items, discordgo.MediaGalleryItem{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + n + ".png"}})
+	}
+	p.messages[fake.ChannelID] = append(p.messages[fake.ChannelID], fixture{m: lobby, comps: []discordgo.MessageComponent{
+		discordgo.Container{Components: []discordgo.MessageComponent{
+			discordgo.Section{Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "# Malefiz lobby\n1. Alice\n2. Bob"}},
+				Accessory: discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: "mf/join/1"}},
+			discordgo.MediaGallery{Items: items},
+		}},
+		discordgo.Container{Spoiler: true, Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "the winner"}}},
+	}})
 	turn.ChannelID, turn.Created = fake.ChannelID, start.Add(30*time.Minute)
 	p.messages[fake.ChannelID] = append(p.messages[fake.ChannelID], fixture{m: turn, comps: comps})
 	archived := turn
@@ -262,6 +282,35 @@ func TestV2TurnInTheBrowser(t *testing.T) {
 	assert.True(t, desk.Separator)
 	assert.Less(t, desk.Bottom, 2.0, "the list starts at its bottom")
 	shoot(t, ctx, "v2-1280.png")
+	type lobbyLayout struct {
+		Items    []float64 `json:"items"`    // widths of the gallery's pictures
+		Join     bool      `json:"join"`     // the section's button beside its text
+		Spoiler  bool      `json:"spoiler"`  // the spoilered container is hidden
+		Revealed bool      `json:"revealed"` // and shown after a click
+		Numbered string    `json:"numbered"` // the first numbered line's number
+	}
+	lobby, err := chromedp.Run(ctx, chromedp.Evaluate[lobbyLayout](`(() => {
+	  const m = document.getElementById('m-800000000000000099');
+	  const text = m.querySelector('.v2-section-text').getBoundingClientRect();
+	  const join = m.querySelector('.v2-accessory button[data-cid="mf/join/1"]');
+	  const sp = m.querySelector('.spoiler');
+	  const hidden = getComputedStyle(sp.firstElementChild).filter.includes('blur');
+	  sp.click();
+	  return { items: [...m.querySelectorAll('.v2-gallery img')].map((i) => i.getBoundingClientRect().width),
+	    join: !!join && join.getBoundingClientRect().left >= text.right, spoiler: hidden,
+	    revealed: getComputedStyle(sp.firstElementChild).filter === 'none',
+	    numbered: m.querySelector('.md-li.ol').dataset.n };
+	})()`))
+	require.NoError(t, err)
+	require.Len(t, lobby.Items, 3)
+	assert.Greater(t, lobby.Items[0], 1.5*lobby.Items[1], "of three pictures the first is the large one")
+	assert.InDelta(t, lobby.Items[1], lobby.Items[2], 1)
+	assert.True(t, lobby.Join, "a section's button is beside its text")
+	assert.True(t, lobby.Spoiler)
+	assert.True(t, lobby.Revealed)
+	assert.Equal(t, "1.", lobby.Numbered)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('m-800000000000000099').scrollIntoView()`)))
+	shoot(t, ctx, "v2-1280-lobby.png")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('#messages .msg')].pop().scrollIntoView()`)))
 	shoot(t, ctx, "v2-1280-top.png")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#messages').scrollTop = 1e6`)))
