@@ -13,6 +13,10 @@ import (
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
+// archivedRefusal answers a click on a message in an archived thread,
+// which Discord's client does not allow.
+const archivedRefusal = "This thread is archived: its buttons and menus cannot be used."
+
 // maxSkip bounds one skip of the clock.
 const maxSkip = 30 * 24 * time.Hour
 
@@ -100,8 +104,15 @@ func (s *Server) serveClick(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown user %q", req.User))
 		return
 	}
-	if m, ok := s.cfg.Fake.Message(req.Message); !ok || m.Deleted || (m.Ephemeral && m.UserID != u.ID) {
+	m, ok := s.cfg.Fake.Message(req.Message)
+	if !ok || m.Deleted || (m.Ephemeral && m.UserID != u.ID) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("there is no message %q", req.Message))
+		return
+	}
+	// Discord's client greys out the buttons and menus of a message in an
+	// archived thread: no interaction is sent.
+	if s.archivedThread(m.ChannelID) {
+		writeError(w, http.StatusConflict, archivedRefusal)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), interactionTimeout)
@@ -110,6 +121,16 @@ func (s *Server) serveClick(w http.ResponseWriter, r *http.Request) {
 		User: u.ID, UserName: u.Name, MessageID: req.Message, CustomID: req.CustomID, Values: req.Values,
 	})
 	s.answer(w, resp, err)
+}
+
+// archivedThread reports whether a channel is an archived thread.
+func (s *Server) archivedThread(id string) bool {
+	for _, c := range s.cfg.Fake.Channels() {
+		if c.ID == id {
+			return c.Thread && c.Archived
+		}
+	}
+	return false
 }
 
 // answer reports how an interaction went. Discord's own words are used

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -160,13 +161,15 @@ func optionValue(o *discordgo.ApplicationCommandOption, text string, users []Use
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a whole number", text)
 		}
-		return n, nil
+		return n, checkRange(o, float64(n))
 	case discordgo.ApplicationCommandOptionNumber:
 		x, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a number", text)
 		}
-		return x, nil
+		return x, checkRange(o, x)
+	case discordgo.ApplicationCommandOptionString:
+		return text, checkLength(o, utf8.RuneCountInString(text))
 	case discordgo.ApplicationCommandOptionBoolean:
 		switch strings.ToLower(text) {
 		case "true", "yes", "on":
@@ -185,6 +188,48 @@ func optionValue(o *discordgo.ApplicationCommandOption, text string, users []Use
 		return nil, fmt.Errorf("there is no user %q", text)
 	}
 	return text, nil
+}
+
+// checkRange checks a number against the option's min_value and
+// max_value, as Discord's client does before it sends the command; the
+// words are the fake's ("must be between 2 and 4").
+func checkRange(o *discordgo.ApplicationCommandOption, x float64) error {
+	lo, hasLo := 0.0, o.MinValue != nil
+	if hasLo {
+		lo = *o.MinValue
+	}
+	hi, hasHi := o.MaxValue, o.MaxValue != 0 // discordgo omits a zero max_value
+	if (!hasLo || x >= lo) && (!hasHi || x <= hi) {
+		return nil
+	}
+	return rangeError(lo, hasLo, hi, hasHi, "")
+}
+
+// checkLength checks the length of a string against the option's
+// min_length and max_length.
+func checkLength(o *discordgo.ApplicationCommandOption, n int) error {
+	lo, hasLo := 0, o.MinLength != nil
+	if hasLo {
+		lo = *o.MinLength
+	}
+	hi, hasHi := o.MaxLength, o.MaxLength > 0
+	if (!hasLo || n >= lo) && (!hasHi || n <= hi) {
+		return nil
+	}
+	return rangeError(float64(lo), hasLo, float64(hi), hasHi, " characters long")
+}
+
+// rangeError says which values an option takes.
+func rangeError(lo float64, hasLo bool, hi float64, hasHi bool, unit string) error {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	switch {
+	case hasLo && hasHi:
+		return fmt.Errorf("must be between %s and %s%s", num(lo), num(hi), unit)
+	case hasLo:
+		return fmt.Errorf("must be at least %s%s", num(lo), unit)
+	default:
+		return fmt.Errorf("must be at most %s%s", num(hi), unit)
+	}
 }
 
 // choiceValue returns a choice's value as the option's type wants it:

@@ -50,3 +50,29 @@ func TestParseCommand(t *testing.T) {
 		assert.Contains(t, err.Error(), want, line)
 	}
 }
+
+func TestParseCommandChecksTheRegisteredRange(t *testing.T) {
+	one, three := 1.0, 3
+	ranged := &discordgo.ApplicationCommand{Name: "r", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+		{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "d", MinValue: &minSeats, MaxValue: 4},
+		{Type: discordgo.ApplicationCommandOptionInteger, Name: "bots", Description: "d", MinValue: &one},
+		{Type: discordgo.ApplicationCommandOptionNumber, Name: "ratio", Description: "d", MaxValue: 0.5},
+		{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "d", MinLength: &three, MaxLength: 5},
+	}}
+	cmds := []*discordgo.ApplicationCommand{ranged}
+	for _, tt := range []struct{ line, want string }{
+		{"/r seats:7", "seats: must be between 2 and 4"},
+		{"/r seats:1", "seats: must be between 2 and 4"},
+		{"/r bots:0", "bots: must be at least 1"},
+		{"/r ratio:0.75", "ratio: must be at most 0.5"},
+		{"/r name:ab", "name: must be between 3 and 5 characters long"},
+		{"/r name:abcdef", "name: must be between 3 and 5 characters long"},
+	} {
+		_, err := parseCommand(tt.line, cmds, nil)
+		require.ErrorIs(t, err, ErrCommand, tt.line)
+		assert.Equal(t, "sandbox: bad command: "+tt.want, err.Error(), tt.line)
+	}
+	got, err := parseCommand("/r seats:4 bots:9 ratio:0.5 name:abc", cmds, nil)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"seats": int64(4), "bots": int64(9), "ratio": 0.5, "name": "abc"}, got.options)
+}

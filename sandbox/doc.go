@@ -6,6 +6,18 @@
 // commands. One person plays as any of the sandbox's users (a switcher at
 // the bottom left) and can move the sandbox clock ahead to see timeouts.
 //
+// A message with the flag IS_COMPONENTS_V2 is drawn from its layout
+// components as Discord's client draws them: containers with their accent
+// bar, sections beside a thumbnail or a button, text displays in Discord's
+// markdown, media galleries, separators, files and action rows, and only
+// the attachments a component references (attachment://NAME). The page
+// reads Discord's JSON shape of the components, whatever the fake keeps
+// of them. As in Discord's client, the buttons and menus of a message in
+// an archived thread are disabled and a click on one is refused; an
+// option outside the range its command registers is refused with the
+// range. On a narrow screen (a phone, ~400 px) the channel list is a
+// drawer opened with ☰.
+//
 // The page talks to the bot only through a *fakediscord.Fake: a command
 // typed in the box becomes Fake.SlashCommand, a click Fake.Click. The
 // caller runs the real bot against that fake and gives the sandbox a Clock

@@ -66,7 +66,13 @@ func (p *page) post(path string, body any) (int, map[string]any) {
 // view returns what user sees in the default channel.
 func (p *page) view(user User) state {
 	p.t.Helper()
-	resp, err := http.Get(p.http.URL + "/api/state?user=" + user.ID)
+	return p.viewIn(user, "")
+}
+
+// viewIn returns what user sees in a channel ("" for the default one).
+func (p *page) viewIn(user User, channel string) state {
+	p.t.Helper()
+	resp, err := http.Get(p.http.URL + "/api/state?user=" + user.ID + "&channel=" + channel)
 	require.NoError(p.t, err)
 	defer resp.Body.Close()
 	require.Equal(p.t, http.StatusOK, resp.StatusCode)

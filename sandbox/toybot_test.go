@@ -19,13 +19,16 @@ import (
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
+// minSeats is the least seats:, as the toy command declares it.
+var minSeats = 2.0
+
 // toyCommand is the command the toy bot registers.
 var toyCommand = &discordgo.ApplicationCommand{
 	Name: "toy", Description: "a toy game",
 	Options: []*discordgo.ApplicationCommandOption{
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "open a game",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "seats"},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "seats", MinValue: &minSeats, MaxValue: 4},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "speed", Description: "speed",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "5 minutes", Value: "5m"}, {Name: "1 hour", Value: "1h"}}},
 				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "fast", Description: "fast"},
@@ -33,6 +36,8 @@ var toyCommand = &discordgo.ApplicationCommand{
 			}},
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "board", Description: "show the board privately"},
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "dm", Description: "a direct message"},
+		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "thread", Description: "a thread with a button"},
+		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "card", Description: "a Components V2 card"},
 	},
 }
 
@@ -81,6 +86,26 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 			case "board":
 				private("Your board, <@" + user + ">")
 				return
+			case "thread":
+				reply(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "a game in its thread"})
+				m, err := s.InteractionResponse(ic.Interaction)
+				if err != nil {
+					return
+				}
+				th, err := s.MessageThreadStart(m.ChannelID, m.ID, "Toy game #1 between Alice and Bob, a long name", 60)
+				if err != nil {
+					return
+				}
+				_, _ = s.ChannelMessageSendComplex(th.ID, &discordgo.MessageSend{Content: "gg", Components: []discordgo.MessageComponent{
+					discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+						discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: "toy/rematch"}}}}})
+				return
+			case "card":
+				reply(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{
+					Flags: discordgo.MessageFlagsIsComponentsV2, Components: toyCard(user),
+					Files: []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(toyPNG)}},
+				})
+				return
 			case "dm":
 				ch, err := s.UserChannelCreate(user)
 				if err == nil {
@@ -119,6 +144,10 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 			}
 		case discordgo.InteractionMessageComponent:
 			data := ic.MessageComponentData()
+			if data.CustomID == "toy/rematch" {
+				private("a new game")
+				return
+			}
 			mu.Lock()
 			host := hosts[ic.Message.ID]
 			mu.Unlock()
@@ -140,4 +169,20 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	require.NoError(t, fake.WaitReady(ctx))
+}
+
+// toyCard is a turn as one Components V2 card: a container with an
+// accent, a text display naming user, the board in a gallery, a
+// separator and a button.
+func toyCard(user string) []discordgo.MessageComponent {
+	accent := 0xD32F2F
+	return []discordgo.MessageComponent{
+		discordgo.Container{AccentColor: &accent, Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "## Turn 3\n<@" + user + "> rolled a **4**"},
+			discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: "attachment://board.png"}}}},
+			discordgo.Separator{},
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: "Roll", Style: discordgo.PrimaryButton, CustomID: "toy/roll"}}},
+		}},
+	}
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	_ "image/gif" // the sizes of the images shown
 	_ "image/jpeg"
@@ -47,19 +48,28 @@ type channelView struct {
 
 // messageView is a message as the page draws it.
 type messageView struct {
-	ID          string                    `json:"id"`
-	Content     string                    `json:"content,omitempty"`
-	Embeds      []*discordgo.MessageEmbed `json:"embeds,omitempty"`
-	Components  []fakediscord.Component   `json:"components,omitempty"`
-	Attachments []attachmentView          `json:"attachments,omitempty"`
-	Ephemeral   bool                      `json:"ephemeral,omitempty"`
-	Loading     bool                      `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
-	Pinged      bool                      `json:"pinged,omitempty"`  // the message notified this user
-	Invoker     string                    `json:"invoker,omitempty"` // the user whose interaction this answers
-	Command     string                    `json:"command,omitempty"` // the command line they ran, when known
-	Time        int64                     `json:"time"`              // sandbox time sent, Unix milliseconds
-	Edited      bool                      `json:"edited,omitempty"`
-	Version     int                       `json:"version"` // increases with every edit
+	ID      string                    `json:"id"`
+	Content string                    `json:"content,omitempty"`
+	Embeds  []*discordgo.MessageEmbed `json:"embeds,omitempty"`
+	// Components are the message's components as Discord's JSON objects
+	// (action rows, or with V2 the layout components), attachment:// URLs
+	// replaced by the sandbox's.
+	Components []any `json:"components,omitempty"`
+	// V2 reports the flag IS_COMPONENTS_V2: the components are the whole
+	// message, without content or embeds.
+	V2          bool             `json:"v2,omitempty"`
+	Attachments []attachmentView `json:"attachments,omitempty"`
+	// Archived reports a message in an archived thread: Discord's client
+	// shows its buttons and menus disabled.
+	Archived  bool   `json:"archived,omitempty"`
+	Ephemeral bool   `json:"ephemeral,omitempty"`
+	Loading   bool   `json:"loading,omitempty"` // a deferred answer: "Malefiz is thinking…"
+	Pinged    bool   `json:"pinged,omitempty"`  // the message notified this user
+	Invoker   string `json:"invoker,omitempty"` // the user whose interaction this answers
+	Command   string `json:"command,omitempty"` // the command line they ran, when known
+	Time      int64  `json:"time"`              // sandbox time sent, Unix milliseconds
+	Edited    bool   `json:"edited,omitempty"`
+	Version   int    `json:"version"` // increases with every edit
 }
 
 // attachmentView is a file of a message that no embed shows.
@@ -86,6 +96,10 @@ type optionView struct {
 	Name        string                                 `json:"name"`
 	Description string                                 `json:"description"`
 	Required    bool                                   `json:"required,omitempty"`
+	MinValue    *float64                               `json:"min_value,omitempty"`
+	MaxValue    float64                                `json:"max_value,omitempty"`
+	MinLength   *int                                   `json:"min_length,omitempty"`
+	MaxLength   int                                    `json:"max_length,omitempty"`
 	Choices     []choiceView                           `json:"choices,omitempty"`
 	Options     []optionView                           `json:"options,omitempty"`
 }
@@ -100,7 +114,8 @@ type choiceView struct {
 func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
 	var out []optionView
 	for _, o := range opts {
-		v := optionView{Type: o.Type, Name: o.Name, Description: o.Description, Required: o.Required, Options: optionViews(o.Options)}
+		v := optionView{Type: o.Type, Name: o.Name, Description: o.Description, Required: o.Required,
+			MinValue: o.MinValue, MaxValue: o.MaxValue, MinLength: o.MinLength, MaxLength: o.MaxLength, Options: optionViews(o.Options)}
 		for _, c := range o.Choices {
 			v.Choices = append(v.Choices, choiceView{Name: c.Name, Value: c.Value})
 		}
@@ -117,6 +132,7 @@ func (s *Server) state(user, channel string) state {
 		Channels: []channelView{}, Messages: []messageView{}, Commands: []commandView{},
 		Now: s.cfg.Clock.Now().UnixMilli(), Offset: s.cfg.Clock.Offset().Milliseconds(),
 	}
+	archived := map[string]bool{}
 	last := map[string]string{}
 	var shown []fakediscord.Message
 	for _, m := range f.AllMessages() {
@@ -129,6 +145,7 @@ func (s *Server) state(user, channel string) state {
 		}
 	}
 	for _, c := range s.channels(user) {
+		archived[c.ID] = c.Thread && c.Archived
 		v := channelView{ID: c.ID, Name: c.Name, Thread: c.Thread, ParentID: c.ParentID, Archived: c.Archived, Last: last[c.ID]}
 		if isDM(c) {
 			v.DM, v.Name = true, "Malefiz"
@@ -140,7 +157,7 @@ func (s *Server) state(user, channel string) state {
 	}
 	commands := s.commandLines()
 	for _, m := range shown {
-		st.Messages = append(st.Messages, s.messageView(m, user, commands))
+		st.Messages = append(st.Messages, s.messageView(m, componentTree(m.Components), user, commands, archived[m.ChannelID]))
 	}
 	for _, c := range s.commands() {
 		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: optionViews(c.Options)})
@@ -148,21 +165,32 @@ func (s *Server) state(user, channel string) state {
 	return st
 }
 
-// messageView converts a message of the fake.
-func (s *Server) messageView(m fakediscord.Message, user string, commands map[string]string) messageView {
+// messageView converts a message of the fake whose components are tree
+// (Discord's JSON objects, see componentTree); archived reports that its
+// channel is an archived thread.
+func (s *Server) messageView(m fakediscord.Message, tree []any, user string, commands map[string]string, archived bool) messageView {
 	v := messageView{
-		ID: m.ID, Content: m.Content, Components: m.Components, Ephemeral: m.Ephemeral,
-		Loading: m.Flags&discordgo.MessageFlagsLoading != 0,
-		Invoker: m.UserID, Command: commands[m.InteractionID],
+		ID: m.ID, Content: m.Content, Components: tree, Ephemeral: m.Ephemeral,
+		V2:       m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0,
+		Archived: archived,
+		Loading:  m.Flags&discordgo.MessageFlagsLoading != 0,
+		Invoker:  m.UserID, Command: commands[m.InteractionID],
 		Time: s.cfg.Clock.At(m.Created).UnixMilli(), Edited: !m.Edited.IsZero(), Version: m.Edits,
 	}
 	// Highlighted as Discord does: the message notified the user and
 	// still mentions them (a turn message collapsed to its summary no
 	// longer does).
 	for _, id := range m.Pinged {
-		v.Pinged = v.Pinged || (id == user && mentions(m, user))
+		v.Pinged = v.Pinged || (id == user && mentions(m, tree, user))
 	}
 	shownByEmbed := map[string]bool{}
+	if v.V2 {
+		// Discord shows neither content nor embeds with the flag, and an
+		// attachment only where a component references it.
+		v.Content, v.Embeds = "", nil
+		s.resolveTree(m, tree, shownByEmbed)
+		return v
+	}
 	for _, e := range m.Embeds {
 		c := *e
 		if c.Image != nil {
@@ -196,11 +224,110 @@ func (s *Server) messageView(m fakediscord.Message, user string, commands map[st
 	return v
 }
 
-// mentions reports whether a message's content or embeds mention user.
-func mentions(m fakediscord.Message, user string) bool {
+// componentTree returns components (the fake's, whatever their Go type)
+// as Discord's JSON objects, so that the page sees every field the fake
+// keeps.
+func componentTree(components any) []any {
+	data, err := json.Marshal(components)
+	if err != nil {
+		return nil
+	}
+	var out []any
+	if json.Unmarshal(data, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// resolveTree replaces the attachment://NAME URLs of a component tree's
+// unfurled media items (a thumbnail's or gallery item's media, a file
+// component's file) by the sandbox's URL of that attachment, adds the
+// width and height of an image and a file's name and size, as Discord's
+// answer does, and notes which attachments are shown.
+func (s *Server) resolveTree(m fakediscord.Message, nodes []any, shown map[string]bool) {
+	for _, n := range nodes {
+		c, ok := n.(map[string]any)
+		if !ok {
+			continue
+		}
+		if media, ok := c["media"].(map[string]any); ok {
+			s.resolveMedia(m, media, shown)
+		}
+		if file, ok := c["file"].(map[string]any); ok {
+			if a, found := s.resolveMedia(m, file, shown); found {
+				c["name"], c["size"] = a.Filename, len(a.Data)
+			}
+		}
+		if items, ok := c["items"].([]any); ok {
+			s.resolveTree(m, items, shown)
+		}
+		if acc, ok := c["accessory"].(map[string]any); ok {
+			s.resolveTree(m, []any{acc}, shown)
+		}
+		if kids, ok := c["components"].([]any); ok {
+			s.resolveTree(m, kids, shown)
+		}
+	}
+}
+
+// resolveMedia resolves one unfurled media item {"url": …} in place and
+// returns the attachment it references, if any. A reference to a file
+// the message does not have gets an empty URL.
+func (s *Server) resolveMedia(m fakediscord.Message, media map[string]any, shown map[string]bool) (fakediscord.Attachment, bool) {
+	u, _ := media["url"].(string)
+	name, ok := strings.CutPrefix(u, "attachment://")
+	if !ok {
+		return fakediscord.Attachment{}, false
+	}
+	a, found := m.Attachment(name)
+	if !found {
+		media["url"] = ""
+		return fakediscord.Attachment{}, false
+	}
+	shown[name] = true
+	media["url"] = attachmentURL(m, a)
+	if a.ContentType != "" {
+		media["content_type"] = a.ContentType
+	}
+	if w, h := imageSize(a.Data); w > 0 {
+		media["width"], media["height"] = w, h
+	}
+	return a, true
+}
+
+// texts returns the content of the text displays of a component tree, in
+// display order.
+func texts(nodes []any) []string {
+	var out []string
+	for _, n := range nodes {
+		c, ok := n.(map[string]any)
+		if !ok {
+			continue
+		}
+		if t, _ := c["type"].(float64); discordgo.ComponentType(t) == discordgo.TextDisplayComponent {
+			if s, ok := c["content"].(string); ok {
+				out = append(out, s)
+			}
+		}
+		if kids, ok := c["components"].([]any); ok {
+			out = append(out, texts(kids)...)
+		}
+	}
+	return out
+}
+
+// mentions reports whether a message's content, embeds or text displays
+// (tree, its components as JSON objects) mention user.
+func mentions(m fakediscord.Message, tree []any, user string) bool {
+	shown := texts(tree)
 	for _, tag := range []string{"<@" + user + ">", "<@!" + user + ">"} {
 		if strings.Contains(m.Content, tag) {
 			return true
+		}
+		for _, t := range shown {
+			if strings.Contains(t, tag) {
+				return true
+			}
 		}
 		for _, e := range m.Embeds {
 			if strings.Contains(e.Description, tag) || strings.Contains(e.Title, tag) {

@@ -22,8 +22,8 @@ func TestChannelListPutsThreadsUnderTheirChannel(t *testing.T) {
 
 func TestMentions(t *testing.T) {
 	m := fakediscord.Message{Content: "<@1>, your turn"}
-	assert.True(t, mentions(m, "1"))
-	assert.False(t, mentions(m, "2"))
+	assert.True(t, mentions(m, nil, "1"))
+	assert.False(t, mentions(m, nil, "2"))
 	m = fakediscord.Message{Content: "**Turn 3** · Alice rolled 4"}
-	assert.False(t, mentions(m, "1"), "a collapsed turn message no longer mentions its player")
+	assert.False(t, mentions(m, nil, "1"), "a collapsed turn message no longer mentions its player")
 }

@@ -147,15 +147,17 @@ function markdown(src) {
       i % 2 ? `<code>${part.slice(1, -1)}</code>` : inline(part)).join('');
     let m;
     if ((m = line.match(/^-# (.*)$/))) return `<span class="subtext">${codeSplit(m[1])}</span>`;
-    if ((m = line.match(/^&gt; (.*)$/)) || (m = line.match(/^> (.*)$/))) return `<blockquote>${codeSplit(m[1])}</blockquote>`;
-    if ((m = line.match(/^#{1,3} (.*)$/))) return `<h3>${codeSplit(m[1])}</h3>`;
+    if ((m = line.match(/^> (.*)$/))) return `<blockquote>${codeSplit(m[1])}</blockquote>`;
+    if ((m = line.match(/^(#{1,3}) (.*)$/))) return `<h3 class="md-h${m[1].length}">${codeSplit(m[2])}</h3>`;
+    if ((m = line.match(/^( *)[-*] (.*)$/))) return `<div class="md-li" style="--depth:${Math.min(Math.floor(m[1].length / 2), 3)}">${codeSplit(m[2])}</div>`;
+    if ((m = line.match(/^( *)(\d{1,9})\. (.*)$/))) return `<div class="md-li ol" data-n="${Number(m[2])}." style="--depth:${Math.min(Math.floor(m[1].length / 2), 3)}">${codeSplit(m[3])}</div>`;
     return codeSplit(line);
   });
   // Block elements carry their own line break.
   let html = '';
   out.forEach((l, i) => {
     html += l;
-    if (i < out.length - 1 && !/^<(blockquote|h3)/.test(l)) html += '\n';
+    if (i < out.length - 1 && !/^<(blockquote|h3|div)/.test(l)) html += '\n';
   });
   return html;
 }
@@ -208,11 +210,12 @@ function renderControl(m, c) {
     }
     return el('button', {
       type: 'button', class: 'btn ' + (buttonStyles[c.style] || 'secondary'), 'data-cid': c.custom_id,
-      disabled: c.disabled, onclick: () => click(m.id, c.custom_id),
+      disabled: c.disabled || m.archived, title: m.archived ? archivedTitle : undefined, onclick: () => click(m.id, c.custom_id),
     }, emojiText(c.emoji) + (c.label || ''));
   }
   if (c.type === 3) {
-    const sel = el('select', { class: 'menu', 'data-cid': c.custom_id, disabled: c.disabled, 'aria-label': c.placeholder || 'Choose' });
+    const sel = el('select', { class: 'menu', 'data-cid': c.custom_id, disabled: c.disabled || m.archived,
+      title: m.archived ? archivedTitle : undefined, 'aria-label': c.placeholder || 'Choose' });
     sel.append(el('option', { value: '', disabled: true, selected: true, text: c.placeholder || 'Make a selection' }));
     for (const o of c.options || []) {
       sel.append(el('option', { value: o.value, text: emojiText(o.emoji) + o.label + (o.description ? ' — ' + o.description : '') }));
@@ -223,13 +226,118 @@ function renderControl(m, c) {
   return el('span', { class: 'failed', text: 'This kind of component is not shown in the sandbox.' });
 }
 
+function renderRow(m, row) {
+  const r = el('div', { class: 'row' });
+  for (const c of row.type === 1 ? row.components || [] : [row]) r.append(renderControl(m, c));
+  return r;
+}
+
 function renderComponents(m) {
   const box = el('div', { class: 'components' });
-  for (const row of m.components || []) {
-    const r = el('div', { class: 'row' });
-    for (const c of row.type === 1 ? row.components || [] : [row]) r.append(renderControl(m, c));
-    box.append(r);
+  for (const row of m.components || []) box.append(renderRow(m, row));
+  return box;
+}
+
+// ---- Components V2: the layout components of a message with the flag IS_COMPONENTS_V2 ----
+
+const archivedTitle = 'This thread is archived: its buttons and menus cannot be used.';
+
+// spoiler hides node behind a blur until it is clicked, as Discord does.
+function spoiler(node, on) {
+  if (!on) return node;
+  const wrap = el('div', { class: 'spoiler', role: 'button', tabindex: '0', 'aria-label': 'Spoiler: press to show' }, node);
+  const reveal = (ev) => {
+    if (wrap.classList.contains('revealed')) return;
+    ev.preventDefault();
+    wrap.classList.add('revealed');
+    wrap.removeAttribute('role');
+    wrap.removeAttribute('tabindex');
+    wrap.removeAttribute('aria-label');
+  };
+  wrap.addEventListener('click', reveal);
+  wrap.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') reveal(ev); });
+  return wrap;
+}
+
+// mediaImage draws an unfurled media item ({url, width, height}).
+function mediaImage(media, alt, cls) {
+  const url = media && media.url;
+  if (!url) return el('div', { class: 'media-missing ' + cls, text: 'This media could not be loaded.' });
+  const img = el('img', { src: url, alt: alt || '', width: media.width || undefined, height: media.height || undefined });
+  img.addEventListener('load', keepScrolled);
+  return el('a', { class: cls, href: url, target: '_blank', 'aria-label': alt ? 'Open the image: ' + alt : 'Open the image' }, img);
+}
+
+function renderText(c) {
+  return el('div', { class: 'content v2-text', html: markdown(c.content || '') });
+}
+
+function renderThumbnail(c) {
+  return spoiler(mediaImage(c.media, c.description, 'v2-thumb'), c.spoiler);
+}
+
+function renderGallery(c) {
+  const items = (c.items || []).slice(0, 10);
+  const box = el('div', { class: 'v2-gallery', 'data-n': items.length });
+  items.forEach((it) => box.append(spoiler(mediaImage(it.media, it.description, 'v2-item'), it.spoiler)));
+  return box;
+}
+
+function renderFile(c) {
+  const url = c.file && c.file.url;
+  const name = c.name || (url ? decodeURIComponent(url.split('/').pop()) : 'file');
+  const size = typeof c.size === 'number' ? el('span', { class: 'desc', text: Math.max(1, Math.ceil(c.size / 1024)) + ' KB' }) : null;
+  const box = url
+    ? el('a', { class: 'file v2-file', href: url, download: name }, el('span', { class: 'file-icon', 'aria-hidden': 'true', text: '📄' }),
+      el('span', { class: 'file-meta' }, el('span', { class: 'file-name', text: name }), size))
+    : el('div', { class: 'media-missing', text: 'This file could not be loaded.' });
+  return spoiler(box, c.spoiler);
+}
+
+function renderSeparator(c) {
+  const cls = ['v2-separator', c.spacing === 2 ? 'large' : 'small'];
+  if (c.divider !== false) cls.push('divider');
+  return el('div', { class: cls.join(' '), role: c.divider !== false ? 'separator' : undefined });
+}
+
+function renderSection(m, c) {
+  const box = el('div', { class: 'v2-section' });
+  box.append(el('div', { class: 'v2-section-text' }, ...(c.components || []).map((t) => renderV2(m, t))));
+  const acc = c.accessory;
+  if (acc) {
+    const side = el('div', { class: 'v2-accessory' });
+    side.append(acc.type === 11 ? renderThumbnail(acc) : renderControl(m, acc));
+    box.append(side);
   }
+  return box;
+}
+
+function renderContainer(m, c) {
+  const box = el('div', { class: 'v2-container' + (c.accent_color !== undefined && c.accent_color !== null ? ' accent' : '') });
+  if (c.accent_color !== undefined && c.accent_color !== null) box.style.setProperty('--accent', colorHex(c.accent_color));
+  for (const child of c.components || []) box.append(renderV2(m, child));
+  return spoiler(box, c.spoiler);
+}
+
+// renderV2 draws one layout component and what it holds.
+function renderV2(m, c) {
+  switch (c.type) {
+    case 1: return renderRow(m, c);
+    case 2: case 3: return el('div', { class: 'row' }, renderControl(m, c));
+    case 9: return renderSection(m, c);
+    case 10: return renderText(c);
+    case 11: return renderThumbnail(c);
+    case 12: return renderGallery(c);
+    case 13: return renderFile(c);
+    case 14: return renderSeparator(c);
+    case 17: return renderContainer(m, c);
+    default: return el('div', { class: 'failed', text: 'This kind of component (' + c.type + ') is not shown in the sandbox.' });
+  }
+}
+
+function renderV2Message(m) {
+  const box = el('div', { class: 'v2' });
+  for (const c of m.components || []) box.append(renderV2(m, c));
   return box;
 }
 
@@ -258,12 +366,16 @@ function renderMessage(m, grouped) {
     li.append(el('time', { class: 'side-time', text: timestampText(m.time, 't') }));
   }
   if (m.loading) body.append(el('div', { class: 'loading', text: 'Malefiz is thinking' }));
-  if (m.content) {
+  if (m.v2) {
+    body.append(renderV2Message(m));
+    if (m.edited) body.append(el('span', { class: 'edited', text: '(edited)' }));
+  }
+  if (m.content && !m.v2) {
     const c = el('div', { class: 'content', html: markdown(m.content) });
     if (m.edited) c.append(el('span', { class: 'edited', text: '(edited)' }));
     body.append(c);
   }
-  for (const e of m.embeds || []) body.append(renderEmbed(e));
+  for (const e of m.v2 ? [] : m.embeds || []) body.append(renderEmbed(e));
   if (m.attachments && m.attachments.length) {
     const box = el('div', { class: 'attachments' });
     for (const a of m.attachments) {
@@ -277,7 +389,7 @@ function renderMessage(m, grouped) {
     }
     body.append(box);
   }
-  if (m.components && m.components.length) body.append(renderComponents(m));
+  if (!m.v2 && m.components && m.components.length) body.append(renderComponents(m));
   if (failures.has(m.id)) body.append(el('div', { class: 'failed', role: 'alert', text: failures.get(m.id) }));
   if (m.ephemeral) {
     body.append(el('div', { class: 'ephemeral-note' }, '👁 Only you can see this • ',
@@ -302,6 +414,22 @@ function nearBottom() {
 let stick = true;
 function keepScrolled() {
   if (stick) $('#messages').scrollTop = $('#messages').scrollHeight;
+}
+
+// The list's size when it was last laid out: a scroll event that comes with
+// a new size is the resize's, not the reader's, and must not unstick the list.
+let listSize = '';
+function sizeOf(list) { return list.clientWidth + 'x' + list.clientHeight; }
+
+function onListScroll() {
+  const list = $('#messages');
+  if (sizeOf(list) !== listSize) return;
+  stick = nearBottom();
+}
+
+function onListResize() {
+  listSize = sizeOf($('#messages'));
+  keepScrolled();
 }
 
 function drawMessages() {
@@ -364,10 +492,11 @@ function unread(c) {
 
 function channelEntry(c) {
   const icon = c.dm ? '@' : c.thread ? '↳' : '#';
-  const a = el('a', { href: '#c=' + c.id, 'aria-current': c.id === channel ? 'page' : undefined },
-    el('span', { class: 'icon', 'aria-hidden': 'true', text: icon }), c.dm ? c.name + ' (direct messages)' : c.name,
+  const name = c.dm ? c.name + ' (direct messages)' : c.name;
+  const a = el('a', { href: '#c=' + c.id, title: name + (c.archived ? ' (archived)' : ''), 'aria-current': c.id === channel ? 'page' : undefined },
+    el('span', { class: 'icon', 'aria-hidden': 'true', text: icon }), el('span', { class: 'name', text: name }),
     unread(c) ? el('span', { class: 'unread', title: 'New messages', 'aria-label': 'new messages' }) : null);
-  a.addEventListener('click', (ev) => { ev.preventDefault(); openChannel(c.id); });
+  a.addEventListener('click', (ev) => { ev.preventDefault(); openChannel(c.id); setNav(false); });
   return el('li', { class: (c.thread ? 'thread' : '') + (c.archived ? ' archived' : '') + (c.dm ? ' dm' : '') }, a);
 }
 
@@ -382,6 +511,7 @@ function drawChannels() {
   const current = state.channels.find((c) => c.id === channel);
   $('.chat-header .hash').textContent = current && current.dm ? '@' : '#';
   $('#channel-name').textContent = channelName(channel);
+  $('#archived-note').hidden = !(current && current.thread && current.archived);
   document.title = (current && current.dm ? '@' : '#') + channelName(channel) + ' · Malefiz sandbox';
 }
 
@@ -461,6 +591,13 @@ function setUser(id) {
   connect();
 }
 
+// setNav opens or closes the channel list on narrow screens.
+function setNav(open) {
+  document.body.classList.toggle('nav-open', open);
+  $('#nav-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
+  if (open) { const a = $('#channels a[aria-current="page"]') || $('#channels a'); if (a) a.focus(); }
+}
+
 // ---- actions ----
 
 async function post(path, body) {
@@ -479,7 +616,8 @@ async function click(messageID, customID, values) {
   try {
     await post('/api/click', { user, message: messageID, custom_id: customID, values });
   } catch (err) {
-    failures.set(messageID, err.message === 'This interaction failed' ? err.message : 'This interaction failed: ' + err.message);
+    const own = err.message === 'This interaction failed' || err.message === archivedTitle;
+    failures.set(messageID, own ? err.message : 'This interaction failed: ' + err.message);
   } finally {
     pendingClicks.delete(messageID);
     draw();
@@ -491,7 +629,7 @@ function toast(text) {
   t.textContent = text;
   t.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 3500);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 2500);
 }
 
 async function skip() {
@@ -501,7 +639,7 @@ async function skip() {
   try {
     const r = await post('/api/skip', { by: sel.value });
     skew = r.now - Date.now();
-    toast('Skipped ' + label + ': the bot\'s timers that were due have run.');
+    toast('Skipped ' + label + ': due timers have run.');
   } catch (err) {
     toast('Skip failed: ' + err.message);
   } finally {
@@ -566,9 +704,20 @@ function computeSuggestions(value) {
   return opts.filter((o) => !given.has(o.name) && o.name.startsWith(current.toLowerCase()))
     .sort((a, b) => (b.required ? 1 : 0) - (a.required ? 1 : 0))
     .map((o) => {
-      const kind = o.choices && o.choices.length ? 'one of ' + o.choices.map((c) => c.value).join(', ') : typeNames[o.type] || '';
+      const kind = o.choices && o.choices.length ? 'one of ' + o.choices.map((c) => c.value).join(', ') : (typeNames[o.type] || '') + rangeText(o);
       return { insert: prefix + o.name + ':', name: o.name + ':', desc: (o.required ? 'required · ' : '') + kind + ' · ' + o.description, required: o.required };
     });
+}
+
+// rangeText says the registered range of a number or text option.
+function rangeText(o) {
+  const lo = o.type === 3 ? o.min_length : o.min_value;
+  const hi = o.type === 3 ? o.max_length : o.max_value;
+  const unit = o.type === 3 ? ' characters' : '';
+  if (lo !== undefined && hi) return ' ' + lo + '–' + hi + unit;
+  if (lo !== undefined) return ' ≥ ' + lo + unit;
+  if (hi) return ' ≤ ' + hi + unit;
+  return '';
 }
 
 function drawSuggestions() {
@@ -679,7 +828,11 @@ async function start() {
   input().addEventListener('keydown', onKey);
   input().addEventListener('focus', updateSuggestions);
   input().addEventListener('blur', () => { suggestions = []; drawSuggestions(); });
-  $('#messages').addEventListener('scroll', () => { stick = nearBottom(); });
+  $('#messages').addEventListener('scroll', onListScroll);
+  new ResizeObserver(onListResize).observe($('#messages'));
+  $('#nav-toggle').addEventListener('click', () => setNav(!document.body.classList.contains('nav-open')));
+  $('#nav-backdrop').addEventListener('click', () => setNav(false));
+  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && document.body.classList.contains('nav-open')) setNav(false); });
   setInterval(refreshTimes, 10000);
   input().focus();
 }
