@@ -27,13 +27,22 @@ func (c *messageCatalog) fillRefs(lang, text string) string {
 	if !strings.Contains(text, "{") {
 		return text
 	}
-	return refPattern.ReplaceAllStringFunc(text, func(ref string) string {
-		m := refPattern.FindStringSubmatch(ref)
-		if value, ok := c.refValue(lang, m[1], m[2]); ok {
-			return value
+	var b strings.Builder
+	last := 0
+	for _, m := range refPattern.FindAllStringSubmatchIndex(text, -1) {
+		b.WriteString(text[last:m[0]])
+		if value, ok := c.refValue(lang, text[m[2]:m[3]], text[m[4]:m[5]]); ok {
+			b.WriteString(value)
+		} else {
+			b.WriteString(text[m[0]:m[1]])
 		}
-		return ref
-	})
+		last = m[1]
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // refValue is what the placeholder of kind ("/", "opt:", "button:") and

@@ -510,3 +510,27 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 	slices.Sort(out)
 	return out
 }
+
+// TestLocalizedNamesAreUnique checks that no two subcommands, and no two
+// options of a subcommand, share a name in any language: Discord refuses
+// such commands, and a text's {/sub} would be ambiguous.
+func TestLocalizedNamesAreUnique(t *testing.T) {
+	for _, cmd := range New(Config{}).Commands() {
+		check := func(where string, opts []*discordgo.ApplicationCommandOption) {
+			for _, lang := range languages {
+				seen := map[string]string{}
+				for _, o := range opts {
+					name, _ := catalog.plainText(lang, nameKey(o.Name))
+					if other, ok := seen[name]; ok {
+						t.Errorf("%s in language %s: %s and %s are both %q", where, lang, other, o.Name, name)
+					}
+					seen[name] = o.Name
+				}
+			}
+		}
+		check("/"+cmd.Name, cmd.Options)
+		for _, sub := range cmd.Options {
+			check("/"+cmd.Name+" "+sub.Name, sub.Options)
+		}
+	}
+}
