@@ -134,7 +134,7 @@ func language(locale string) string {
 // message missing from lang falls back to English, an unknown key is
 // returned as it is.
 func tr(lang string, key msg, args ...any) string {
-	text := catalog.text(language(lang), key, args)
+	text := fillRefs(language(lang), catalog.text(language(lang), key, args))
 	if len(args) == 0 {
 		return text
 	}
@@ -183,7 +183,7 @@ func localizations(key msg) map[discordgo.Locale]string {
 			continue
 		}
 		for _, locale := range discordLocalesOf(lang) {
-			out[locale] = m.Other
+			out[locale] = fillRefs(lang, m.Other)
 		}
 	}
 	return out

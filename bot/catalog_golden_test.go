@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
 var goldenCounts = []int{0, 1, 2, 5, 22}
 
 // mainTexts renders the texts players read most in lang, each counted one
-// with every golden count.
+// with every golden count, and the help: the commands and buttons they name
+// as the language's players see them.
 func mainTexts(lang string) string {
 	var b strings.Builder
 	line := func(label, text string) { fmt.Fprintf(&b, "%-14s %s\n", label, text) }
@@ -35,6 +36,9 @@ func mainTexts(lang string) string {
 	line("reminder", tr(lang, msgReminder, "@Anna", 42, 1767225600))
 	line("chart date", chartDates(lang)(time.Date(2026, time.March, 14, 0, 0, 0, 0, time.UTC), false))
 	line("decimal", formatDecimal(lang, 12.5))
+	line("no game", tr(lang, msgNoGameHere))
+	line("roll choice", tr(lang, msgRollButtonOpt))
+	line("rematch", tr(lang, msgRematchOpened, 12, "#general"))
 	for _, n := range goldenCounts {
 		fmt.Fprintf(&b, "\ncount %d\n", n)
 		line("minutes", tr(lang, msgMinutes, n))
@@ -51,6 +55,7 @@ func mainTexts(lang string) string {
 		line("taken over", tr(lang, msgTakenOver, "Anna", n))
 		line("bad bots", tr(lang, msgBadBots, n))
 	}
+	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, msgHelpText)))
 	return b.String()
 }
 

@@ -259,8 +259,9 @@ func TestCommandsFitDiscordLimits(t *testing.T) {
 	}
 }
 
-// BenchmarkTr measures a plain text and a counted one (the plural form
-// chosen by go-i18n's Localizer).
+// BenchmarkTr measures a plain text, a counted one (the plural form chosen
+// by go-i18n's Localizer) and the help, whose command and button
+// placeholders are filled on each call.
 func BenchmarkTr(b *testing.B) {
 	b.Run("plain", func(b *testing.B) {
 		for b.Loop() {
@@ -270,6 +271,11 @@ func BenchmarkTr(b *testing.B) {
 	b.Run("plural", func(b *testing.B) {
 		for b.Loop() {
 			_ = tr("pl", msgRowOption, 6, 22)
+		}
+	})
+	b.Run("placeholders", func(b *testing.B) {
+		for b.Loop() {
+			_ = tr("pl", msgHelpText)
 		}
 	})
 }

@@ -1,0 +1,536 @@
+package bot
+
+import (
+	"bufio"
+	"crypto/sha1"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The checks of this file read a catalog and report problems as sentences
+// naming key and language. Each Test… runs one on the bot's own files and
+// wants none; each …Fails test edits a copy of a file in t.TempDir() and
+// wants the problem found.
+
+// sourceHash is the hash goi18n merge records on a translation: the SHA-1
+// of the English message's description and "other" text
+// (go-i18n/v2/goi18n/merge_command.go, func hash).
+func sourceHash(m *i18n.Message) string {
+	h := sha1.New()
+	_, _ = io.WriteString(h, m.Description)
+	_, _ = io.WriteString(h, m.Other)
+	return fmt.Sprintf("sha1-%x", h.Sum(nil))
+}
+
+// staleTranslations names every translated message without the hash of the
+// current English text: made from an older English text, or never signed.
+func staleTranslations(c *messageCatalog) []string {
+	var out []string
+	for _, lang := range c.languages[1:] {
+		for _, key := range sortedKeys(c.messages[lang]) {
+			m := c.messages[lang][key]
+			source, ok := c.messages[sourceLanguage][key]
+			if !ok {
+				continue // TestCatalogComplete reports it
+			}
+			switch want := sourceHash(source); {
+			case m.Hash == "":
+				out = append(out, fmt.Sprintf("key %q in language %s has no hash of the English text it translates", key, lang))
+			case m.Hash != want:
+				out = append(out, fmt.Sprintf("key %q in language %s is stale: translated from an older English text (hash %s, English now %s)", key, lang, m.Hash, want))
+			}
+		}
+	}
+	return out
+}
+
+// commandNames are the subcommands and the options of /malefiz, by their
+// English names.
+type commandNames struct {
+	subs, options []string
+}
+
+func botCommandNames() commandNames {
+	var n commandNames
+	var walk func([]*discordgo.ApplicationCommandOption)
+	walk = func(opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			n.options = append(n.options, o.Name)
+			walk(o.Options)
+		}
+	}
+	for _, cmd := range New(Config{}).Commands() {
+		for _, sub := range cmd.Options {
+			n.subs = append(n.subs, sub.Name)
+			walk(sub.Options)
+		}
+	}
+	return n
+}
+
+// textsOf returns every form of every message of lang, by "key (form)".
+func textsOf(c *messageCatalog, lang string) map[string]string {
+	out := map[string]string{}
+	for key, m := range c.messages[lang] {
+		for form, text := range forms(m) {
+			label := string(key)
+			if len(forms(m)) > 1 {
+				label += " (" + form + ")"
+			}
+			out[label] = text
+		}
+	}
+	return out
+}
+
+// commandProblems names every text that writes a command itself instead of
+// a {/sub} placeholder, every translated text that, filled, shows
+// "/malefiz" with an English subcommand name or with no subcommand of its
+// language, and every placeholder that names no command or option.
+func commandProblems(c *messageCatalog, names commandNames) []string {
+	var out []string
+	literal := regexp.MustCompile(`/` + regexp.QuoteMeta(CommandName) + `\b`)
+	for _, lang := range c.languages {
+		cmd, _ := c.plainText(lang, nameKey(CommandName))
+		shown := regexp.MustCompile(`/` + regexp.QuoteMeta(cmd) + `\s+([\p{L}\p{N}_-]+)`)
+		own := map[string]bool{}
+		for _, sub := range names.subs {
+			name, _ := c.plainText(lang, nameKey(sub))
+			own[name] = true
+		}
+		texts := textsOf(c, lang)
+		for _, label := range sortedKeys(texts) {
+			text := texts[label]
+			if literal.MatchString(text) {
+				out = append(out, fmt.Sprintf("key %s in language %s writes a command: refer to it as {/sub}, filled from name.*: %q", label, lang, text))
+			}
+			for _, m := range refPattern.FindAllStringSubmatch(text, -1) {
+				switch {
+				case m[1] == "/" && !slices.Contains(names.subs, m[2]):
+					out = append(out, fmt.Sprintf("key %s in language %s: %s is not a subcommand of /%s", label, lang, m[0], CommandName))
+				case m[1] == "opt:" && !slices.Contains(names.options, m[2]):
+					out = append(out, fmt.Sprintf("key %s in language %s: %s is not an option of /%s", label, lang, m[0], CommandName))
+				}
+			}
+			if lang == sourceLanguage {
+				continue
+			}
+			for _, m := range shown.FindAllStringSubmatch(c.fillRefs(lang, text), -1) {
+				switch word := m[1]; {
+				case own[word]:
+				case slices.Contains(names.subs, word):
+					out = append(out, fmt.Sprintf("key %s in language %s shows the English command name %q", label, lang, m[0]))
+				default:
+					out = append(out, fmt.Sprintf("key %s in language %s shows %q, not a command of its language", label, lang, m[0]))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// labelish matches what names a button next to the word "button": a
+// placeholder, a bold or quoted label, or a capitalized word.
+var labelish = regexp.MustCompile(`^(\{button:[a-z0-9_-]+\}|\*\*[^*]+\*\*|[«„“"‘'][^»“”"’']+[»“”"’']|\p{Lu}\p{L}*)`)
+
+// buttonProblems names every text that names a button otherwise than by a
+// {button:key} placeholder of a real button: a label in bold that is a
+// button's, a label next to the language's word for "button" (from its
+// glossary), or a placeholder naming no button.
+func buttonProblems(c *messageCatalog, glossaries map[string]glossary) []string {
+	var out []string
+	for _, lang := range c.languages {
+		labels := map[string]string{} // lowercase label → key
+		for _, l := range []string{sourceLanguage, lang} {
+			for key, m := range c.messages[l] {
+				if strings.HasPrefix(string(key), "button.") {
+					labels[strings.ToLower(m.Other)] = string(key)
+				}
+			}
+		}
+		var words []string
+		for _, row := range glossaries[lang] {
+			if row.english == "button" {
+				words = append(words, row.terms...)
+			}
+		}
+		texts := textsOf(c, lang)
+		for _, label := range sortedKeys(texts) {
+			if strings.HasPrefix(label, "button.") {
+				continue
+			}
+			text := texts[label]
+			for _, m := range refPattern.FindAllStringSubmatch(text, -1) {
+				if _, ok := c.messages[sourceLanguage][msg("button."+m[2])]; m[1] == "button:" && !ok {
+					out = append(out, fmt.Sprintf("key %s in language %s: %s is not a button", label, lang, m[0]))
+				}
+			}
+			for _, m := range regexp.MustCompile(`\*\*([^*]+)\*\*`).FindAllStringSubmatch(text, -1) {
+				if key, ok := labels[strings.ToLower(m[1])]; ok {
+					out = append(out, fmt.Sprintf("key %s in language %s writes the label %q: refer to the button as {%s}", label, lang, m[1], strings.Replace(key, ".", ":", 1)))
+				}
+			}
+			for _, word := range words {
+				for _, name := range labelsNextTo(text, word) {
+					if !strings.Contains(name, "{button:") {
+						out = append(out, fmt.Sprintf("key %s in language %s names the button %q: not a {button:key} placeholder, so not surely a real button's label", label, lang, name))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// labelsNextTo returns the label-like tokens right after each whole-word
+// occurrence of word in text, and the bold or placeholder ones right before
+// it or joined to it by a hyphen ("the **Roll** button", "een Gooien-knop").
+func labelsNextTo(text, word string) []string {
+	var out []string
+	lower, w := strings.ToLower(text), strings.ToLower(word)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return out
+		}
+		s, e := from+i, from+i+len(w)
+		from = e
+		prev, _ := utf8.DecodeLastRuneInString(lower[:s])
+		next, _ := utf8.DecodeRuneInString(lower[e:])
+		if (s > 0 && unicode.IsLetter(prev)) || (e < len(lower) && unicode.IsLetter(next)) {
+			continue // part of another word
+		}
+		if prev == '-' {
+			before := text[:s-1]
+			out = append(out, before[strings.LastIndexFunc(before, unicode.IsSpace)+1:])
+			continue
+		}
+		if after := text[e:]; strings.HasPrefix(after, " ") {
+			if m := labelish.FindString(after[1:]); m != "" {
+				out = append(out, m)
+			}
+		}
+		before := strings.TrimRight(text[:s], " ")
+		switch {
+		case strings.HasSuffix(before, "**"):
+			if k := strings.LastIndex(before[:len(before)-2], "**"); k >= 0 {
+				out = append(out, before[k:])
+			}
+		case strings.HasSuffix(before, "}"):
+			if k := strings.LastIndex(before, "{"); k >= 0 {
+				out = append(out, before[k:])
+			}
+		}
+	}
+}
+
+// glossaryRow is one line of a language's glossary: the English term, the
+// language's terms (the first the one to write, the others its inflected
+// forms), the variants its texts must not use, and the kind of term
+// ("game", "discord", "permission").
+type glossaryRow struct {
+	english   string
+	terms     []string
+	forbidden []string
+	kind      string
+}
+
+// glossary is one language's table.
+type glossary []glossaryRow
+
+// readGlossaries parses locales/glossary/*.md of fsys: the one Markdown
+// table of each file, columns English | term | not | kind | source.
+func readGlossaries(fsys fs.FS) (map[string]glossary, error) {
+	files, err := fs.Glob(fsys, "locales/glossary/*.md")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]glossary{}
+	for _, name := range files {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		var g glossary
+		rows := 0
+		s := bufio.NewScanner(f)
+		for s.Scan() {
+			line := strings.TrimSpace(s.Text())
+			if !strings.HasPrefix(line, "|") {
+				continue
+			}
+			if rows++; rows <= 2 { // the column names and the |---| line
+				continue
+			}
+			cells := strings.Split(strings.Trim(line, "|"), "|")
+			if len(cells) < 4 {
+				f.Close()
+				return nil, fmt.Errorf("%s: %q has %d columns, want English | term | not | kind | source", name, line, len(cells))
+			}
+			g = append(g, glossaryRow{english: strings.TrimSpace(cells[0]), terms: cellWords(cells[1]), forbidden: cellWords(cells[2]), kind: strings.TrimSpace(cells[3])})
+		}
+		f.Close()
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+		out[strings.TrimSuffix(path.Base(name), ".md")] = g
+	}
+	return out, nil
+}
+
+// cellWords splits a cell's comma-separated words, without Markdown's `…`.
+func cellWords(cell string) []string {
+	var out []string
+	for _, w := range strings.Split(cell, ",") {
+		if w = strings.Trim(strings.TrimSpace(w), "`"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// containsWord reports whether text has word as a whole word, ignoring
+// case; word "x*" is any word starting with x ("barrière*" is in "Les
+// barrières", "pion" is not in "pionek").
+func containsWord(text, word string) bool {
+	re, ok := wordPatterns[word]
+	if !ok {
+		end := `($|[^\p{L}])`
+		w := word
+		if prefix, ok := strings.CutSuffix(word, "*"); ok {
+			w, end = prefix, ""
+		}
+		re = regexp.MustCompile(`(?i)(^|[^\p{L}])` + regexp.QuoteMeta(w) + end)
+		wordPatterns[word] = re
+	}
+	return re.MatchString(text)
+}
+
+// wordPatterns are containsWord's compiled patterns, by word.
+var wordPatterns = map[string]*regexp.Regexp{}
+
+// glossaryProblems names every text of a language that uses a variant its
+// glossary forbids, and every text whose English names a Discord permission
+// without the language's exact name for it.
+func glossaryProblems(c *messageCatalog, glossaries map[string]glossary) []string {
+	var out []string
+	for _, lang := range c.languages {
+		texts := textsOf(c, lang)
+		for label, text := range texts {
+			texts[label] = c.fillRefs(lang, text)
+		}
+		labels := sortedKeys(texts)
+		for _, row := range glossaries[lang] {
+			for _, label := range labels {
+				for _, bad := range row.forbidden {
+					if containsWord(texts[label], bad) {
+						out = append(out, fmt.Sprintf("key %s in language %s says %q: the glossary has %q for %s", label, lang, strings.TrimSuffix(bad, "*"), row.terms[0], row.english))
+					}
+				}
+			}
+			if row.kind != "permission" || lang == sourceLanguage {
+				continue
+			}
+			for key, source := range c.messages[sourceLanguage] {
+				english := source.Other
+				for _, other := range glossaries[lang] { // "Send Messages in Threads" is not "Send Messages"
+					if other.kind == "permission" && other.english != row.english && strings.Contains(other.english, row.english) {
+						english = strings.ReplaceAll(english, other.english, "")
+					}
+				}
+				m, ok := c.messages[lang][key]
+				if ok && strings.Contains(english, row.english) && !strings.Contains(m.Other, row.terms[0]) {
+					out = append(out, fmt.Sprintf("key %q in language %s: English names the permission %s, Discord's %s client calls it %q", key, lang, row.english, lang, row.terms[0]))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// copyLocales copies bot/locales (the message files and glossaries) to a
+// temporary directory, applies edit to the file named by rel, and loads the
+// copy.
+func copyLocales(t *testing.T, rel string, edit func(string) string) (*messageCatalog, map[string]glossary) {
+	t.Helper()
+	root := t.TempDir()
+	edited := false
+	err := filepath.WalkDir("locales", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		buf, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if filepath.ToSlash(p) == "locales/"+rel {
+			changed := edit(string(buf))
+			require.NotEqual(t, string(buf), changed, "the edit of %s changed nothing", rel)
+			buf, edited = []byte(changed), true
+		}
+		dst := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, buf, 0o644)
+	})
+	require.NoError(t, err)
+	require.True(t, edited, "no file locales/%s", rel)
+	c, err := loadCatalog(os.DirFS(root))
+	require.NoError(t, err)
+	g, err := readGlossaries(os.DirFS(root))
+	require.NoError(t, err)
+	return c, g
+}
+
+// replaceOnce replaces old by new in s, once; old must be there.
+func replaceOnce(t *testing.T, s, old, new string) string {
+	t.Helper()
+	require.Contains(t, s, old)
+	return strings.Replace(s, old, new, 1)
+}
+
+// botGlossaries are the glossaries of bot/locales/glossary.
+func botGlossaries(t *testing.T) map[string]glossary {
+	t.Helper()
+	g, err := readGlossaries(os.DirFS("."))
+	require.NoError(t, err)
+	return g
+}
+
+func TestSourceHashIsGoi18nMergesHash(t *testing.T) {
+	// goi18n/merge_command_test.go: "1HelloMessage = \"Hello\"" gets this hash.
+	assert.Equal(t, "sha1-f7ff9e8b7bb2e09b70935a5d785e0cc5d9d0abf0", sourceHash(&i18n.Message{Other: "Hello"}))
+}
+
+func TestTranslationsAreCurrent(t *testing.T) {
+	assert.Empty(t, staleTranslations(catalog), "go run ./scripts/i18n status lists them; translate writes what to translate")
+}
+
+func TestStaleTranslationFails(t *testing.T) {
+	c, _ := copyLocales(t, "en.toml", func(s string) string {
+		return replaceOnce(t, s, `"err.not_your_turn" = "It is not your turn."`, `"err.not_your_turn" = "Wait: it is not your turn yet."`)
+	})
+	problems := strings.Join(staleTranslations(c), "\n")
+	for _, lang := range languages[1:] {
+		assert.Contains(t, problems, `key "err.not_your_turn" in language `+lang+" is stale")
+	}
+	assert.NotContains(t, problems, "err.not_in_game")
+}
+
+func TestTextsWriteNoCommandNames(t *testing.T) {
+	names := botCommandNames()
+	require.Contains(t, names.subs, "resign")
+	require.Contains(t, names.options, "roll")
+	assert.Empty(t, commandProblems(catalog, names))
+	assert.Equal(t, "Aquí no hay ninguna partida: /malefiz nueva abre una.", fillRefs("es", "Aquí no hay ninguna partida: {/new} abre una."))
+}
+
+func TestEnglishCommandNameInATextFails(t *testing.T) {
+	c, _ := copyLocales(t, "es.toml", func(s string) string { return replaceOnce(t, s, "{/new}", "/malefiz new") })
+	problems := strings.Join(commandProblems(c, botCommandNames()), "\n")
+	assert.Contains(t, problems, "in language es writes a command")
+	assert.Contains(t, problems, `in language es shows the English command name "/malefiz new"`)
+	c, _ = copyLocales(t, "it.toml", func(s string) string { return replaceOnce(t, s, "{/resign}", "{/abbandona}") })
+	assert.Contains(t, strings.Join(commandProblems(c, botCommandNames()), "\n"), "in language it: {/abbandona} is not a subcommand")
+}
+
+func TestTextsNameRealButtons(t *testing.T) {
+	g := botGlossaries(t)
+	for _, lang := range languages {
+		assert.True(t, slices.ContainsFunc(g[lang], func(r glossaryRow) bool { return r.english == "button" }), "glossary/%s.md has no row for button", lang)
+	}
+	assert.Empty(t, buttonProblems(catalog, g))
+	assert.Equal(t, "button (press Roll first)", tr("en", msgRollButtonOpt))
+}
+
+func TestButtonLabelThatIsNoButtonFails(t *testing.T) {
+	for _, c := range []struct{ lang, old, new, want string }{
+		{"pt-BR", "{button:roll}", "Rolar", `names the button "Rolar"`},
+		{"pl", "**{button:join}**", "**Dołącz**", `writes the label "Dołącz"`},
+		{"fr", "{button:roll}", "{button:lancer}", "{button:lancer} is not a button"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			cat, g := copyLocales(t, c.lang+".toml", func(s string) string { return replaceOnce(t, s, c.old, c.new) })
+			assert.Contains(t, strings.Join(buttonProblems(cat, g), "\n"), c.want)
+		})
+	}
+}
+
+func TestTextsFollowTheGlossaries(t *testing.T) {
+	g := botGlossaries(t)
+	for _, lang := range languages {
+		require.NotEmpty(t, g[lang], "no bot/locales/glossary/%s.md", lang)
+		for _, concept := range []string{"pawn", "barricade", "goal", "die", "roll", "capture", "pass", "server", "channel", "thread", "DM", "ping"} {
+			assert.True(t, slices.ContainsFunc(g[lang], func(r glossaryRow) bool { return r.english == concept }), "glossary/%s.md has no row for %s", lang, concept)
+		}
+	}
+	assert.Empty(t, glossaryProblems(catalog, g))
+}
+
+func TestGlossaryViolationFails(t *testing.T) {
+	c, g := copyLocales(t, "fr.toml", func(s string) string {
+		return replaceOnce(t, s, "Une barricade ne peut pas aller là.", "Une barrière ne peut pas aller là.")
+	})
+	assert.Contains(t, strings.Join(glossaryProblems(c, g), "\n"), `key err.bad_place in language fr says "barrière"`)
+	c, g = copyLocales(t, "it.toml", func(s string) string { return replaceOnce(t, s, "Visualizza canali", "Visualizzare il canale") })
+	assert.Contains(t, strings.Join(glossaryProblems(c, g), "\n"), `key "err.missing_permissions" in language it: English names the permission View Channels`)
+}
+
+func TestLocaleTextsAreFilled(t *testing.T) {
+	texts := LocaleTexts("pt-BR")
+	assert.Contains(t, texts["games.none"], "/malefiz nova")
+	assert.NotContains(t, texts["text.help"], "{")
+	_, counted := texts[string(msgHours)]
+	assert.False(t, counted)
+	assert.True(t, utf8.ValidString(texts["text.help"]))
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	out := make([]K, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestLocalizedNamesAreUnique checks that no two subcommands, and no two
+// options of a subcommand, share a name in any language: Discord refuses
+// such commands, and a text's {/sub} would be ambiguous.
+func TestLocalizedNamesAreUnique(t *testing.T) {
+	for _, cmd := range New(Config{}).Commands() {
+		check := func(where string, opts []*discordgo.ApplicationCommandOption) {
+			for _, lang := range languages {
+				seen := map[string]string{}
+				for _, o := range opts {
+					name, _ := catalog.plainText(lang, nameKey(o.Name))
+					if other, ok := seen[name]; ok {
+						t.Errorf("%s in language %s: %s and %s are both %q", where, lang, other, o.Name, name)
+					}
+					seen[name] = o.Name
+				}
+			}
+		}
+		check("/"+cmd.Name, cmd.Options)
+		for _, sub := range cmd.Options {
+			check("/"+cmd.Name+" "+sub.Name, sub.Options)
+		}
+	}
+}
