@@ -19,19 +19,21 @@ import (
 // boardWidth640 is the width the bot posts its boards at.
 const boardWidth640 = 640
 
-// gameBoards returns the boards the bot would post during a played game:
-// after each move, the position with the last move's trail, the next roll
-// and its destinations labelled, as on a turn message.
+// gameBoards returns the boards the bot posts during a played game, two a
+// turn as on its turn messages: the roll prompt (the position after the last
+// move, with its trail) and the move prompt (the same with the roll and its
+// destinations labelled).
 func gameBoards(t testing.TB, maxMoves int) []Scene {
 	t.Helper()
 	frames := ReplayScenes(playGame(t, maxMoves))
-	out := make([]Scene, 0, len(frames))
+	out := make([]Scene, 0, 2*len(frames))
 	for i, s := range frames {
+		out = append(out, s)
 		if i+1 < len(frames) && frames[i+1].Roll > 0 {
 			s.Roll = frames[i+1].Roll
 			s.Labels = DestinationLabels(s.Position.Moves(s.Roll, engine.Rules{}))
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out
 }
@@ -44,7 +46,7 @@ func exactScenes(t testing.TB) map[string]Scene {
 		out[name] = s
 	}
 	boards := gameBoards(t, 200)
-	for _, i := range []int{1, 40, 120, len(boards) - 1} {
+	for _, i := range []int{1, 2, 80, 241, len(boards) - 1} {
 		out[fmt.Sprintf("game%03d", i)] = boards[i]
 	}
 	return out

@@ -75,12 +75,45 @@ func spriteOf(dc *gg.Context) *sprite {
 type canvas struct {
 	*image.RGBA
 	dirty []image.Rectangle
+	// rows, when set, is the drawing converted to the palette for PNG
+	// output: the converted base layer outside dirty (see palettedRows).
+	rows rows
 }
 
 func (c *canvas) mark(r image.Rectangle) {
 	if r = r.Intersect(c.Rect); !r.Empty() {
 		c.dirty = append(c.dirty, r)
 	}
+}
+
+// compact drops the dirty rectangles that lie inside another one (a ring
+// over a pawn, pieces under a trail's box), so that restoring and
+// quantizing visit those pixels once. The union stays the same.
+func (c *canvas) compact() {
+	d := c.dirty
+	var buf [128]bool
+	drop := buf[:0]
+	if len(d) > len(buf) {
+		drop = make([]bool, 0, len(d))
+	}
+	for i, r := range d {
+		inside := false
+		for j, o := range d {
+			// Of two equal rectangles keep the first.
+			if j != i && r.In(o) && (r != o || j < i) {
+				inside = true
+				break
+			}
+		}
+		drop = append(drop, inside)
+	}
+	out := d[:0]
+	for i, r := range d {
+		if !drop[i] {
+			out = append(out, r)
+		}
+	}
+	c.dirty = out
 }
 
 // markPath marks the bounding box of a path of squares, widened by pad.

@@ -34,7 +34,7 @@ type layer struct {
 	paletteOnce sync.Once
 	pal         color.Palette
 	lut         []uint8         // 15-bit RGB → palette index
-	basePal     *image.Paletted // the base layer in the palette
+	basePal     rows            // the base layer in the palette
 
 	mu     sync.Mutex
 	badges map[badgeKey]*sprite

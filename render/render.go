@@ -103,9 +103,9 @@ func (r *Renderer) PNG(s Scene) ([]byte, error) {
 	l := layerFor(r.width)
 	img := l.getCanvas()
 	l.drawOn(img, &s)
-	p := l.palettedDirty(img)
+	data, err := encodeRows(l.palettedRows(img), paletteSize)
 	l.canvases.Put(img)
-	return encodePNG(p, paletteSize)
+	return data, err
 }
 
 // draw paints the scene on a copy of the base layer.
@@ -137,13 +137,19 @@ func (l *layer) getCanvas() *canvas {
 }
 
 // restore brings a canvas back to the base layer by copying the base over
-// what was drawn on it only, and returns its image.
+// what was drawn on it only, in its paletted rows too, and returns its image.
 func (l *layer) restore(img *canvas) *image.RGBA {
 	for _, r := range img.dirty {
 		n := 4 * r.Dx()
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			o := img.PixOffset(r.Min.X, y)
 			copy(img.Pix[o:o+n], l.base.Pix[o:o+n])
+		}
+		if p := img.rows.p; p != nil {
+			for y := r.Min.Y; y < r.Max.Y; y++ {
+				o := p.PixOffset(r.Min.X, y)
+				copy(p.Pix[o:o+r.Dx()], l.basePal.p.Pix[o:o+r.Dx()])
+			}
 		}
 	}
 	img.dirty = img.dirty[:0]
@@ -266,6 +272,7 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 	// Badges keep off the row numbers in the side margins.
 	area := image.Rect(int(u), 0, g.w-int(u), g.h)
 	placeBadges(img, badges, int(0.12*u)+1, area)
+	img.compact()
 }
 
 // badgeAt is a badge to draw and the spots it may go, best first.
