@@ -33,8 +33,8 @@ type layer struct {
 
 	paletteOnce sync.Once
 	pal         color.Palette
-	lut         []uint8         // 15-bit RGB → palette index
-	basePal     rows            // the base layer in the palette
+	lut         []uint8 // 15-bit RGB → palette index
+	basePal     rows    // the base layer in the palette
 
 	mu     sync.Mutex
 	badges map[badgeKey]*sprite
