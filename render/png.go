@@ -61,8 +61,12 @@ func encodePNG(p *image.Paletted, colors int) ([]byte, error) {
 // bands would only queue behind other work and cost a little more in
 // total, so the image is deflated in one stream, straight into the output.
 func encodeRows(rs rows, colors int) ([]byte, error) {
-	return encodeBands(rs, colors, min(idleProcs()+1, 4, max(1, rs.p.Rect.Dy()/64)))
+	return encodeBands(rs, colors, bandsFor(rs.p.Rect.Dy()))
 }
+
+// bandsFor returns how many bands to deflate h rows in: one, plus one per
+// idle core, at most 4 and none shorter than 64 rows.
+func bandsFor(h int) int { return min(idleProcs()+1, 4, max(1, h/64)) }
 
 // encodeBands is encodeRows deflating in parts bands.
 func encodeBands(rs rows, colors, parts int) ([]byte, error) {

@@ -6,7 +6,10 @@ import (
 	"image"
 	"image/png"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +70,27 @@ func TestEncodeBands(t *testing.T) {
 	for i, n := range sizes {
 		assert.LessOrEqual(t, n, sizes[0]*102/100, "%d bands: %d bytes, one band %d", i+1, n, sizes[0])
 	}
+}
+
+// TestBandsWhenBusy checks that a board is deflated in one band while every
+// core runs a goroutine, and in bands when cores are idle.
+func TestBandsWhenBusy(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 {
+		t.Skip("needs two cores to have one idle")
+	}
+	h := layerFor(boardWidth640).g.h
+	assert.Eventually(t, func() bool { return bandsFor(h) > 1 }, 10*time.Second, time.Millisecond,
+		"no band split on an idle process")
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Go(func() {
+			for !stop.Load() {
+			}
+		})
+	}
+	defer func() { stop.Store(true); wg.Wait() }()
+	assert.Eventually(t, func() bool { return bandsFor(h) == 1 }, 10*time.Second, time.Millisecond,
+		"%d goroutines busy on %d cores, and still deflating in bands", procs, procs)
 }
