@@ -88,7 +88,15 @@ func TestPNGRoundTrip(t *testing.T) {
 	for _, width := range []int{MinWidth, boardWidth640, DefaultWidth} {
 		r := New(width)
 		l := layerFor(r.Width())
-		for i, s := range gameBoards(t, 60) {
+		boards := gameBoards(t, 60)
+		// The golden scenes twice, the second time from the cached
+		// composites, with a label on the house over its composite.
+		for range 2 {
+			for _, name := range []string{"origins", "winner", "placement", "start", "midgame", "shared"} {
+				boards = append(boards, goldenScenes(t)[name])
+			}
+		}
+		for i, s := range boards {
 			data, err := r.PNG(s)
 			require.NoError(t, err)
 			img, err := png.Decode(bytes.NewReader(data))

@@ -78,6 +78,8 @@ type canvas struct {
 	// rows, when set, is the drawing converted to the palette for PNG
 	// output: the converted base layer outside dirty (see palettedRows).
 	rows rows
+	// composites are the composites drawn, each over one dirty rectangle.
+	composites []*composite
 }
 
 func (c *canvas) mark(r image.Rectangle) {
@@ -100,7 +102,9 @@ func (c *canvas) compact() {
 		inside := false
 		for j, o := range d {
 			// Of two equal rectangles keep the first.
-			if j != i && r.In(o) && (r != o || j < i) {
+			// A composite's rectangle takes no other: what is drawn over
+			// a composite must be converted to the palette with it.
+			if j != i && r.In(o) && (r != o || j < i) && !c.isComposite(o) {
 				inside = true
 				break
 			}
@@ -114,6 +118,16 @@ func (c *canvas) compact() {
 		}
 	}
 	c.dirty = out
+}
+
+// isComposite reports whether r is the rectangle of a composite drawn.
+func (c *canvas) isComposite(r image.Rectangle) bool {
+	for _, cp := range c.composites {
+		if cp.r == r {
+			return true
+		}
+	}
+	return false
 }
 
 // markPath marks the bounding box of a path of squares, widened by pad.

@@ -47,7 +47,11 @@ func (l *layer) palettedRows(img *canvas) rows {
 	if img.rows.p == nil {
 		img.rows = l.basePal.clone()
 	}
-	for _, r := range img.dirty {
+	for i, r := range img.dirty {
+		if cp := img.composite(i); cp != nil {
+			cp.copyPaletted(l, img.rows.p)
+			continue
+		}
 		l.quantize(img.rows.p, img.RGBA, r)
 	}
 	return img.rows

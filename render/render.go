@@ -155,6 +155,7 @@ func (l *layer) restore(img *canvas) *image.RGBA {
 		}
 	}
 	img.dirty = img.dirty[:0]
+	img.composites = img.composites[:0]
 	return img.RGBA
 }
 
@@ -172,41 +173,58 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 				st = houseTurn
 			}
 		}
-		hx, hy := g.house(c)
-		if st != houseIn {
-			l.house[c][st].put(img, hx, hy)
-		}
+		home := min(pos.Home(c), engine.PawnsPerColor)
 		if st == houseOut {
-			continue
+			home = 0
 		}
-		for i := 0; i < min(pos.Home(c), engine.PawnsPerColor); i++ {
-			x, y := g.slot(c, i)
-			l.pawn[c].put(img, x, y)
+		if st == houseIn && home == 0 {
+			continue // the base layer shows it
 		}
+		l.drawComposite(img, compositeKey{compHouse, int(c), st, home}, func() {
+			hx, hy := g.house(c)
+			if st != houseIn {
+				l.house[c][st].put(img, hx, hy)
+			}
+			for i := range home {
+				x, y := g.slot(c, i)
+				l.pawn[c].put(img, x, y)
+			}
+		})
 	}
 
 	// The cards beside rows 8 to 10: turn and die on the left, winner on the right.
 	showTurn := s.Turn.Valid() && s.Winner == engine.NoColor
 	showDie := s.Roll >= 1 && s.Roll <= 6
 	if showTurn || showDie {
-		x, y, w, h := g.panel(false)
-		l.card.put(img, x+w/2, y+h/2)
-		cy := y + h/2
-		switch {
-		case showTurn && showDie:
-			l.bigPawn[s.Turn].put(img, x+1.45*u, cy)
-			l.die[s.Roll].put(img, x+w-1.55*u, cy)
-		case showTurn:
-			l.bigPawn[s.Turn].put(img, x+w/2, cy)
-		default:
-			l.die[s.Roll].put(img, x+w/2, cy)
+		turn, roll := engine.NoColor, 0
+		if showTurn {
+			turn = s.Turn
 		}
+		if showDie {
+			roll = s.Roll
+		}
+		l.drawComposite(img, compositeKey{compTurnCard, int(turn), roll, 0}, func() {
+			x, y, w, h := g.panel(false)
+			l.card.put(img, x+w/2, y+h/2)
+			cy := y + h/2
+			switch {
+			case showTurn && showDie:
+				l.bigPawn[turn].put(img, x+1.45*u, cy)
+				l.die[roll].put(img, x+w-1.55*u, cy)
+			case showTurn:
+				l.bigPawn[turn].put(img, x+w/2, cy)
+			default:
+				l.die[roll].put(img, x+w/2, cy)
+			}
+		})
 	}
 	if s.Winner.Valid() {
-		x, y, w, h := g.panel(true)
-		l.card.put(img, x+w/2, y+h/2)
-		l.crown.put(img, x+1.55*u, y+h/2-0.05*u)
-		l.bigPawn[s.Winner].put(img, x+w-1.45*u, y+h/2)
+		l.drawComposite(img, compositeKey{compWinnerCard, int(s.Winner), 0, 0}, func() {
+			x, y, w, h := g.panel(true)
+			l.card.put(img, x+w/2, y+h/2)
+			l.crown.put(img, x+1.55*u, y+h/2-0.05*u)
+			l.bigPawn[s.Winner].put(img, x+w-1.45*u, y+h/2)
+		})
 		l.goalGlow.putAt(img, g, engine.Goal)
 	}
 
