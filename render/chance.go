@@ -172,19 +172,25 @@ func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byt
 	slices.SortStableFunc(ends, func(a, b end) int { return cmp.Compare(a.y, b.y) })
 	spreadLabels(ends, func(e *end) *float64 { return &e.ly }, 2*r+fs*0.2, r+1, f.bottom+r*0.3)
 	cx := f.right + fs*0.3 + r
+	if turns == 0 {
+		// Nothing played yet: the labels go beside the starting points.
+		cx = px(0) + lineW*1.4 + fs*0.4 + r
+	}
 	for _, e := range ends {
 		s := series[e.i]
 		c := seatLineColors[s.Color]
 		// The leader to the label: in the margin for a line that reaches
 		// the last turn, dotted across the plot for one that ends before.
-		dc.SetColor(c)
-		dc.SetLineWidth(max(1.5, f.W/500))
-		if e.x < f.right-1 {
-			dc.SetDash(fs*0.12, fs*0.2)
+		if turns > 0 {
+			dc.SetColor(c)
+			dc.SetLineWidth(max(1.5, f.W/500))
+			if e.x < f.right-1 {
+				dc.SetDash(fs*0.12, fs*0.2)
+			}
+			dc.DrawLine(e.x, e.y, cx-r, e.ly)
+			dc.Stroke()
+			dc.SetDash()
 		}
-		dc.DrawLine(e.x, e.y, cx-r, e.ly)
-		dc.Stroke()
-		dc.SetDash()
 		f.dot(e.x, e.y, lineW*1.1, c)
 		f.seatDisc(cx, e.ly, r, s.Color)
 		dc.SetColor(chartText)
