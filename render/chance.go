@@ -94,7 +94,7 @@ func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byt
 		dc.DrawCircle(x, cy, markerR)
 		dc.Fill()
 		dc.SetColor(chartBg)
-		drawText(dc, newFace(fs*0.85), strconv.Itoa(n), "", x, cy)
+		drawText(dc, f.faceOf(fs*0.85), strconv.Itoa(n), "", x, cy)
 	}
 
 	// The lines, the leader last so that it is on top where lines cross.
@@ -235,7 +235,7 @@ func (f *chartFrame) seatDisc(x, y, r float64, c engine.Color) {
 	f.dc.DrawCircle(x, y, r)
 	f.dc.Fill()
 	f.dc.SetColor(pawnStyles[c].dark)
-	drawText(f.dc, newFace(r*1.3), pawnStyles[c].letter, "", x, y)
+	drawText(f.dc, f.faceOf(r*1.3), pawnStyles[c].letter, "", x, y)
 }
 
 // fitText returns s, or its longest start that fits in width followed by

@@ -215,6 +215,20 @@ type chartFrame struct {
 	W, H float64
 	// The plot area, set by plotArea.
 	left, right, top, bottom float64
+	faces                    map[float64]font.Face
+}
+
+// faceOf returns a face of size px, made once per chart: a face caches the
+// glyphs it draws.
+func (f *chartFrame) faceOf(px float64) font.Face {
+	if fc := f.faces[px]; fc != nil {
+		return fc
+	}
+	if f.faces == nil {
+		f.faces = map[float64]font.Face{}
+	}
+	f.faces[px] = newFace(px)
+	return f.faces[px]
 }
 
 // newChartFrame returns a dark chart card of the given size (0 means the
