@@ -13,6 +13,10 @@
 // is drawn once per width and cached; each call copies that base layer and
 // draws the pieces and overlays on top.
 //
+// RatingChart and ChanceChart draw line charts (a player's rating over
+// time; each seat's chance to win over a game) on a dark card, for
+// Discord's dark theme.
+//
 // Player names belong in the message text: the image shows colours only, and
 // each colour also carries a letter (R, G, Y, B) for colour-blind players.
 package render

@@ -75,12 +75,59 @@ func spriteOf(dc *gg.Context) *sprite {
 type canvas struct {
 	*image.RGBA
 	dirty []image.Rectangle
+	// rows, when set, is the drawing converted to the palette for PNG
+	// output: the converted base layer outside dirty (see palettedRows).
+	rows rows
+	// composites are the composites drawn, each over one dirty rectangle.
+	composites []*composite
 }
 
 func (c *canvas) mark(r image.Rectangle) {
 	if r = r.Intersect(c.Rect); !r.Empty() {
 		c.dirty = append(c.dirty, r)
 	}
+}
+
+// compact drops the dirty rectangles that lie inside another one (a ring
+// over a pawn, pieces under a trail's box), so that restoring and
+// quantizing visit those pixels once. The union stays the same.
+func (c *canvas) compact() {
+	d := c.dirty
+	var buf [128]bool
+	drop := buf[:0]
+	if len(d) > len(buf) {
+		drop = make([]bool, 0, len(d))
+	}
+	for i, r := range d {
+		inside := false
+		for j, o := range d {
+			// Of two equal rectangles keep the first.
+			// A composite's rectangle takes no other: what is drawn over
+			// a composite must be converted to the palette with it.
+			if j != i && r.In(o) && (r != o || j < i) && !c.isComposite(o) {
+				inside = true
+				break
+			}
+		}
+		drop = append(drop, inside)
+	}
+	out := d[:0]
+	for i, r := range d {
+		if !drop[i] {
+			out = append(out, r)
+		}
+	}
+	c.dirty = out
+}
+
+// isComposite reports whether r is the rectangle of a composite drawn.
+func (c *canvas) isComposite(r image.Rectangle) bool {
+	for _, cp := range c.composites {
+		if cp.r == r {
+			return true
+		}
+	}
+	return false
 }
 
 // markPath marks the bounding box of a path of squares, widened by pad.

@@ -33,11 +33,12 @@ type layer struct {
 
 	paletteOnce sync.Once
 	pal         color.Palette
-	lut         []uint8         // 15-bit RGB → palette index
-	basePal     *image.Paletted // the base layer in the palette
+	lut         []uint8 // 15-bit RGB → palette index
+	basePal     rows    // the base layer in the palette
 
-	mu     sync.Mutex
-	badges map[badgeKey]*sprite
+	mu         sync.Mutex
+	badges     map[badgeKey]*sprite
+	composites map[compositeKey]*composite
 
 	canvases sync.Pool // of *canvas, for PNG and GIF frames
 }
@@ -79,7 +80,7 @@ func layerFor(width int) *layer {
 func newLayer(width int) *layer {
 	g := newGeom(width)
 	u := g.u
-	l := &layer{g: g, base: drawBoard(g), badges: map[badgeKey]*sprite{}}
+	l := &layer{g: g, base: drawBoard(g), badges: map[badgeKey]*sprite{}, composites: map[compositeKey]*composite{}}
 	for c := engine.Red; c <= engine.Blue; c++ {
 		dc, x, y := newSprite(2*pawnR*u+0.2*u, 2*pawnR*u+0.2*u)
 		drawPawn(dc, c, x, y, pawnR*u)

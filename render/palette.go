@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"slices"
@@ -27,15 +26,35 @@ func (l *layer) palette() (color.Palette, []uint8) {
 	return l.pal, l.lut
 }
 
-// palettedDirty converts a canvas to the layer's palette, converting only
-// the rectangles drawn on and copying the rest from the converted base layer.
+// palettedDirty converts a canvas to the layer's palette in a new image,
+// converting only the rectangles drawn on and copying the rest from the
+// converted base layer.
 func (l *layer) palettedDirty(img *canvas) *image.Paletted {
-	pal, _ := l.palette()
-	p := &image.Paletted{Pix: bytes.Clone(l.basePal.Pix), Stride: l.basePal.Stride, Rect: l.basePal.Rect, Palette: pal}
+	l.palette()
+	p := l.basePal.clone().p
 	for _, r := range img.dirty {
 		l.quantize(p, img.RGBA, r)
 	}
 	return p
+}
+
+// palettedRows converts a canvas to the layer's palette in the canvas's own
+// rows, which hold the converted base layer outside the rectangles drawn on
+// (see restore), and returns them. They stay the canvas's: encode them
+// before putting it back in the pool.
+func (l *layer) palettedRows(img *canvas) rows {
+	l.palette()
+	if img.rows.p == nil {
+		img.rows = l.basePal.clone()
+	}
+	for i, r := range img.dirty {
+		if cp := img.composite(i); cp != nil {
+			cp.copyPaletted(l, img.rows.p)
+			continue
+		}
+		l.quantize(img.rows.p, img.RGBA, r)
+	}
+	return img.rows
 }
 
 // quantize sets the pixels of dst in r to the palette entries nearest src's.
@@ -130,8 +149,8 @@ func (l *layer) buildPalette() {
 	}
 	l.pal[transparentIndex] = color.RGBA{}
 	l.lut = lut
-	l.basePal = image.NewPaletted(l.base.Rect, l.pal)
-	l.quantize(l.basePal, l.base, l.base.Rect)
+	l.basePal = newRows(l.base.Rect, l.pal)
+	l.quantize(l.basePal.p, l.base, l.base.Rect)
 }
 
 func dist(a, b color.RGBA) int {

@@ -6,7 +6,13 @@ import (
 	"image"
 	"image/png"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestAdler32Combine(t *testing.T) {
@@ -30,18 +36,61 @@ func TestEncodePNG(t *testing.T) {
 				p.Pix[i] = uint8(i * 7 % paletteSize)
 			}
 			data, err := encodePNG(p, paletteSize)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			img, err := png.Decode(bytes.NewReader(data))
-			if err != nil {
-				t.Fatalf("GOMAXPROCS %d, %v: %v", procs, size, err)
-			}
+			require.NoError(t, err, "GOMAXPROCS %d, %v", procs, size)
 			got, ok := img.(*image.Paletted)
-			if !ok || !bytes.Equal(got.Pix, p.Pix) || got.Rect != p.Rect {
-				t.Errorf("GOMAXPROCS %d, %v: decoded image differs", procs, size)
-			}
+			require.True(t, ok)
+			assert.Equal(t, p.Rect, got.Rect)
+			assert.Equal(t, p.Pix, got.Pix, "GOMAXPROCS %d, %v: decoded image differs", procs, size)
 		}
 		runtime.GOMAXPROCS(old)
 	}
+}
+
+// TestEncodeBands decodes a board deflated in one to four bands, each band
+// after the first primed with the rows before it: every split must decode
+// to the same pixels, whatever the idle cores at the time.
+func TestEncodeBands(t *testing.T) {
+	l := layerFor(boardWidth640)
+	rs := l.palettedRows(canvasOf(l, new(midGame(t))))
+	var sizes []int
+	for parts := 1; parts <= 4; parts++ {
+		data, err := encodeBands(rs, paletteSize, parts)
+		require.NoError(t, err)
+		img, err := png.Decode(bytes.NewReader(data))
+		require.NoError(t, err, "%d bands", parts)
+		got := img.(*image.Paletted)
+		for y := 0; y < rs.p.Rect.Dy(); y++ {
+			require.Equal(t, rs.p.Pix[rs.p.PixOffset(0, y):][:rs.p.Rect.Dx()], got.Pix[got.PixOffset(0, y):][:got.Rect.Dx()], "%d bands, row %d", parts, y)
+		}
+		sizes = append(sizes, len(data))
+	}
+	// Primed bands cost little: at most 2 % over one stream.
+	for i, n := range sizes {
+		assert.LessOrEqual(t, n, sizes[0]*102/100, "%d bands: %d bytes, one band %d", i+1, n, sizes[0])
+	}
+}
+
+// TestBandsWhenBusy checks that a board is deflated in one band while every
+// core runs a goroutine, and in bands when cores are idle.
+func TestBandsWhenBusy(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 {
+		t.Skip("needs two cores to have one idle")
+	}
+	h := layerFor(boardWidth640).g.h
+	assert.Eventually(t, func() bool { return bandsFor(h) > 1 }, 10*time.Second, time.Millisecond,
+		"no band split on an idle process")
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Go(func() {
+			for !stop.Load() {
+			}
+		})
+	}
+	defer func() { stop.Store(true); wg.Wait() }()
+	assert.Eventually(t, func() bool { return bandsFor(h) == 1 }, 10*time.Second, time.Millisecond,
+		"%d goroutines busy on %d cores, and still deflating in bands", procs, procs)
 }

@@ -278,15 +278,20 @@ func BenchmarkPNG(b *testing.B) {
 			s := midGame(b)
 			r.PNG(s) // build the caches
 			b.ReportAllocs()
-			var size int
+			var size, n int
+			cpu0 := cpuTime(b)
 			for b.Loop() {
 				data, err := r.PNG(s)
 				if err != nil {
 					b.Fatal(err)
 				}
 				size = len(data)
+				n++
 			}
+			cpu := cpuTime(b) - cpu0
 			b.ReportMetric(float64(size), "bytes/png")
+			b.ReportMetric(float64(size)/1000, "KB/board")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/board")
 		})
 	}
 }

@@ -27,10 +27,30 @@ var (
 	inactiveEdge   = color.RGBA{176, 150, 100, 255}
 	crownColor     = color.RGBA{255, 196, 0, 255}
 	crownEdge      = color.RGBA{120, 70, 0, 255}
-	gridColor      = color.RGBA{228, 228, 228, 255}
-	axisColor      = color.RGBA{90, 90, 90, 255}
-	chartLineColor = color.RGBA{112, 26, 160, 255}
 )
+
+// The charts' colours, for Discord's dark theme: the card is the colour of
+// an embed there, so the chart sits in a dark client like one, and still
+// reads as a dark card in the light theme.
+var (
+	chartBg        = color.RGBA{43, 45, 49, 255}    // Discord's embed background, #2B2D31
+	chartEdge      = color.RGBA{30, 31, 34, 255}    // #1E1F22
+	gridColor      = color.RGBA{63, 66, 72, 255}    // faint lines
+	axisColor      = color.RGBA{181, 186, 193, 255} // labels: Discord's secondary text
+	chartText      = color.RGBA{242, 243, 245, 255} // Discord's normal text
+	chartLineColor = color.RGBA{232, 185, 35, 255}  // the bot's gold
+	chartInk       = color.RGBA{30, 24, 0, 255}     // text on the gold
+)
+
+// seatLineColors are the seats' colours on the dark chart card: the pawns'
+// colours lightened where they would be too dark on it (blue, red), each
+// with a contrast of at least 3.5 to chartBg.
+var seatLineColors = [engine.NumColors]color.RGBA{
+	engine.Red:    {242, 88, 88, 255},
+	engine.Green:  {59, 196, 104, 255},
+	engine.Yellow: {247, 222, 58, 255},
+	engine.Blue:   {92, 142, 240, 255},
+}
 
 // pawnStyle holds the colours of one player's pieces.
 type pawnStyle struct {
