@@ -106,7 +106,10 @@ func openTwoPlayerGameB(b *testing.B, h *harness) (int64, fakediscord.Message) {
 //   - knee-clicks/s: the highest rate up to which every rate had a p99
 //     latency within 100 ms and answered at least 90 % of its clicks;
 //   - saturation-clicks/s: the clicks answered per second at the highest
-//     rate offered.
+//     rate offered;
+//   - harness-cpu-ms/click: the test process's own CPU per answered click
+//     (the fake, the clicks, the reads of the games' states), which shares
+//     the machine with the bot.
 //
 // One sub-benchmark per database: db=sqlite, and db=postgres when
 // MALEFIZ_TEST_POSTGRES_URL is set. Run it with a count of clicks, such as
@@ -222,7 +225,15 @@ func (r *clickRig) start(b *testing.B) *botProcess {
 	before := len(r.fake.Calls())
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
-	cmd.Env = append(os.Environ(), "MALEFIZ_HELPER_PROCESS=1",
+	// The test's environment without the program's own settings (a
+	// MALEFIZ_DATABASE_URL there would win over the path).
+	var environ []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MALEFIZ_") {
+			environ = append(environ, kv)
+		}
+	}
+	cmd.Env = append(environ, "MALEFIZ_HELPER_PROCESS=1",
 		"MALEFIZ_DISCORD_TOKEN="+r.fake.Token(), "MALEFIZ_DISCORD_API_URL="+r.fake.URL(),
 		"MALEFIZ_GUILD_IDS="+r.fake.GuildID, "MALEFIZ_DATABASE_PATH="+r.dbURL,
 		"MALEFIZ_DISCORD_INTERACTIONS=http", "MALEFIZ_HTTP_LISTEN="+addr,
@@ -295,6 +306,16 @@ func (p *botProcess) cpu() time.Duration {
 	return time.Duration(utime+stime) * clockTick
 }
 
+// selfCPU returns the CPU time (user+sys) the test process has used: the
+// fake Discord, the clicks and the test's reads of the database.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // rateStep is what one rate of a run measured.
 type rateStep struct {
 	rate, offered int
@@ -340,7 +361,7 @@ func (r *clickRig) measure(b *testing.B) {
 	// runtime's heap) with a click per game at the lowest rate, not
 	// counted.
 	r.offer(b, clickRates[0], min(b.N, clickRigGames))
-	cpuBefore := child.cpu()
+	cpuBefore, harnessBefore := child.cpu(), selfCPU()
 	b.ResetTimer()
 	var steps []rateStep
 	answered, last := 0, cpuBefore
@@ -353,6 +374,7 @@ func (r *clickRig) measure(b *testing.B) {
 		answered += len(s.latencies)
 	}
 	b.StopTimer()
+	harness := selfCPU() - harnessBefore
 	total := child.stop(b) - cpuBefore
 	stopped = true
 	require.Positive(b, answered, "no click was answered")
@@ -378,6 +400,7 @@ func (r *clickRig) measure(b *testing.B) {
 	b.Log(line.String())
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(answered), "bot-cpu-ms/click")
 	b.ReportMetric(float64(knee), "knee-clicks/s")
+	b.ReportMetric(float64(harness.Microseconds())/1000/float64(answered), "harness-cpu-ms/click")
 	b.ReportMetric(steps[len(steps)-1].answeredPerSecond(), "saturation-clicks/s")
 }
 
