@@ -200,7 +200,9 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if c.env == nil {
 		c.env = map[string]envValue{}
 	}
-	// str sets *dst from the variable name when that is set.
+	// str reads the variable name of the setting key: when it is set, it
+	// records where key's value came from and stores it in *dst (unless
+	// dst is nil: the caller parses it).
 	str := func(name, key string, dst *string) (string, bool) {
 		v := getenv(name)
 		if v == "" {
