@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -96,6 +100,117 @@ func TestConfigDatabaseURL(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, cfg.Database.Path, "what the program opens")
+		})
+	}
+}
+
+// TestConfigEnvironmentErrorsNameTheVariable checks that a bad value from
+// the environment is reported under the variable's name, and the same
+// value from the file under the file's section and key.
+func TestConfigEnvironmentErrorsNameTheVariable(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env, want, file, fileWant string
+	}{
+		"log level":    {env: "MALEFIZ_LOG_LEVEL=loud", want: `MALEFIZ_LOG_LEVEL "loud", want debug, info, warn or error`, file: "[log]\nlevel = \"loud\"", fileWant: `[log] level "loud"`},
+		"log format":   {env: "MALEFIZ_LOG_FORMAT=xml", want: `MALEFIZ_LOG_FORMAT "xml", want text or json`, file: "[log]\nformat = \"xml\"", fileWant: `[log] format "xml"`},
+		"api url":      {env: "MALEFIZ_DISCORD_API_URL=ftp://x", want: `MALEFIZ_DISCORD_API_URL "ftp://x" must be an http(s) URL`},
+		"guild ids":    {env: "MALEFIZ_GUILD_IDS=abc", want: `MALEFIZ_GUILD_IDS: "abc" is not a server ID`},
+		"interactions": {env: "MALEFIZ_DISCORD_INTERACTIONS=webhook", want: `MALEFIZ_DISCORD_INTERACTIONS "webhook", want gateway or http`},
+		"shards":       {env: "MALEFIZ_DISCORD_SHARDS=many", want: `MALEFIZ_DISCORD_SHARDS "many", want 0`, file: "[discord]\nshards = -2", fileWant: "[discord] shards = -2"},
+		"listen":       {env: "MALEFIZ_HTTP_LISTEN=8080", want: `MALEFIZ_HTTP_LISTEN "8080", want host:port`},
+		"database url": {env: "MALEFIZ_DATABASE_URL=mysql://db/x", want: `MALEFIZ_DATABASE_URL: scheme "mysql"`, file: "[database]\nurl = \"mysql://db/x\"", fileWant: `[database] url: scheme "mysql"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			k, v, _ := strings.Cut(tc.env, "=")
+			_, err := LoadConfig("", env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "x", k: v}))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			section, _, _ := strings.Cut(strings.TrimPrefix(tc.want, k), " ")
+			assert.NotContains(t, err.Error(), "["+section, "the file's name is not used for the variable")
+			if tc.file == "" {
+				return
+			}
+			path := filepath.Join(t.TempDir(), "c.toml")
+			require.NoError(t, os.WriteFile(path, []byte(tc.file+"\n"), 0o600))
+			_, err = LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "x"}))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.fileWant)
+			assert.NotContains(t, err.Error(), k)
+		})
+	}
+
+	t.Chdir(t.TempDir())
+	t.Setenv("MALEFIZ_DISCORD_TOKEN", "x")
+	t.Setenv("MALEFIZ_LOG_LEVEL", "loud")
+	code, out, errOut := runCLI("run")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "malefiz: MALEFIZ_LOG_LEVEL \"loud\", want debug, info, warn or error\n", errOut)
+}
+
+// TestConfigWrongTypeSaysWhichKeyAndType checks that a value of the wrong
+// TOML type is explained by key and expected type, with its line, instead
+// of the toml package's own words.
+func TestConfigWrongTypeSaysWhichKeyAndType(t *testing.T) {
+	for name, tc := range map[string]struct{ file, want string }{
+		"string for a number":  {"[game]\nseats = \"four\"", `line 2: [game] seats must be a whole number such as 4, not a string ("four")`},
+		"decimal for a number": {"[discord]\nshards = 2.5", "[discord] shards must be a whole number such as 4, not a decimal number (2.5)"},
+		"string for a bool":    {"[game]\nsix_again = \"yes\"", `[game] six_again must be true or false, not a string ("yes")`},
+		"number for a string":  {"[log]\nlevel = 3", `[log] level must be a string in quotes, such as "text", not a number (3)`},
+		"numbers for strings":  {"[discord]\nguild_ids = [123]", `[discord] guild_ids must be a list of strings in quotes, such as ["123456789012345678"], not a list holding a number (123)`},
+		"string for a list":    {"[discord]\nguild_ids = \"123\"", `[discord] guild_ids must be a list of strings in quotes`},
+		"strings for numbers":  {"[discord]\nshard_ids = [\"0\"]", "[discord] shard_ids must be a list of whole numbers such as [0, 1], not a list holding a string"},
+		"value for a section":  {"game = 3", "game must be a section ([game] on a line of its own, its settings below), not a number (3)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.toml")
+			require.NoError(t, os.WriteFile(path, []byte(tc.file+"\n"), 0o600))
+			_, err := LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "x"}))
+			require.Error(t, err)
+			msg, ok := strings.CutPrefix(err.Error(), "config "+path+": ")
+			require.True(t, ok, err.Error())
+			assert.Contains(t, msg, tc.want)
+			for _, raw := range []string{"toml:", "incompatible types", "destination has type", "int64", "last key"} {
+				assert.NotContains(t, msg, raw)
+			}
+		})
+	}
+}
+
+// TestFailedRunLeavesNoDatabase checks that `malefiz run` that cannot
+// start (Discord refuses the token, or cannot be reached) does not leave a
+// new malefiz.db behind, and keeps a database that was there before.
+func TestFailedRunLeavesNoDatabase(t *testing.T) {
+	fake := fakediscord.New(t)
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	noNetwork := "http://" + closed.Addr().String()
+	require.NoError(t, closed.Close())
+	for name, apiURL := range map[string]string{"bad token": fake.URL(), "no network": noNetwork} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			t.Setenv("MALEFIZ_DISCORD_TOKEN", "not-the-token")
+			t.Setenv("MALEFIZ_DISCORD_API_URL", apiURL)
+			t.Setenv("MALEFIZ_LOG_LEVEL", "error")
+			code, _, _ := runCLI("run")
+			assert.Equal(t, 1, code)
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "no database file is left behind")
+
+			// A database that was there stays, with what it held.
+			db, err := store.Open(t.Context(), "malefiz.db")
+			require.NoError(t, err)
+			require.NoError(t, db.SetGuildSettings(t.Context(), fake.GuildID, store.DefaultGuildSettings()))
+			require.NoError(t, db.Close())
+			code, _, _ = runCLI("run")
+			assert.Equal(t, 1, code)
+			db, err = store.Open(t.Context(), "malefiz.db")
+			require.NoError(t, err)
+			defer db.Close()
+			_, err = db.GuildSettings(t.Context(), fake.GuildID)
+			assert.NoError(t, err)
 		})
 	}
 }

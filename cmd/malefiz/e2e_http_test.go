@@ -26,14 +26,6 @@ func newHTTPHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return newHarnessConfigured(t, httpMode, append([]fakediscord.Option{fakediscord.WithHTTPInteractions(nil)}, opts...)...)
 }
 
-// newHTTPHarnessOn is newHTTPHarness on the database dbURL.
-func newHTTPHarnessOn(t testing.TB, dbURL string, opts ...fakediscord.Option) *harness {
-	return newHarnessConfigured(t, func(cfg *Config) {
-		httpMode(cfg)
-		cfg.Database.Path = dbURL
-	}, append([]fakediscord.Option{fakediscord.WithHTTPInteractions(nil)}, opts...)...)
-}
-
 // httpMode configures http mode on a free loopback port.
 func httpMode(cfg *Config) {
 	cfg.Discord.Interactions = InteractionsHTTP

@@ -16,7 +16,7 @@ import (
 func healthcheckCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("healthcheck")
 	ready := fs.Bool("ready", false, "ask /readyz (database and gateway) instead of /healthz")
-	addr := fs.String("addr", os.Getenv("MALEFIZ_HTTP_LISTEN"), "the bot's [http] listen address")
+	addr := fs.String("addr", os.Getenv("MALEFIZ_HTTP_LISTEN"), "the bot's [http] listen address (default MALEFIZ_HTTP_LISTEN; one of the two is required)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "healthcheck: %v", err)
 	}

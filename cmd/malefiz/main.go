@@ -7,11 +7,11 @@
 //	malefiz sandbox [-listen ADDR]      the bot against a fake Discord, in the browser
 //	malefiz moves -roll N POSITION      print the legal moves, one per line
 //	malefiz perft -depth N [-divide] POSITION
-//	malefiz render [-roll N] [-size PX] -o FILE POSITION
-//	malefiz selfplay -games N -players LEVEL,LEVEL[,…] [-seed S] [-json] [-q]
+//	malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION
+//	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-json] [-q]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
-//	malefiz replay [-o FILE] [-db PATH] GAME
+//	malefiz replay [-o FILE] [-width PX] [-db PATH] GAME
 //	malefiz healthcheck [-ready] [-addr HOST:PORT]
 //
 // malefiz -h, malefiz help and malefiz COMMAND -h print the usage, every

@@ -20,9 +20,9 @@ import (
 // ("A home-c1"). FILE "-" writes the PNG to stdout instead.
 func renderCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render")
-	roll := fs.Int("roll", 0, "label the legal destinations of this roll, 1 to 6")
+	roll := fs.Int("roll", 0, "label the legal destinations of this roll, 1 to 6 (default no labels)")
 	size := fs.Int("size", 0, fmt.Sprintf("image width in pixels, %d to %d (default %d)", render.MinWidth, render.MaxWidth, render.DefaultWidth))
-	out := fs.String("o", "", "the PNG file to write, - for stdout")
+	out := fs.String("o", "", "the PNG file to write, - for stdout "+requiredFlag)
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	if err := fs.Parse(args); err != nil {

@@ -22,7 +22,7 @@ func positionArg(fs *flag.FlagSet) (engine.Position, error) {
 
 func movesCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("moves")
-	roll := fs.Int("roll", 0, "the die, 1 to 6")
+	roll := fs.Int("roll", 0, "the die, 1 to 6 "+requiredFlag)
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	if err := fs.Parse(args); err != nil {

@@ -36,7 +36,7 @@ type gameResult struct {
 func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selfplay")
 	games := fs.Int("games", 100, "number of games")
-	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, greedy)")
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, greedy) "+requiredFlag)
 	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")

@@ -54,9 +54,14 @@ type Main struct {
 // interactions endpoint in http mode) and starts answering. It returns once
 // every shard of this process is connected, or the endpoint listens and
 // the commands are registered; the bot keeps running until Close.
+//
+// A start that fails leaves no new database behind: a SQLite file that Run
+// created is removed again (a bad token, no network).
 func (m *Main) Run(ctx context.Context) error {
+	fresh := newSQLiteFile(m.Config.Database.Path)
 	if err := m.run(ctx); err != nil {
 		m.Close()
+		removeUnusedSQLite(fresh)
 		return err
 	}
 	return nil

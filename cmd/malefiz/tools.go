@@ -58,7 +58,7 @@ func isPostgres(db string) bool {
 // tool for a dump of PostgreSQL itself).
 func backupCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("backup")
-	out := fs.String("o", "", "the backup file to write, a SQLite file")
+	out := fs.String("o", "", "the backup file to write, a SQLite file "+requiredFlag)
 	dbFlag := fs.String("db", "", "the database to copy, a SQLite file or a postgres:// URL (default the configured [database] url or path, malefiz.db)")
 	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
 	if err := fs.Parse(args); err != nil {

@@ -15,11 +15,11 @@ var synopses = map[string]string{
 	"sandbox":     "malefiz sandbox [-listen ADDR] [-db FILE] [-users NAMES]",
 	"moves":       "malefiz moves -roll N [-six-again] [-safe-row-2] POSITION",
 	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
-	"render":      "malefiz render [-roll N] [-size PX] -o FILE POSITION",
-	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-json] [-q]",
+	"render":      "malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION",
+	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-six-again] [-safe-row-2] [-json] [-q]",
 	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
 	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
-	"replay":      "malefiz replay [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] DATABASE GAME",
+	"replay":      "malefiz replay [-o FILE] [-width PX] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] [-width PX] DATABASE GAME",
 	"healthcheck": "malefiz healthcheck [-ready] [-addr HOST:PORT]",
 }
 
@@ -79,12 +79,16 @@ func printUsage(w io.Writer, name string, fs *flag.FlagSet) {
 		if kind != "" {
 			head += " " + kind
 		}
-		if !strings.Contains(help, "(default") {
+		if !strings.Contains(help, "(default") && !strings.HasSuffix(help, requiredFlag) {
 			help += " (default " + defaultText(f) + ")"
 		}
 		fmt.Fprintf(w, "%s\n      %s\n", head, help)
 	})
 }
+
+// requiredFlag ends the usage text of a flag the command cannot do
+// without: printUsage shows no default for it.
+const requiredFlag = "(required)"
 
 // defaultText shows a flag's default, "none" when empty.
 func defaultText(f *flag.Flag) string {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,54 @@ func TestUsageListsEveryFlag(t *testing.T) {
 	_, out, _ = runCLI("sandbox", "-h")
 	assert.Contains(t, out, "(default 127.0.0.1:8080)")
 	assert.Contains(t, out, "(default "+defaultSandboxUsers+")")
+}
+
+// TestUsageLineListsEveryFlag checks that the usage line of every command
+// names each flag its flag list shows (replay's -width was missing, and
+// render's house rules).
+func TestUsageLineListsEveryFlag(t *testing.T) {
+	for _, name := range commandOrder {
+		_, out, _ := runCLI(name, "-h")
+		synopsis, rest, ok := strings.Cut(out, "\n\n")
+		require.True(t, ok, "%s: %q", name, out)
+		_, flags, _ := strings.Cut(rest, "\nflags:\n")
+		for _, line := range strings.Split(flags, "\n") {
+			if !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			flagName := strings.Fields(line)[0]
+			// The first form; replay's second (DATABASE GAME, as before
+			// -db) has no -db.
+			first, _, _ := strings.Cut(strings.TrimPrefix(synopsis, "usage: "), "\n")
+			assert.Regexp(t, `(^|[\s\[])`+regexp.QuoteMeta(flagName)+`([\s\]]|$)`, first, "%s: the usage line lacks %s", name, flagName)
+		}
+	}
+}
+
+// TestUsageRequiredFlagsHaveNoDefault checks that a flag a command cannot
+// do without says so instead of "(default none)" or a default of 0.
+func TestUsageRequiredFlagsHaveNoDefault(t *testing.T) {
+	for name, flags := range map[string][]string{
+		"render":   {"-o string"},
+		"moves":    {"-roll int"},
+		"selfplay": {"-players string"},
+		"backup":   {"-o string"},
+	} {
+		_, out, _ := runCLI(name, "-h")
+		for _, f := range flags {
+			_, help, ok := strings.Cut(out, "  "+f+"\n")
+			require.True(t, ok, "%s -h lists %s: %q", name, f, out)
+			help, _, _ = strings.Cut(help, "\n")
+			assert.True(t, strings.HasSuffix(help, " (required)"), "%s %s: %q", name, f, help)
+			assert.NotContains(t, help, "(default", "%s %s", name, f)
+		}
+	}
+	for _, name := range commandOrder {
+		_, out, _ := runCLI(name, "-h")
+		assert.NotContains(t, out, "(default none)", name)
+	}
+	_, out, _ := runCLI("moves", "-h")
+	assert.NotContains(t, out, "(default 0)", "moves -roll has no default")
 }
 
 // TestBadFlagIsOneLine checks that a bad flag still gives one line on
