@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -25,17 +26,17 @@ func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
 			data := b.lobbyData(m)
 			data.Flags, data.Components = discordgo.MessageFlagsEphemeral, nil
 			if id := m.stored.LobbyMessageID; id != "" {
-				data.Embeds[0].Description += "\n" + tr(r.lang, msgJumpToLobby,
+				data.Embeds[0].Description += "\n" + tr(r.lang, locales.BoardJumpLobby,
 					"https://discord.com/channels/"+m.stored.GuildID+"/"+m.stored.ChannelID+"/"+id)
 			}
 			m.answer(discordgo.InteractionResponseChannelMessageWithSource, data, nil)
 			return nil
 		case m.game == nil || !m.stored.Status.Open():
-			return refuse(msgNoGameHere)
+			return refuse(locales.ErrNoGameHere)
 		}
 		v := b.turnView(m, viewOptions{private: true, viewer: r.userID})
 		if id := m.stored.TurnMessageID; id != "" {
-			v.embeds[0].Description += "\n" + tr(r.lang, msgJumpToTurn, jumpLink(m.stored, id))
+			v.embeds[0].Description += "\n" + tr(r.lang, locales.BoardJump, jumpLink(m.stored, id))
 		}
 		m.answerView(r, v, false)
 		return nil

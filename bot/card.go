@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -41,39 +42,39 @@ func (b *Bot) cardEmbed(m *match) *discordgo.MessageEmbed {
 		line := marker + " " + who
 		switch {
 		case s.Left:
-			line += " · " + tr(lang, msgCardLeft)
+			line += " · " + tr(lang, locales.CardLeft)
 		case m.game != nil:
-			line += " · " + tr(lang, msgCardToGo, distance(m.game.Position(), seatColor(s)))
+			line += " · " + tr(lang, locales.CardToGo, distance(m.game.Position(), seatColor(s)))
 		}
 		lines = append(lines, line)
 	}
 	lines = append(lines, "")
-	title := tr(lang, msgCardTitle, sg.ID)
+	title := tr(lang, locales.CardTitle, sg.ID)
 	color := 0xE8B923
 	switch {
 	case sg.Status == store.StatusCancelled:
-		title = tr(lang, msgLobbyClosed)
+		title = tr(lang, locales.LobbyClosed)
 	case m.game != nil && m.game.Over():
 		winner := m.seatByColor(m.game.Winner())
-		title = "🏆 " + tr(lang, msgWinner, b.seatLabel(m, winner), m.game.TurnNumber())
+		title = "🏆 " + tr(lang, locales.GameWinner, b.seatLabel(m, winner), m.game.TurnNumber())
 		if m.game.Forfeit() {
-			title = "🏆 " + tr(lang, msgWinnerForfeit, b.seatLabel(m, winner))
+			title = "🏆 " + tr(lang, locales.GameWinnerForfeit, b.seatLabel(m, winner))
 		}
 		color = colorRGB[m.game.Winner()]
 	case m.game != nil:
-		turn := tr(lang, msgCardTurn, m.game.TurnNumber(), b.seatLabel(m, toMove))
+		turn := tr(lang, locales.CardTurn, m.game.TurnNumber(), b.seatLabel(m, toMove))
 		if !sg.Deadline.IsZero() {
-			turn += " · " + tr(lang, msgDeadline, sg.Deadline.Unix())
+			turn += " · " + tr(lang, locales.TurnDeadline, sg.Deadline.Unix())
 		}
 		lines = append(lines, turn)
 		color = colorRGB[m.game.Turn()]
 	}
 	if sg.Threaded && sg.LobbyMessageID != "" {
 		// A thread started from a message has the message's ID.
-		lines = append(lines, tr(lang, msgCardThread, "<#"+sg.LobbyMessageID+">"))
+		lines = append(lines, tr(lang, locales.CardThread, "<#"+sg.LobbyMessageID+">"))
 	}
 	return &discordgo.MessageEmbed{Title: title, Description: strings.Join(lines, "\n"), Color: color,
-		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, sg.ID)}}
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, locales.GameFooter, sg.ID)}}
 }
 
 // distance is how many squares colour c's best pawn is from the goal; a
@@ -92,12 +93,12 @@ func (b *Bot) threadName(m *match) string {
 	for i := range m.stored.Seats {
 		s := &m.stored.Seats[i]
 		if s.Computer != "" && s.UserID == "" {
-			names = append(names, tr(m.stored.Locale, msgComputerNamed, tr(m.stored.Locale, levelName(s.Computer))))
+			names = append(names, tr(m.stored.Locale, locales.Computer, tr(m.stored.Locale, levelName(s.Computer))))
 		} else {
 			names = append(names, s.Name)
 		}
 	}
-	name := tr(m.stored.Locale, msgThreadName, m.stored.ID, strings.Join(names, ", "))
+	name := tr(m.stored.Locale, locales.ThreadName, m.stored.ID, strings.Join(names, ", "))
 	if r := []rune(name); len(r) > 100 {
 		name = string(r[:99]) + "…"
 	}

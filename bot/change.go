@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
@@ -74,7 +75,7 @@ func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, act, answe
 func (b *Bot) load(ctx context.Context, id int64) (*match, error) {
 	sg, err := b.db.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(msgNoSuchGame)
+		return nil, refuse(locales.ErrNoSuchGame)
 	} else if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (b *Bot) commit(ctx context.Context, m *match) error {
 	b.observeCommit(start, err)
 	if err != nil {
 		if errors.Is(err, store.ErrChannelBusy) {
-			return refuse(msgChannelBusy)
+			return refuse(locales.ErrChannelBusy)
 		}
 		return err
 	}
@@ -212,17 +213,17 @@ func (m *match) checkOrigin(r *request) error {
 	inChannel := r.i.ChannelID == sg.ChannelID
 	inThread := sg.ThreadID != "" && r.i.ChannelID == sg.ThreadID
 	if r.i.GuildID != sg.GuildID || !(inChannel || inThread) {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	msg := r.i.Message
 	if msg == nil {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	atPlay := inThread || (inChannel && sg.ThreadID == "")
 	fromBot := msg.Author != nil && msg.Author.ID == r.i.AppID
 	switch {
 	case !fromBot:
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		return nil // only the bot makes its private messages, for this user
 	case msg.ID == sg.LobbyMessageID && inChannel:
@@ -230,11 +231,11 @@ func (m *match) checkOrigin(r *request) error {
 	case msg.ID == sg.TurnMessageID && atPlay:
 		return nil
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
-		return refuse(msgForeignButton) // the game's message, but not from its place
+		return refuse(locales.ErrForeignButton) // the game's message, but not from its place
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
 		return nil // the lobby's ID is being recorded (see cmdNew)
 	}
-	return refuse(msgOldButton) // an older message of the game
+	return refuse(locales.ErrOldButton) // an older message of the game
 }
 
 // nudge wakes the scheduler to look at the deadlines again.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 // CommandName is the bot's one slash command.
@@ -26,8 +28,8 @@ var turnTimeoutChoices = []struct {
 	value string
 	label msg
 }{
-	{"5m", msgTimeout5m}, {"15m", msgTimeout15m}, {"1h", msgTimeout1h}, {"6h", msgTimeout6h},
-	{"12h", msgTimeout12h}, {"24h", msgTimeout24h}, {"72h", msgTimeout3d}, {"168h", msgTimeout7d},
+	{"5m", locales.Timeout5m}, {"15m", locales.Timeout15m}, {"1h", locales.Timeout1h}, {"6h", locales.Timeout6h},
+	{"12h", locales.Timeout12h}, {"24h", locales.Timeout24h}, {"72h", locales.Timeout3d}, {"168h", locales.Timeout7d},
 }
 
 // subcommand is one /malefiz subcommand.
@@ -57,7 +59,7 @@ func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
 	for _, c := range []struct {
 		value string
 		label msg
-	}{{rollAuto, msgRollAuto}, {rollButton, msgRollButtonOpt}} {
+	}{{rollAuto, locales.RollAuto}, {rollButton, locales.RollButton}} {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
 	}
 	return out
@@ -68,27 +70,27 @@ func subcommands() []subcommand {
 	timeouts := timeoutChoices()
 	minSeats, minBots := 2.0, 0.0
 	return []subcommand{
-		{name: "new", desc: msgCmdNew, run: (*Bot).cmdNew, options: []*discordgo.ApplicationCommandOption{
-			intOption("seats", msgOptSeats, &minSeats, 4),
-			intOption("bots", msgOptBots, &minBots, 3),
-			stringOption("level", msgOptLevel, levels),
-			stringOption("turn-timeout", msgOptTurnTimeout, timeouts),
-			stringOption("roll", msgOptRoll, rollChoices()),
-			boolOption("six-again", msgOptSixAgain),
-			boolOption("safe-row-2", msgOptSafeRow2),
+		{name: "new", desc: locales.CmdNew, run: (*Bot).cmdNew, options: []*discordgo.ApplicationCommandOption{
+			intOption("seats", locales.OptSeats, &minSeats, 4),
+			intOption("bots", locales.OptBots, &minBots, 3),
+			stringOption("level", locales.OptLevel, levels),
+			stringOption("turn-timeout", locales.OptTurnTimeout, timeouts),
+			stringOption("roll", locales.OptRoll, rollChoices()),
+			boolOption("six-again", locales.OptSixAgain),
+			boolOption("safe-row-2", locales.OptSafeRow2),
 		}},
-		{name: "join", desc: msgCmdJoin, run: (*Bot).cmdJoin},
-		{name: "leave", desc: msgCmdLeave, run: (*Bot).cmdLeave},
-		{name: "start", desc: msgCmdStart, run: (*Bot).cmdStart},
-		{name: "board", desc: msgCmdBoard, run: (*Bot).cmdBoard},
-		{name: "resign", desc: msgCmdResign, run: (*Bot).cmdResign},
-		{name: "cancel", desc: msgCmdCancel, run: (*Bot).cmdCancel},
-		{name: "games", desc: msgCmdGames, run: (*Bot).cmdGames},
-		{name: "notify", desc: msgCmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
-			boolOption("dm", msgOptDM),
+		{name: "join", desc: locales.CmdJoin, run: (*Bot).cmdJoin},
+		{name: "leave", desc: locales.CmdLeave, run: (*Bot).cmdLeave},
+		{name: "start", desc: locales.CmdStart, run: (*Bot).cmdStart},
+		{name: "board", desc: locales.CmdBoard, run: (*Bot).cmdBoard},
+		{name: "resign", desc: locales.CmdResign, run: (*Bot).cmdResign},
+		{name: "cancel", desc: locales.CmdCancel, run: (*Bot).cmdCancel},
+		{name: "games", desc: locales.CmdGames, run: (*Bot).cmdGames},
+		{name: "notify", desc: locales.CmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
+			boolOption("dm", locales.OptDm),
 		}},
-		{name: "rules", desc: msgCmdRules, run: (*Bot).cmdRules},
-		{name: "help", desc: msgCmdHelp, run: (*Bot).cmdHelp},
+		{name: "rules", desc: locales.CmdRules, run: (*Bot).cmdRules},
+		{name: "help", desc: locales.CmdHelp, run: (*Bot).cmdHelp},
 	}
 }
 
@@ -123,9 +125,9 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 		})
 	}
 	dmAllowed := false
-	descs := localizations(msgCmdMalefiz)
+	descs := localizations(locales.CmdMalefiz)
 	cmds := []*discordgo.ApplicationCommand{{
-		Name: CommandName, Description: tr("en", msgCmdMalefiz), DescriptionLocalizations: &descs,
+		Name: CommandName, Description: tr("en", locales.CmdMalefiz), DescriptionLocalizations: &descs,
 		Options: opts, DMPermission: &dmAllowed,
 		Contexts: &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 	}}
@@ -192,10 +194,10 @@ func (o options) user(name string) (string, bool) {
 func (b *Bot) command(ctx context.Context, r *request) error {
 	data := r.i.ApplicationCommandData()
 	if data.Name != CommandName || len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return refuse(msgUnknownCommand)
+		return refuse(locales.ErrUnknownCommand)
 	}
 	if r.i.GuildID == "" {
-		return refuse(msgGuildOnly)
+		return refuse(locales.ErrGuildOnly)
 	}
 	sub := data.Options[0]
 	opts := options{}
@@ -211,5 +213,5 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 			return h(ctx, r)
 		}
 	}
-	return refuse(msgUnknownCommand)
+	return refuse(locales.ErrUnknownCommand)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -19,22 +20,22 @@ const cancelVoteTime = 24 * time.Hour
 // with the choice: Resign, or Keep playing. Nothing changes until Resign.
 func (b *Bot) askResign(r *request, sg *store.Game) error {
 	if !seated(r.userID)(sg) {
-		return refuse(msgNotInGame)
+		return refuse(locales.ErrNotInGame)
 	}
 	cid := func(a Action) string { return CustomID{Action: a, Game: sg.ID}.String() }
 	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: tr(r.lang, msgAskResign, sg.ID), Flags: discordgo.MessageFlagsEphemeral,
+		Data: &discordgo.InteractionResponseData{Content: tr(r.lang, locales.ResignAsk, sg.ID), Flags: discordgo.MessageFlagsEphemeral,
 			AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.Button{Label: tr(r.lang, msgResignButton), Style: discordgo.DangerButton, CustomID: cid(ActResign)},
-				discordgo.Button{Label: tr(r.lang, msgKeepButton), Style: discordgo.SecondaryButton, CustomID: cid(ActKeep)},
+				discordgo.Button{Label: tr(r.lang, locales.ButtonResign), Style: discordgo.DangerButton, CustomID: cid(ActResign)},
+				discordgo.Button{Label: tr(r.lang, locales.ButtonKeep), Style: discordgo.SecondaryButton, CustomID: cid(ActKeep)},
 			}}}}})
 }
 
 // keepPlaying answers Keep playing: the question goes, nothing changes.
 func (b *Bot) keepPlaying(r *request) error {
 	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: closedData(tr(r.lang, msgKeptPlaying))})
+		Data: closedData(tr(r.lang, locales.ResignKept))})
 }
 
 // firstTurnPlayed reports whether the running game is past its first turn.
@@ -56,13 +57,13 @@ func (m *match) otherHumans(userID string) []string {
 func (b *Bot) askCancel(m *match, r *request) error {
 	sg := m.stored
 	if v := sg.Options.CancelVote; v != nil && m.now.Before(v.Until) {
-		return refuse(msgVoteOpen)
+		return refuse(locales.ErrVoteOpen)
 	}
 	sg.Options.CancelVote = &store.CancelVote{By: r.userID, Until: m.now.Add(cancelVoteTime)}
 	m.record(eventCancelVote, r.userID, "", "")
 	others := m.otherHumans(r.userID)
 	m.post(b.voteView(m, others), "")
-	m.answerPrivate(tr(r.lang, msgVoteAsked))
+	m.answerPrivate(tr(r.lang, locales.VoteAsked))
 	return nil
 }
 
@@ -77,18 +78,18 @@ func (b *Bot) voteView(m *match, others []string) view {
 	for _, u := range v.Agreed {
 		agreed = append(agreed, mention(u))
 	}
-	text := tr(lang, msgVoteText, mention(v.By), m.stored.ID, v.Until.Unix())
+	text := tr(lang, locales.VoteText, mention(v.By), m.stored.ID, v.Until.Unix())
 	for _, u := range others {
 		text = mention(u) + " " + text
 	}
 	if len(agreed) > 0 {
-		text += "\n" + tr(lang, msgVoteAgreed, strings.Join(agreed, ", "))
+		text += "\n" + tr(lang, locales.VoteAgreed, strings.Join(agreed, ", "))
 	}
 	cid := func(a Action) string { return CustomID{Action: a, Game: m.stored.ID}.String() }
 	return view{content: text, pings: others, components: []discordgo.MessageComponent{discordgo.ActionsRow{
 		Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(lang, msgVoteYes), Style: discordgo.DangerButton, CustomID: cid(ActVoteYes)},
-			discordgo.Button{Label: tr(lang, msgVoteNo), Style: discordgo.SecondaryButton, CustomID: cid(ActVoteNo)},
+			discordgo.Button{Label: tr(lang, locales.ButtonVoteYes), Style: discordgo.DangerButton, CustomID: cid(ActVoteYes)},
+			discordgo.Button{Label: tr(lang, locales.ButtonVoteNo), Style: discordgo.SecondaryButton, CustomID: cid(ActVoteNo)},
 		}}}}
 }
 
@@ -98,32 +99,32 @@ func (b *Bot) voteView(m *match, others []string) view {
 func (b *Bot) vote(ctx context.Context, r *request, id CustomID) error {
 	msg := r.i.Message
 	if msg == nil || msg.Author == nil || msg.Author.ID != r.i.AppID {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	r.originChecked = true
 	return b.change(ctx, r, id.Game, func(m *match) error {
 		sg := m.stored
 		if r.i.GuildID != sg.GuildID || (r.i.ChannelID != sg.ChannelID && r.i.ChannelID != sg.ThreadID) {
-			return refuse(msgForeignButton)
+			return refuse(locales.ErrForeignButton)
 		}
 		v := sg.Options.CancelVote
 		switch {
 		case sg.Status != store.StatusRunning:
-			return refuse(msgGameEnded)
+			return refuse(locales.ErrGameEnded)
 		case v == nil || !m.now.Before(v.Until):
 			sg.Options.CancelVote = nil
 			m.changed()
-			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(sg.Locale, msgVoteClosed)), nil)
+			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(sg.Locale, locales.VoteClosed)), nil)
 			return nil
 		}
 		others := m.otherHumans(v.By)
 		if !slices.Contains(others, r.userID) {
-			return refuse(msgNotYourVote)
+			return refuse(locales.ErrNotYourVote)
 		}
 		if id.Action == ActVoteNo {
 			sg.Options.CancelVote = nil
 			m.record(eventCancelVote, r.userID, "", "refused")
-			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(sg.Locale, msgVoteRefused, quote(r.name))), nil)
+			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(sg.Locale, locales.VoteRefused, quote(r.name))), nil)
 			return nil
 		}
 		if !slices.Contains(v.Agreed, r.userID) {
@@ -139,7 +140,7 @@ func (b *Bot) vote(ctx context.Context, r *request, id CustomID) error {
 			}
 		}
 		// Everyone agreed: the game ends without a result.
-		text := tr(sg.Locale, msgVoteCancelled, sg.ID)
+		text := tr(sg.Locale, locales.VoteCancelled, sg.ID)
 		m.answer(discordgo.InteractionResponseUpdateMessage, closedData(text), nil)
 		b.endWithoutResult(m, v.By, "vote")
 		return nil

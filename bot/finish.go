@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -21,7 +22,7 @@ func (b *Bot) finish(m *match) {
 	m.edit(store.RoleLobby, b.cardData(m), false)
 	for _, s := range m.stored.Seats {
 		if s.UserID != "" && !s.Left {
-			m.notify(s.UserID, tr(m.stored.Locale, msgDMEnded, m.stored.ID, b.seatLabel(m, winner), linkPlaceholder), store.RoleLobby)
+			m.notify(s.UserID, tr(m.stored.Locale, locales.DmEnded, m.stored.ID, b.seatLabel(m, winner), linkPlaceholder), store.RoleLobby)
 		}
 	}
 	m.archive()
@@ -31,13 +32,13 @@ func (b *Bot) finish(m *match) {
 func (b *Bot) resultView(m *match) view {
 	lang := m.stored.Locale
 	winner := m.seatByColor(m.game.Winner())
-	text := tr(lang, msgWinner, b.seatLabel(m, winner), m.game.TurnNumber())
+	text := tr(lang, locales.GameWinner, b.seatLabel(m, winner), m.game.TurnNumber())
 	if m.game.Forfeit() {
-		text = tr(lang, msgWinnerForfeit, b.seatLabel(m, winner))
+		text = tr(lang, locales.GameWinnerForfeit, b.seatLabel(m, winner))
 	}
 	embed := &discordgo.MessageEmbed{Title: "🏆 " + text, Color: colorRGB[m.game.Winner()],
 		Image:  &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName},
-		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)}}
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, locales.GameFooter, m.stored.ID)}}
 	sc := scene(m)
 	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
 	// Everyone who played hears of the end; Rematch opens a new lobby.
@@ -50,7 +51,7 @@ func (b *Bot) resultView(m *match) view {
 	}
 	v.content = strings.Join(who, " ")
 	v.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, msgRematchButton), Style: discordgo.SuccessButton,
+		discordgo.Button{Label: tr(lang, locales.ButtonRematch), Style: discordgo.SuccessButton,
 			CustomID: CustomID{Action: ActRematch, Game: m.stored.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
 	}}}
 	return v
@@ -60,11 +61,11 @@ func (b *Bot) resultView(m *match) view {
 func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		if m.stored.Status != store.StatusRunning {
-			return refuse(msgGameEnded)
+			return refuse(locales.ErrGameEnded)
 		}
 		i, ok := m.seatOf(r.userID)
 		if !ok {
-			return refuse(msgNotInGame)
+			return refuse(locales.ErrNotInGame)
 		}
 		seat := &m.stored.Seats[i]
 		c := seatColor(seat)
@@ -75,11 +76,11 @@ func (b *Bot) resign(ctx context.Context, r *request, id int64) error {
 		}
 		seat.Left = true
 		m.record(store.EventResign, r.userID, seat.Color, "")
-		line := tr(m.stored.Locale, msgResigned, b.seatLabel(m, seat))
+		line := tr(m.stored.Locale, locales.GameResigned, b.seatLabel(m, seat))
 		if r.isClick() {
 			// Confirmed on the private question: it says so, and the
 			// game's place hears of it.
-			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(r.lang, msgResigned, b.seatLabel(m, seat))), nil)
+			m.answer(discordgo.InteractionResponseUpdateMessage, closedData(tr(r.lang, locales.GameResigned, b.seatLabel(m, seat))), nil)
 			m.post(view{content: line}, "")
 		} else {
 			m.answer(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{

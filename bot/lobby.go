@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/store"
@@ -33,7 +34,7 @@ func parseTimeout(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 5*time.Minute || d > 7*24*time.Hour {
-		return 0, refuse(msgBadTimeout)
+		return 0, refuse(locales.ErrBadTimeout)
 	}
 	return d, nil
 }
@@ -43,13 +44,13 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 	bots := o.int("bots", 0)
 	level := o.string("level", b.defaults.Level)
 	if seats < 2 || seats > 4 {
-		return refuse(msgBadSeats)
+		return refuse(locales.ErrBadSeats)
 	}
 	if bots < 0 || bots >= seats {
-		return refuse(msgBadBots, seats-1)
+		return refuse(locales.ErrBadBots, seats-1)
 	}
 	if _, err := ai.ParseLevel(level); err != nil {
-		return refuse(msgBadLevel)
+		return refuse(locales.ErrBadLevel)
 	}
 	timeout, err := parseTimeout(o.string("turn-timeout", ""))
 	if err != nil {
@@ -61,7 +62,7 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 	}
 	roll := o.string("roll", serverRoll(gs))
 	if roll != rollAuto && roll != rollButton {
-		return refuse(msgUnknownCommand)
+		return refuse(locales.ErrUnknownCommand)
 	}
 	sg := &store.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, HostID: r.userID, Status: store.StatusLobby,
@@ -126,7 +127,7 @@ type lobbyChange func(m *match) (store.Event, msg, error)
 func (b *Bot) lobbyAction(ctx context.Context, r *request, id int64, change lobbyChange) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		if m.stored.Status != store.StatusLobby {
-			return refuse(msgNotALobby)
+			return refuse(locales.ErrNotALobby)
 		}
 		ev, done, err := change(m)
 		if err != nil {
@@ -137,7 +138,7 @@ func (b *Bot) lobbyAction(ctx context.Context, r *request, id int64, change lobb
 			// Nobody is left: the lobby closes.
 			m.stored.Status = store.StatusCancelled
 			m.record(store.EventCancel, "", "", "empty")
-			done = msgLobbyClosedEmpty
+			done = locales.LobbyClosedEmpty
 		}
 		b.showLobbyChange(r, m, done)
 		return nil
@@ -170,14 +171,14 @@ func closedData(text string) *discordgo.InteractionResponseData {
 func join(r *request) lobbyChange {
 	return func(m *match) (store.Event, msg, error) {
 		if _, ok := m.seatOf(r.userID); ok {
-			return store.Event{}, "", refuse(msgAlreadySeated)
+			return store.Event{}, "", refuse(locales.ErrAlreadySeated)
 		}
 		if len(m.stored.Seats) >= m.stored.Options.Seats {
-			return store.Event{}, "", refuse(msgLobbyFull)
+			return store.Event{}, "", refuse(locales.ErrLobbyFull)
 		}
 		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
 		m.recolor()
-		return store.Event{Kind: store.EventJoin, UserID: r.userID}, msgJoined, nil
+		return store.Event{Kind: store.EventJoin, UserID: r.userID}, locales.LobbyJoined, nil
 	}
 }
 
@@ -187,7 +188,7 @@ func leave(r *request) lobbyChange {
 	return func(m *match) (store.Event, msg, error) {
 		i, ok := m.seatOf(r.userID)
 		if !ok {
-			return store.Event{}, "", refuse(msgNotInGame)
+			return store.Event{}, "", refuse(locales.ErrNotInGame)
 		}
 		m.stored.Seats = append(m.stored.Seats[:i], m.stored.Seats[i+1:]...)
 		m.recolor()
@@ -199,7 +200,7 @@ func leave(r *request) lobbyChange {
 				}
 			}
 		}
-		return store.Event{Kind: store.EventLeave, UserID: r.userID}, msgLeft, nil
+		return store.Event{Kind: store.EventLeave, UserID: r.userID}, locales.LobbyLeft, nil
 	}
 }
 
@@ -207,17 +208,17 @@ func leave(r *request) lobbyChange {
 func addComputer(r *request, level string) lobbyChange {
 	return func(m *match) (store.Event, msg, error) {
 		if _, err := ai.ParseLevel(level); err != nil {
-			return store.Event{}, "", refuse(msgBadLevel)
+			return store.Event{}, "", refuse(locales.ErrBadLevel)
 		}
 		if _, ok := m.seatOf(r.userID); !ok && m.stored.HostID != r.userID {
-			return store.Event{}, "", refuse(msgNotInGame)
+			return store.Event{}, "", refuse(locales.ErrNotInGame)
 		}
 		if len(m.stored.Seats) >= m.stored.Options.Seats {
-			return store.Event{}, "", refuse(msgLobbyFull)
+			return store.Event{}, "", refuse(locales.ErrLobbyFull)
 		}
 		m.stored.Seats = append(m.stored.Seats, store.Seat{Computer: level, Name: level})
 		m.recolor()
-		return store.Event{Kind: store.EventJoin, UserID: r.userID, Data: "ai:" + level}, msgComputerAdded, nil
+		return store.Event{Kind: store.EventJoin, UserID: r.userID, Data: "ai:" + level}, locales.LobbyComputerAdded, nil
 	}
 }
 
@@ -236,7 +237,7 @@ func (b *Bot) openGame(ctx context.Context, r *request, want func(*store.Game) b
 	}
 	switch {
 	case len(games) == 0:
-		return nil, refuse(msgNoGameHere)
+		return nil, refuse(locales.ErrNoGameHere)
 	case len(games) == 1:
 		return games[0], nil
 	}
@@ -245,7 +246,7 @@ func (b *Bot) openGame(ctx context.Context, r *request, want func(*store.Game) b
 			return sg, nil
 		}
 	}
-	return nil, refuse(msgWhichGame)
+	return nil, refuse(locales.ErrWhichGame)
 }
 
 // seated accepts the games userID sits in.
@@ -300,13 +301,13 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		switch {
 		case m.stored.Status == store.StatusRunning:
-			return refuse(msgAlreadyStarted)
+			return refuse(locales.ErrAlreadyStarted)
 		case m.stored.Status != store.StatusLobby:
-			return refuse(msgGameEnded)
+			return refuse(locales.ErrGameEnded)
 		case m.stored.HostID != r.userID:
-			return refuse(msgOnlyHostStarts)
+			return refuse(locales.ErrOnlyHostStarts)
 		case len(m.stored.Seats) < 2:
-			return refuse(msgNeedTwo)
+			return refuse(locales.ErrNeedTwo)
 		}
 		var players []engine.Color
 		for _, s := range m.stored.Seats {
@@ -330,7 +331,7 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, started, nil)
 		} else {
-			m.answerPrivate(tr(r.lang, msgStarted))
+			m.answerPrivate(tr(r.lang, locales.LobbyStartedReply))
 			m.edit(store.RoleLobby, started, false)
 		}
 		if m.stored.Threaded {
@@ -339,7 +340,7 @@ func (b *Bot) start(ctx context.Context, r *request, id int64) error {
 		// The opener: who plays, who begins, and the turns that played
 		// themselves before the first turn message.
 		at := len(m.effects)
-		lines := []string{b.lineUp(m), tr(m.stored.Locale, msgFirstPlayer, b.seatLabel(m, m.seatByColor(players[first])))}
+		lines := []string{b.lineUp(m), tr(m.stored.Locale, locales.TurnFirst, b.seatLabel(m, m.seatByColor(players[first])))}
 		more, err := b.advance(m)
 		if err != nil {
 			return err
@@ -363,7 +364,7 @@ func (b *Bot) lineUp(m *match) string {
 			who = append(who, b.seatLabel(m, s))
 		}
 	}
-	return tr(m.stored.Locale, msgLineUp, m.stored.ID, strings.Join(who, ", "))
+	return tr(m.stored.Locale, locales.ThreadLineUp, m.stored.ID, strings.Join(who, ", "))
 }
 
 // cancel ends a lobby or a running game without a result. Once the first
@@ -373,17 +374,17 @@ func (b *Bot) cancel(ctx context.Context, r *request, id int64) error {
 	return b.change(ctx, r, id, func(m *match) error {
 		sg := m.stored
 		if !sg.Status.Open() {
-			return refuse(msgGameEnded)
+			return refuse(locales.ErrGameEnded)
 		}
 		manager := r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
 		if sg.HostID != r.userID && !manager {
-			return refuse(msgOnlyHostCancels)
+			return refuse(locales.ErrOnlyHostCancels)
 		}
 		if !manager && sg.Status == store.StatusRunning && m.firstTurnPlayed() && len(m.otherHumans(r.userID)) > 0 {
 			return b.askCancel(m, r)
 		}
 		wasLobby := sg.Status == store.StatusLobby
-		text := tr(sg.Locale, msgCancelledBy, quote(r.name))
+		text := tr(sg.Locale, locales.GameCancelledBy, quote(r.name))
 		closed := closedData(text)
 		if r.isClick() {
 			m.answer(discordgo.InteractionResponseUpdateMessage, closed, nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -94,7 +95,7 @@ func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
 		b.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)
 		return
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, msgDMRefused))
+	b.replyPrivate(ctx, r, tr(r.lang, locales.NotifyRefused))
 }
 
 func (b *Bot) cmdNotify(ctx context.Context, r *request, o options) error {
@@ -108,9 +109,9 @@ func (b *Bot) cmdNotify(ctx context.Context, r *request, o options) error {
 			return err
 		}
 	}
-	key := msgNotifyOff
+	key := locales.NotifyOff
 	if us.DM {
-		key = msgNotifyOn
+		key = locales.NotifyOn
 	}
 	b.replyPrivate(ctx, r, tr(r.lang, key))
 	return nil
@@ -140,7 +141,7 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 		return cmp.Compare(boolInt(y.mine), boolInt(x.mine))
 	})
 	if len(entries) == 0 {
-		b.replyPrivate(ctx, r, tr(r.lang, msgNoGames))
+		b.replyPrivate(ctx, r, tr(r.lang, locales.GamesNone))
 		return nil
 	}
 	var lines []string
@@ -149,7 +150,7 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 	}
 	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
-			Embeds: []*discordgo.MessageEmbed{{Title: tr(r.lang, msgGamesTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}}}})
+			Embeds: []*discordgo.MessageEmbed{{Title: tr(r.lang, locales.GamesTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}}}})
 }
 
 func boolInt(v bool) int {
@@ -182,11 +183,11 @@ func (b *Bot) gameLine(m *match, r *request) string {
 	line := fmt.Sprintf("[#%d](%s) · %s", sg.ID, link, strings.Join(players, ", "))
 	switch seat := m.toMove(); {
 	case sg.Status == store.StatusLobby:
-		line += " · " + tr(r.lang, msgGamesLobby)
+		line += " · " + tr(r.lang, locales.GamesLobby)
 	case seat != nil && seat.UserID == r.userID && seat.Computer == "":
-		line = "🎲 " + line + " · " + tr(r.lang, msgGamesYourTurn, sg.Deadline.Unix())
+		line = "🎲 " + line + " · " + tr(r.lang, locales.GamesYourTurn, sg.Deadline.Unix())
 	case seat != nil:
-		line += " · " + tr(r.lang, msgGamesTheirTurn, b.seatLabel(m, seat))
+		line += " · " + tr(r.lang, locales.GamesTheirTurn, b.seatLabel(m, seat))
 	}
 	return line
 }
@@ -196,7 +197,7 @@ func (b *Bot) gameLine(m *match, r *request) string {
 func (b *Bot) turnDM(m *match) string {
 	lang := m.stored.Locale
 	if m.game.Phase() != engine.PhaseRoll {
-		return tr(lang, msgDMTurnRolled, m.stored.ID, m.game.Rolled(), linkPlaceholder)
+		return tr(lang, locales.DmTurnRolled, m.stored.ID, m.game.Rolled(), linkPlaceholder)
 	}
-	return tr(lang, msgDMTurn, m.stored.ID, linkPlaceholder)
+	return tr(lang, locales.DmTurn, m.stored.ID, linkPlaceholder)
 }

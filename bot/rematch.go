@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -17,13 +18,13 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	defer unlock()
 	old, err := b.db.Game(ctx, oldID)
 	if err != nil {
-		return refuse(msgNoSuchGame)
+		return refuse(locales.ErrNoSuchGame)
 	}
 	if r.i.GuildID != old.GuildID || (r.i.ChannelID != old.ChannelID && r.i.ChannelID != old.ThreadID) {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	if old.Status != store.StatusFinished {
-		return refuse(msgNoRematch)
+		return refuse(locales.ErrNoRematch)
 	}
 	open, err := b.db.OpenGames(ctx, old.GuildID, old.ChannelID)
 	if err != nil {
@@ -56,7 +57,7 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 		m.wake = true
 		return nil
 	}, func(m *match) error {
-		m.answerPrivate(tr(r.lang, msgRematchOpened, m.stored.ID, "<#"+m.stored.ChannelID+">"))
+		m.answerPrivate(tr(r.lang, locales.RematchOpened, m.stored.ID, "<#"+m.stored.ChannelID+">"))
 		return nil
 	})
 	if err != nil {
@@ -82,7 +83,7 @@ func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
 			return err
 		}
 		m.record(ev.Kind, ev.UserID, ev.Color, ev.Data)
-		m.answerPrivate(tr(r.lang, msgRematchJoined, m.stored.ID, "<#"+m.stored.ChannelID+">"))
+		m.answerPrivate(tr(r.lang, locales.RematchJoined, m.stored.ID, "<#"+m.stored.ChannelID+">"))
 		m.edit(store.RoleLobby, b.lobbyData(m), true)
 		return nil
 	})

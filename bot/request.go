@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -90,18 +91,18 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 	case errors.As(err, &ue):
 		text = tr(r.lang, ue.key, ue.args...)
 	case errors.Is(err, store.ErrConflict):
-		text = tr(r.lang, msgTooLate)
+		text = tr(r.lang, locales.ErrTooLate)
 	case errors.Is(err, engine.ErrGameOver):
-		text = tr(r.lang, msgGameOver)
+		text = tr(r.lang, locales.ErrGameOver)
 	case isDiscordCode(err, discordgo.ErrCodeMissingPermissions), isDiscordCode(err, discordgo.ErrCodeMissingAccess):
 		b.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
-		text = tr(r.lang, msgMissingPermissions)
+		text = tr(r.lang, locales.ErrMissingPermissions)
 	case r.committed:
 		b.log.Error("interaction failed after its change was kept", "err", err, "user", r.userID, "channel", r.i.ChannelID)
-		text = tr(r.lang, msgInternalError)
+		text = tr(r.lang, locales.ErrInternal)
 	default:
 		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
-		text = tr(r.lang, msgNothingChanged)
+		text = tr(r.lang, locales.ErrNothingChanged)
 	}
 	b.replyPrivate(ctx, r, text)
 }

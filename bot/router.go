@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 // route sends a request to its handler: a slash command to its subcommand,
@@ -23,11 +25,11 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 	data := r.i.MessageComponentData()
 	id, err := ParseCustomID(data.CustomID)
 	if err != nil {
-		return refuse(msgUnknownButton)
+		return refuse(locales.ErrUnknownButton)
 	}
 	if len(data.Values) > 0 {
 		if len(data.Values) != 1 || len(data.Values[0]) > maxArgLen {
-			return refuse(msgUnknownButton)
+			return refuse(locales.ErrUnknownButton)
 		}
 		id.Arg = data.Values[0]
 	}
@@ -53,5 +55,5 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		return b.turnAction(ctx, r, id)
 	}
-	return refuse(msgUnknownButton)
+	return refuse(locales.ErrUnknownButton)
 }

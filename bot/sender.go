@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -68,7 +69,7 @@ func (b *Bot) deliverGame(gameID int64, r *request) {
 	for _, e := range effects {
 		next, err := b.deliver(ctx, e)
 		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
-			b.replyPrivate(ctx, r, tr(r.lang, msgMissingPermissions))
+			b.replyPrivate(ctx, r, tr(r.lang, locales.ErrMissingPermissions))
 			r = nil // once is enough
 		}
 		if !next {

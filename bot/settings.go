@@ -4,11 +4,13 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return refuse(msgNeedManageServer)
+		return refuse(locales.ErrNeedManageServer)
 	}
 	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
 	if err != nil {
@@ -30,7 +32,7 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	}
 	if v := o.string("roll", ""); v != "" {
 		if v != rollAuto && v != rollButton {
-			return refuse(msgUnknownCommand)
+			return refuse(locales.ErrUnknownCommand)
 		}
 		s.Roll, changed = v, true
 	}
@@ -40,17 +42,17 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 			return err
 		}
 	}
-	reminders := tr(r.lang, msgOff)
+	reminders := tr(r.lang, locales.Off)
 	if s.Reminders {
-		reminders = tr(r.lang, msgOn)
+		reminders = tr(r.lang, locales.On)
 	}
-	key := msgSettingsNow
+	key := locales.SettingsNow
 	if changed {
-		key = msgSettingsSaved
+		key = locales.SettingsSaved
 	}
-	threads := tr(r.lang, msgOff)
+	threads := tr(r.lang, locales.Off)
 	if s.Threads {
-		threads = tr(r.lang, msgOn)
+		threads = tr(r.lang, locales.On)
 	}
 	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
 	return nil

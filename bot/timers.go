@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -143,7 +144,7 @@ func (b *Bot) expireLobby(m *match) error {
 	m.stored.Status = store.StatusCancelled
 	m.stored.WakeAt = time.Time{}
 	m.record(store.EventCancel, "", "", "expired")
-	m.edit(store.RoleLobby, closedData(tr(m.stored.Locale, msgLobbyExpired)), false)
+	m.edit(store.RoleLobby, closedData(tr(m.stored.Locale, locales.TimerLobbyExpired)), false)
 	return nil
 }
 
@@ -156,13 +157,13 @@ func (b *Bot) remind(m *match) error {
 	sg.ReminderSent = true
 	sg.WakeAt = m.timerWake()
 	m.record(store.EventRemind, seat.UserID, seat.Color, "")
-	v := view{content: tr(sg.Locale, msgReminder, mention(seat.UserID), sg.ID, sg.Deadline.Unix()), pings: []string{seat.UserID}}
+	v := view{content: tr(sg.Locale, locales.TimerReminder, mention(seat.UserID), sg.ID, sg.Deadline.Unix()), pings: []string{seat.UserID}}
 	if sg.TurnMessageID != "" {
 		f := false
 		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, GuildID: sg.GuildID, FailIfNotExists: &f}
 	}
 	m.post(v, store.RoleReminder)
-	m.notify(seat.UserID, tr(sg.Locale, msgDMReminder, sg.ID, sg.Deadline.Unix(), linkPlaceholder), store.RoleTurn)
+	m.notify(seat.UserID, tr(sg.Locale, locales.DmReminder, sg.ID, sg.Deadline.Unix(), linkPlaceholder), store.RoleTurn)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/store"
@@ -33,18 +34,18 @@ func (b *Bot) turnAction(ctx context.Context, r *request, id CustomID) error {
 func (m *match) checkTurn(userID string, turn int) error {
 	switch {
 	case m.stored.Status == store.StatusLobby:
-		return refuse(msgNotStarted)
+		return refuse(locales.ErrNotStarted)
 	case m.stored.Status != store.StatusRunning || m.game == nil || m.game.Over():
-		return refuse(msgGameEnded)
+		return refuse(locales.ErrGameEnded)
 	case turn != m.game.TurnNumber():
-		return refuse(msgOldButton)
+		return refuse(locales.ErrOldButton)
 	}
 	i, ok := m.seatOf(userID)
 	if !ok {
-		return refuse(msgNotInGame)
+		return refuse(locales.ErrNotInGame)
 	}
 	if seat := &m.stored.Seats[i]; seat.Color != m.game.Turn().String() || seat.Computer != "" {
-		return refuse(msgNotYourTurn)
+		return refuse(locales.ErrNotYourTurn)
 	}
 	return nil
 }
@@ -58,14 +59,14 @@ func (b *Bot) turnStep(m *match, r *request, id CustomID) error {
 	case id.Action == ActPawn && phase == engine.PhaseMove:
 		from, err := parseFrom(id.Arg)
 		if err != nil {
-			return refuse(msgUnknownButton)
+			return refuse(locales.ErrUnknownButton)
 		}
 		m.answerView(r, b.turnView(m, viewOptions{pawn: from, pawnChosen: true}), false)
 		return nil
 	case id.Action == ActMove && phase == engine.PhaseMove:
 		mv, err := engine.ParseMove(id.Arg)
 		if err != nil || mv.Place != engine.NoSquare {
-			return refuse(msgUnknownButton)
+			return refuse(locales.ErrUnknownButton)
 		}
 		return b.move(m, r, mv)
 	case id.Action == ActBack && phase == engine.PhaseMove:
@@ -82,18 +83,18 @@ func (b *Bot) turnStep(m *match, r *request, id CustomID) error {
 	case id.Action == ActPlaceRow && phase == engine.PhasePlace:
 		row, err := strconv.Atoi(id.Arg)
 		if err != nil || row < 1 || row > 14 {
-			return refuse(msgUnknownButton)
+			return refuse(locales.ErrUnknownButton)
 		}
 		m.answerView(r, b.turnView(m, viewOptions{row: row}), false)
 		return nil
 	case id.Action == ActPlace && phase == engine.PhasePlace:
 		sq, err := engine.ParseSquare(id.Arg)
 		if err != nil {
-			return refuse(msgUnknownButton)
+			return refuse(locales.ErrUnknownButton)
 		}
 		return b.place(m, r, sq)
 	}
-	return refuse(msgAlreadyDone)
+	return refuse(locales.ErrAlreadyDone)
 }
 
 func parseFrom(s string) (engine.Square, error) {
@@ -137,7 +138,7 @@ func (b *Bot) move(m *match, r *request, mv engine.Move) error {
 	color := m.game.Turn()
 	turn := m.game.TurnNumber()
 	if !slices.ContainsFunc(m.game.LegalMoves(), func(l engine.Move) bool { return l.From == mv.From && l.To == mv.To }) {
-		return refuse(msgUnknownButton)
+		return refuse(locales.ErrUnknownButton)
 	}
 	if err := m.game.Move(mv); err != nil {
 		return err
@@ -156,7 +157,7 @@ func (b *Bot) place(m *match, r *request, sq engine.Square) error {
 	color := m.game.Turn()
 	turn := m.game.TurnNumber()
 	if err := m.game.Place(sq); err != nil {
-		return refuse(msgBadPlace)
+		return refuse(locales.ErrBadPlace)
 	}
 	m.seatByColor(color).Timeouts = 0
 	m.record(store.EventPlace, r.userID, color.String(), sq.String())
@@ -226,7 +227,7 @@ func (b *Bot) advance(m *match) ([]string, error) {
 			if !played {
 				break
 			}
-			lines = append(lines, b.summary(m, turn)+" "+tr(m.stored.Locale, msgPlayedItself))
+			lines = append(lines, b.summary(m, turn)+" "+tr(m.stored.Locale, locales.TurnPlayedItself))
 		}
 		if m.game.Over() {
 			b.finish(m)
@@ -339,11 +340,11 @@ func (b *Bot) timeout(m *match) error {
 	}
 	seat.Timeouts++
 	lang := m.stored.Locale
-	lines := []string{b.summaryAs(m, turn, tr(lang, msgTimedOutWho, b.seatLabel(m, seat)))}
+	lines := []string{b.summaryAs(m, turn, tr(lang, locales.TimerTimedOutWho, b.seatLabel(m, seat)))}
 	if seat.Timeouts >= maxTimeouts && seat.Computer == "" {
 		seat.Computer = takeoverLevel
 		m.record(store.EventReplace, seat.UserID, seat.Color, "ai:"+seat.Computer)
-		lines = append(lines, tr(lang, msgTakenOver, quote(seat.Name), maxTimeouts))
+		lines = append(lines, tr(lang, locales.TimerTakenOver, quote(seat.Name), maxTimeouts))
 	}
 	at := len(m.effects) // the edit goes before the next turn's message
 	if !m.game.Over() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
@@ -23,7 +24,7 @@ const maxSuggestions = 5
 var (
 	colorEmoji = [engine.NumColors]string{"🔴", "🟢", "🟡", "🔵"}
 	colorRGB   = [engine.NumColors]int{0xD32F2F, 0x2E7D32, 0xF9A825, 0x1565C0}
-	colorName  = [engine.NumColors]msg{msgRed, msgGreen, msgYellow, msgBlue}
+	colorName  = [engine.NumColors]msg{locales.ColorRed, locales.ColorGreen, locales.ColorYellow, locales.ColorBlue}
 )
 
 // view is a message to send or to show in place of another. Its board is
@@ -59,9 +60,9 @@ func (b *Bot) seatLabel(m *match, s *store.Seat) string {
 	c := seatColor(s)
 	name := quote(s.Name)
 	if s.Computer != "" {
-		name = tr(m.stored.Locale, msgComputerNamed, tr(m.stored.Locale, levelName(s.Computer)))
+		name = tr(m.stored.Locale, locales.Computer, tr(m.stored.Locale, levelName(s.Computer)))
 		if s.UserID != "" {
-			name = tr(m.stored.Locale, msgReplacedBy, quote(s.Name), name)
+			name = tr(m.stored.Locale, locales.ComputerReplacing, quote(s.Name), name)
 		}
 	}
 	if !c.Valid() {
@@ -81,7 +82,7 @@ func colorLabel(lang string, c engine.Color) string {
 func moveText(lang string, from, to engine.Square) string {
 	f := from.String()
 	if from == engine.NoSquare {
-		f = tr(lang, msgHome)
+		f = tr(lang, locales.Home)
 	}
 	return f + "→" + to.String()
 }
@@ -105,26 +106,26 @@ func (b *Bot) summaryAs(m *match, turn int, as string) string {
 			if as != "" {
 				who = as
 			}
-			parts = append(parts, tr(lang, msgRolled, who, rec.Roll))
+			parts = append(parts, tr(lang, locales.TurnRolled, who, rec.Roll))
 		case engine.RecordPass:
-			parts = append(parts, tr(lang, msgNoMove))
+			parts = append(parts, tr(lang, locales.TurnNoMove))
 		case engine.RecordMove:
 			s := moveText(lang, rec.Move.From, rec.Move.To)
 			if rec.Captured != engine.NoColor {
-				s += ", " + tr(lang, msgCaptured, b.seatLabel(m, m.seatByColor(rec.Captured)))
+				s += ", " + tr(lang, locales.TurnCaptured, b.seatLabel(m, m.seatByColor(rec.Captured)))
 			}
 			if rec.Move.Place != engine.NoSquare {
-				s += ", " + tr(lang, msgBarricadeTo, rec.Move.Place.String())
+				s += ", " + tr(lang, locales.TurnBarricadeTo, rec.Move.Place.String())
 			}
 			if rec.Move.To == engine.Goal {
-				s += " — " + tr(lang, msgReachedGoal)
+				s += " — " + tr(lang, locales.TurnReachedGoal)
 			}
 			parts = append(parts, s)
 		case engine.RecordRemove:
-			parts = append(parts, tr(lang, msgLeftGame, who))
+			parts = append(parts, tr(lang, locales.TurnLeftGame, who))
 		}
 	}
-	return tr(lang, msgTurnPrefix, turn) + " " + strings.Join(parts, " ")
+	return tr(lang, locales.TurnPrefix, turn) + " " + strings.Join(parts, " ")
 }
 
 // lastMove returns the newest move record, for the board's trail.
@@ -168,25 +169,25 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 	if onlooker {
 		switch m.game.Phase() {
 		case engine.PhaseRoll:
-			desc = append(desc, tr(lang, msgOthersRoll, b.seatLabel(m, seat)))
+			desc = append(desc, tr(lang, locales.BoardOthersRoll, b.seatLabel(m, seat)))
 		default:
 			sc.Roll = m.game.Rolled()
-			desc = append(desc, tr(lang, msgOthersMove, b.seatLabel(m, seat), m.game.Rolled()))
+			desc = append(desc, tr(lang, locales.BoardOthersMove, b.seatLabel(m, seat), m.game.Rolled()))
 		}
 	}
 	switch phase := m.game.Phase(); {
 	case onlooker:
 	case phase == engine.PhaseRoll:
-		desc = append(desc, tr(lang, msgPromptRoll))
+		desc = append(desc, tr(lang, locales.TurnPromptRoll))
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(lang, msgRollButton), Style: discordgo.PrimaryButton, CustomID: cid(ActRoll, ""),
+			discordgo.Button{Label: tr(lang, locales.ButtonRoll), Style: discordgo.PrimaryButton, CustomID: cid(ActRoll, ""),
 				Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 		}})
 	case phase == engine.PhaseMove:
 		sc.Roll = m.game.Rolled()
 		all := choices(m.game)
 		if len(all) > maxMoveButtons && !o.pawnChosen {
-			desc = append(desc, tr(lang, msgPromptPawn, m.game.Rolled()))
+			desc = append(desc, tr(lang, locales.TurnPromptPawn, m.game.Rolled()))
 			var buttons []discordgo.MessageComponent
 			seen := map[engine.Square]bool{}
 			for _, c := range all {
@@ -202,14 +203,14 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 				}
 				label := letter + " · " + arg
 				if c.From == engine.NoSquare {
-					label = letter + " · " + tr(lang, msgHome)
+					label = letter + " · " + tr(lang, locales.Home)
 				}
 				buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.SecondaryButton, CustomID: cid(ActPawn, arg)})
 			}
 			comps = buttonRows(buttons)
 			break
 		}
-		desc = append(desc, tr(lang, msgPromptMove, m.game.Rolled()))
+		desc = append(desc, tr(lang, locales.TurnPromptMove, m.game.Rolled()))
 		var shown []engine.Move
 		for _, c := range all {
 			if !o.pawnChosen || c.From == o.pawn {
@@ -232,12 +233,12 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 		comps = buttonRows(buttons)
 		if o.pawnChosen {
 			comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
+				discordgo.Button{Label: tr(lang, locales.ButtonBack), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 		}
 	case phase == engine.PhasePlace:
 		sc.Roll = m.game.Rolled()
 		pending, _ := m.game.Pending()
-		desc = append(desc, tr(lang, msgPromptPlace, pending.To.String()))
+		desc = append(desc, tr(lang, locales.TurnPromptPlace, pending.To.String()))
 		squares := m.game.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
 		pos := m.game.Position()
@@ -262,17 +263,17 @@ func (b *Bot) turnView(m *match, o viewOptions) view {
 			}
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(lang, msgBackButton), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
+			discordgo.Button{Label: tr(lang, locales.ButtonBack), Style: discordgo.SecondaryButton, CustomID: cid(ActBack, "")}}})
 	}
 	if !m.stored.Deadline.IsZero() {
-		desc = append(desc, tr(lang, msgDeadline, m.stored.Deadline.Unix()))
+		desc = append(desc, tr(lang, locales.TurnDeadline, m.stored.Deadline.Unix()))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       tr(lang, msgTurnTitle, turn, b.seatLabel(m, seat)),
+		Title:       tr(lang, locales.TurnTitle, turn, b.seatLabel(m, seat)),
 		Description: strings.Join(desc, "\n"),
 		Color:       colorRGB[color],
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName},
-		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, locales.GameFooter, m.stored.ID)},
 	}
 	v := view{embeds: []*discordgo.MessageEmbed{embed}, board: &sc}
 	if onlooker {
@@ -315,11 +316,11 @@ func rowMenu(lang string, squares []engine.Square, customID string) discordgo.Me
 	var opts []discordgo.SelectMenuOption
 	for row := 14; row >= 1; row-- {
 		if count[row] > 0 {
-			opts = append(opts, discordgo.SelectMenuOption{Label: tr(lang, msgRowOption, row, count[row]), Value: strconv.Itoa(row)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: tr(lang, locales.TurnRowOption, row, count[row]), Value: strconv.Itoa(row)})
 		}
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickRow), Options: opts},
+		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, locales.TurnPickRow), Options: opts},
 	}}
 }
 
@@ -333,7 +334,7 @@ func squareMenu(lang string, squares []engine.Square, row int, customID string) 
 		return nil, false
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, msgPickSquare, row), Options: opts},
+		discordgo.SelectMenu{CustomID: customID, Placeholder: tr(lang, locales.TurnPickSquare, row), Options: opts},
 	}}, true
 }
 
@@ -404,52 +405,52 @@ func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.S
 func (b *Bot) lobbyEmbed(m *match) *discordgo.MessageEmbed {
 	lang := m.stored.Locale
 	var lines []string
-	lines = append(lines, tr(lang, msgHostLine, mention(m.stored.HostID)), "")
+	lines = append(lines, tr(lang, locales.LobbyHost, mention(m.stored.HostID)), "")
 	for i := 0; i < m.stored.Options.Seats; i++ {
 		c := colors[i]
 		if i < len(m.stored.Seats) {
 			s := &m.stored.Seats[i]
 			who := mention(s.UserID)
 			if s.Computer != "" {
-				who = "🤖 " + tr(lang, msgComputerNamed, tr(lang, levelName(s.Computer)))
+				who = "🤖 " + tr(lang, locales.Computer, tr(lang, levelName(s.Computer)))
 			}
 			lines = append(lines, colorEmoji[c]+" "+who)
 		} else {
-			lines = append(lines, colorEmoji[c]+" "+tr(lang, msgFreeSeat))
+			lines = append(lines, colorEmoji[c]+" "+tr(lang, locales.LobbyFreeSeat))
 		}
 	}
-	rules := tr(lang, msgRulesStandard)
+	rules := tr(lang, locales.LobbyRulesStandard)
 	var house []string
 	if m.stored.Options.SixAgain {
-		house = append(house, tr(lang, msgRuleSixAgain))
+		house = append(house, tr(lang, locales.LobbyRuleSixAgain))
 	}
 	if m.stored.Options.SafeRow2 {
-		house = append(house, tr(lang, msgRuleSafeRow2))
+		house = append(house, tr(lang, locales.LobbyRuleSafeRow2))
 	}
 	if len(house) > 0 {
 		rules = strings.Join(house, ", ")
 	}
-	lines = append(lines, "", tr(lang, msgRulesLine, rules))
+	lines = append(lines, "", tr(lang, locales.LobbyRules, rules))
 	if t := m.turnTimeout(); t > 0 {
-		lines = append(lines, tr(lang, msgTimeoutLine, formatDuration(lang, t)))
+		lines = append(lines, tr(lang, locales.LobbyTimeout, formatDuration(lang, t)))
 	}
-	roll := msgRollAuto
+	roll := locales.RollAuto
 	if !m.autoRoll() {
-		roll = msgRollButtonOpt
+		roll = locales.RollButton
 	}
-	lines = append(lines, tr(lang, msgRollLine, tr(lang, roll)))
+	lines = append(lines, tr(lang, locales.LobbyRoll, tr(lang, roll)))
 	if m.settings.Threads && !m.stored.Threaded {
-		lines = append(lines, "", tr(lang, msgNoThreads))
+		lines = append(lines, "", tr(lang, locales.LobbyNoThreads))
 	}
-	title := tr(lang, msgLobbyTitle)
+	title := tr(lang, locales.LobbyTitle)
 	switch m.stored.Status {
 	case store.StatusRunning:
-		title = tr(lang, msgLobbyStarted)
+		title = tr(lang, locales.LobbyStarted)
 	case store.StatusCancelled, store.StatusFinished:
-		title = tr(lang, msgLobbyClosed)
+		title = tr(lang, locales.LobbyClosed)
 	}
 	return &discordgo.MessageEmbed{Title: title, Description: strings.Join(lines, "\n"), Color: 0xE8B923,
-		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, msgGameFooter, m.stored.ID)}}
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, locales.GameFooter, m.stored.ID)}}
 }
 
 // lobbyView is the lobby's embed and its buttons.
@@ -457,10 +458,10 @@ func (b *Bot) lobbyView(m *match) (*discordgo.MessageEmbed, []discordgo.MessageC
 	lang := m.stored.Locale
 	cid := func(a Action) string { return CustomID{Action: a, Game: m.stored.ID}.String() }
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, msgJoinButton), Style: discordgo.PrimaryButton, CustomID: cid(ActJoin)},
-		discordgo.Button{Label: tr(lang, msgLeaveButton), Style: discordgo.SecondaryButton, CustomID: cid(ActLeave)},
-		discordgo.Button{Label: tr(lang, msgStartButton), Style: discordgo.SuccessButton, CustomID: cid(ActStart), Disabled: len(m.stored.Seats) < 2},
-		discordgo.Button{Label: tr(lang, msgCancelButton), Style: discordgo.DangerButton, CustomID: cid(ActCancel)},
+		discordgo.Button{Label: tr(lang, locales.ButtonJoin), Style: discordgo.PrimaryButton, CustomID: cid(ActJoin)},
+		discordgo.Button{Label: tr(lang, locales.ButtonLeave), Style: discordgo.SecondaryButton, CustomID: cid(ActLeave)},
+		discordgo.Button{Label: tr(lang, locales.ButtonStart), Style: discordgo.SuccessButton, CustomID: cid(ActStart), Disabled: len(m.stored.Seats) < 2},
+		discordgo.Button{Label: tr(lang, locales.ButtonCancel), Style: discordgo.DangerButton, CustomID: cid(ActCancel)},
 	}}}
 	if len(m.stored.Seats) < m.stored.Options.Seats {
 		var opts []discordgo.SelectMenuOption
@@ -470,7 +471,7 @@ func (b *Bot) lobbyView(m *match) (*discordgo.MessageEmbed, []discordgo.MessageC
 				Description: tr(lang, levelHint(level))})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: cid(ActAddBot), Placeholder: tr(lang, msgAddComputer), Options: opts},
+			discordgo.SelectMenu{CustomID: cid(ActAddBot), Placeholder: tr(lang, locales.ButtonAddComputer), Options: opts},
 		}})
 	}
 	return b.lobbyEmbed(m), comps
@@ -481,9 +482,9 @@ func formatDuration(lang string, d time.Duration) string {
 	h := d.Hours()
 	switch {
 	case h >= 24 && h == float64(int(h/24))*24:
-		return tr(lang, msgDays, int(h/24))
+		return tr(lang, locales.DurationDays, int(h/24))
 	case h >= 1 && h == float64(int(h)):
-		return tr(lang, msgHours, int(h))
+		return tr(lang, locales.DurationHours, int(h))
 	}
-	return tr(lang, msgMinutes, int(h*60+0.5))
+	return tr(lang, locales.DurationMinutes, int(h*60+0.5))
 }

@@ -117,17 +117,19 @@ type DB struct {
 
 	changes atomic.Int64 // committed Commits
 	writes  atomic.Int64 // committed write transactions of any kind
+	reads   atomic.Int64 // read transactions begun
 }
 
-// Counts are the writes a DB committed since it was opened.
+// Counts are the transactions of a DB since it was opened.
 type Counts struct {
 	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
 	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
+	Reads   int64 // every read transaction
 }
 
-// Counts returns the writes committed so far.
+// Counts returns the transactions so far.
 func (db *DB) Counts() Counts {
-	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load()}
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load()}
 }
 
 // Open opens the database that s names and brings its schema up to date:
@@ -493,6 +495,7 @@ func syncFile(name string) error {
 // beginRead starts a read-only transaction that sees one snapshot (on
 // SQLite deferred: it takes no lock a writer waits for).
 func (db *DB) beginRead(ctx context.Context) (dtx, error) {
+	db.reads.Add(1)
 	tx, err := db.r.BeginTx(ctx, db.d.read)
 	return dtx{Tx: tx, d: db.d}, err
 }
