@@ -93,14 +93,14 @@ type Bot struct {
 	hooks    Hooks
 	deferAt  time.Duration
 
-	locks    keyedLocks // one action at a time per game
-	sending  keyedLocks // one delivery at a time per game
-	heavy    chan struct{}
-	inflight sync.WaitGroup
-	wake     chan struct{} // nudges the scheduler when a deadline changes
-	send     chan struct{} // nudges the sender when an effect waits
-	handle   handler       // the route with its middleware
-	skip     skipList      // games whose timer panicked, skipped for a while
+	locks         keyedLocks // one action at a time per game
+	sending       keyedLocks // one delivery at a time per game
+	heavy         chan struct{}
+	inflight      sync.WaitGroup
+	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
+	wakeSender    chan struct{} // the sender looks at the outbox again
+	handle        handler       // the route with its middleware
+	skip          skipList      // games whose timer panicked, skipped for a while
 }
 
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
@@ -118,9 +118,9 @@ func New(cfg Config) *Bot {
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
 		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
 		hooks: cfg.Hooks, deferAt: cfg.DeferAfter,
-		heavy: make(chan struct{}, maxHeavy),
-		wake:  make(chan struct{}, 1),
-		send:  make(chan struct{}, 1),
+		heavy:         make(chan struct{}, maxHeavy),
+		wakeScheduler: make(chan struct{}, 1),
+		wakeSender:    make(chan struct{}, 1),
 	}
 	if b.log == nil {
 		b.log = slog.Default()

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
 // CommandName is the bot's one slash command.
@@ -59,7 +60,7 @@ func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
 	for _, c := range []struct {
 		value string
 		label msg
-	}{{rollAuto, locales.RollAuto}, {rollButton, locales.RollButton}} {
+	}{{table.RollAuto, locales.RollAuto}, {table.RollButton, locales.RollButton}} {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,24 +12,18 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
-	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // opDM sends a direct message to a user who asked for them (/malefiz notify
 // dm:on); it is in the outbox of every player's turn and end of game, and
 // the sender looks at the user's setting when it delivers it.
-const opDM = "dm"
+const opDM = string(table.DM)
 
 // linkPlaceholder in a direct message's text becomes the jump link to the
 // game's message its effect targets, known when it is delivered.
-const linkPlaceholder = "{link}"
-
-// notify adds a direct message to userID with text, which may hold
-// linkPlaceholder for the game's message of role target.
-func (m *match) notify(userID, text string, target store.MessageRole) {
-	m.effects = append(m.effects, effect{Op: opDM, Channel: m.stored.ChannelID, User: userID, Text: text, Target: target})
-}
+const linkPlaceholder = table.LinkPlaceholder
 
 // sendDM delivers a direct message, unless the user does not want them.
 // When Discord refuses it (the user's DMs are closed), the user is told
@@ -49,7 +42,7 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 	}
 	link := ""
 	if id := messageID(sg, ef.Target); id != "" {
-		link = jumpLink(sg, id)
+		link = table.JumpLink(sg, id)
 		if ef.Target == store.RoleLobby {
 			link = "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + id
 		}
@@ -130,12 +123,12 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 	}
 	var entries []entry
 	for _, sg := range games {
-		m, err := b.decode(ctx, sg)
+		t, err := b.table(ctx, sg)
 		if err != nil {
 			return err
 		}
-		entries = append(entries, entry{mine: m.toMove() != nil && m.toMove().UserID == r.userID && m.toMove().Computer == "",
-			line: b.gameLine(m, r)})
+		entries = append(entries, entry{mine: t.ToMove() != nil && t.ToMove().UserID == r.userID && t.ToMove().Computer == "",
+			line: t.GameLine(r.userID, r.lang)})
 	}
 	slices.SortStableFunc(entries, func(x, y entry) int {
 		return cmp.Compare(boolInt(y.mine), boolInt(x.mine))
@@ -158,46 +151,4 @@ func boolInt(v bool) int {
 		return 1
 	}
 	return 0
-}
-
-// gameLine is one game of /malefiz games: number and link, players, whose
-// turn it is and until when.
-func (b *Bot) gameLine(m *match, r *request) string {
-	sg := m.stored
-	var players []string
-	for i := range sg.Seats {
-		s := &sg.Seats[i]
-		if s.Left {
-			continue
-		}
-		if s.UserID != "" {
-			players = append(players, mention(s.UserID))
-		} else {
-			players = append(players, b.seatLabel(m, s))
-		}
-	}
-	link := "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + sg.LobbyMessageID
-	if sg.TurnMessageID != "" {
-		link = jumpLink(sg, sg.TurnMessageID)
-	}
-	line := fmt.Sprintf("[#%d](%s) · %s", sg.ID, link, strings.Join(players, ", "))
-	switch seat := m.toMove(); {
-	case sg.Status == store.StatusLobby:
-		line += " · " + tr(r.lang, locales.GamesLobby)
-	case seat != nil && seat.UserID == r.userID && seat.Computer == "":
-		line = "🎲 " + line + " · " + tr(r.lang, locales.GamesYourTurn, sg.Deadline.Unix())
-	case seat != nil:
-		line += " · " + tr(r.lang, locales.GamesTheirTurn, b.seatLabel(m, seat))
-	}
-	return line
-}
-
-// turnDM is the direct message of a turn that begins: the game, the roll
-// (when rolled already) and the link.
-func (b *Bot) turnDM(m *match) string {
-	lang := m.stored.Locale
-	if m.game.Phase() != engine.PhaseRoll {
-		return tr(lang, locales.DmTurnRolled, m.stored.ID, m.game.Rolled(), linkPlaceholder)
-	}
-	return tr(lang, locales.DmTurn, m.stored.ID, linkPlaceholder)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -43,21 +44,11 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	opts.RematchOf = oldID
 	sg := &store.Game{GuildID: old.GuildID, ChannelID: old.ChannelID, HostID: r.userID, Status: store.StatusLobby,
 		Options: opts, Locale: old.Locale, WakeAt: b.now().Add(lobbyLifetime), Threaded: old.Threaded}
-	err = b.create(ctx, r, sg, func(m *match) error {
-		m.settings = gs
-		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
-		m.record(store.EventJoin, r.userID, "", "")
-		for _, s := range old.Seats {
-			if s.UserID == "" && s.Computer != "" {
-				m.stored.Seats = append(m.stored.Seats, store.Seat{Computer: s.Computer, Name: s.Computer})
-				m.record(store.EventJoin, "", "", "ai:"+s.Computer)
-			}
-		}
-		m.recolor()
-		m.wake = true
+	err = b.create(ctx, r, sg, gs, func(t *table.Table) error {
+		t.OpenRematch(actor(r), old)
 		return nil
-	}, func(m *match) error {
-		m.answerPrivate(tr(r.lang, locales.RematchOpened, m.stored.ID, "<#"+m.stored.ChannelID+">"))
+	}, func(t *table.Table) error {
+		t.Reply = &table.Reply{Kind: table.Private, Message: table.Text(tr(r.lang, locales.RematchOpened, t.Game.ID, "<#"+t.Game.ChannelID+">"))}
 		return nil
 	})
 	if err != nil {
@@ -66,27 +57,16 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	// The lobby message names the new game in its buttons, so it is
 	// posted once the game has its ID. Were it lost, the next Rematch
 	// click posts it again (its edit reposts a missing lobby).
-	return b.change(ctx, nil, sg.ID, func(m *match) error {
-		data := b.lobbyData(m)
-		m.post(view{embeds: data.Embeds, components: data.Components}, store.RoleLobby)
+	return b.change(ctx, nil, sg.ID, func(t *table.Table) error {
+		t.PostLobby()
 		return nil
 	})
 }
 
-// joinRematch seats the clicker in the rematch's lobby: the answer is
-// private, the lobby message is edited.
+// joinRematch seats the clicker in the rematch's lobby.
 func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
 	r.originChecked = true // the click is on the finished game's message
-	return b.change(ctx, r, id, func(m *match) error {
-		ev, _, err := join(r)(m)
-		if err != nil {
-			return err
-		}
-		m.record(ev.Kind, ev.UserID, ev.Color, ev.Data)
-		m.answerPrivate(tr(r.lang, locales.RematchJoined, m.stored.ID, "<#"+m.stored.ChannelID+">"))
-		m.edit(store.RoleLobby, b.lobbyData(m), true)
-		return nil
-	})
+	return b.change(ctx, r, id, func(t *table.Table) error { return t.JoinRematch(actor(r)) })
 }
 
 // ratingLines are the rating changes of a finished game, one per seat:
@@ -95,12 +75,12 @@ func ratingLines(results []store.Result) []string {
 	sort.SliceStable(results, func(i, j int) bool { return colorIndex(results[i].Color) < colorIndex(results[j].Color) })
 	var out []string
 	for _, r := range results {
-		who := mention(r.Player)
+		who := table.Mention(r.Player)
 		if r.Computer {
-			who = "🤖 " + quote(r.Name)
+			who = "🤖 " + table.Quote(r.Name)
 		}
 		if i := colorIndex(r.Color); i >= 0 {
-			who = colorEmoji[i] + " " + who
+			who = table.ColorEmoji[i] + " " + who
 		}
 		before, after := int(r.RatingBefore+0.5), int(r.RatingAfter+0.5)
 		out = append(out, fmt.Sprintf("%s %d → %d (%+d)", who, before, after, after-before))
@@ -110,7 +90,7 @@ func ratingLines(results []store.Result) []string {
 
 // colorIndex is the index of a stored colour name, -1 for none.
 func colorIndex(name string) int {
-	for i, c := range colors {
+	for i, c := range table.Colors {
 		if c.String() == name {
 			return i
 		}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -71,15 +71,10 @@ func displayName(nick string, u *discordgo.User) string {
 func (r *request) isClick() bool { return r.i.Type == discordgo.InteractionMessageComponent }
 
 // userError is a refusal the user reads, privately, in their language.
-type userError struct {
-	key  msg
-	args []any
-}
-
-func (e *userError) Error() string { return tr("en", e.key, e.args...) }
+type userError = table.Refusal
 
 // refuse returns a userError for key.
-func refuse(key msg, args ...any) error { return &userError{key: key, args: args} }
+func refuse(key msg, args ...any) error { return table.Refuse(key, args...) }
 
 // fail answers a request that went wrong: refusals are told privately,
 // anything else is logged and the user gets a short apology that says
@@ -89,7 +84,7 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 	var text string
 	switch {
 	case errors.As(err, &ue):
-		text = tr(r.lang, ue.key, ue.args...)
+		text = tr(r.lang, ue.Key, ue.Args...)
 	case errors.Is(err, store.ErrConflict):
 		text = tr(r.lang, locales.ErrTooLate)
 	case errors.Is(err, engine.ErrGameOver):
@@ -159,11 +154,5 @@ func isDiscordCode(err error, code int) bool {
 	return errors.As(err, &re) && re.Message != nil && re.Message.Code == code
 }
 
-// mention formats a user mention.
-func mention(userID string) string { return "<@" + userID + ">" }
-
 // quote keeps user-chosen text from breaking Markdown.
-func quote(s string) string {
-	r := strings.NewReplacer("*", "\\*", "_", "\\_", "~", "\\~", "`", "\\`", "|", "\\|", ">", "\\>", "@", "@\u200b")
-	return r.Replace(s)
-}
+func quote(s string) string { return table.Quote(s) }

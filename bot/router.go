@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
 // route sends a request to its handler: a slash command to its subcommand,
@@ -28,18 +29,18 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		return refuse(locales.ErrUnknownButton)
 	}
 	if len(data.Values) > 0 {
-		if len(data.Values) != 1 || len(data.Values[0]) > maxArgLen {
+		if len(data.Values) != 1 || len(data.Values[0]) > table.MaxArgLen {
 			return refuse(locales.ErrUnknownButton)
 		}
 		id.Arg = data.Values[0]
 	}
 	switch id.Action {
 	case ActJoin:
-		return b.lobbyAction(ctx, r, id.Game, join(r))
+		return b.lobbyAction(ctx, r, id.Game, table.Join(actor(r)))
 	case ActLeave:
-		return b.lobbyAction(ctx, r, id.Game, leave(r))
+		return b.lobbyAction(ctx, r, id.Game, table.Leave(actor(r)))
 	case ActAddBot:
-		return b.lobbyAction(ctx, r, id.Game, addComputer(r, id.Arg))
+		return b.lobbyAction(ctx, r, id.Game, table.AddComputer(actor(r), id.Arg))
 	case ActStart:
 		return b.start(ctx, r, id.Game)
 	case ActCancel:

@@ -96,7 +96,7 @@ func (b *Bot) RunSender(ctx context.Context) {
 		} else if ok {
 			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
 		}
-		if !sleep(ctx, wait, b.send) {
+		if !sleep(ctx, wait, b.wakeSender) {
 			return
 		}
 	}
@@ -119,7 +119,7 @@ func (b *Bot) SendPass(ctx context.Context) (int, error) {
 
 func (b *Bot) nudgeSender() {
 	select {
-	case b.send <- struct{}{}:
+	case b.wakeSender <- struct{}{}:
 	default:
 	}
 }

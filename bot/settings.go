@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
 func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
@@ -31,7 +32,7 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 		s.Threads, changed = o.bool("threads", true), true
 	}
 	if v := o.string("roll", ""); v != "" {
-		if v != rollAuto && v != rollButton {
+		if v != table.RollAuto && v != table.RollButton {
 			return refuse(locales.ErrUnknownCommand)
 		}
 		s.Roll, changed = v, true
@@ -54,6 +55,6 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	if s.Threads {
 		threads = tr(r.lang, locales.On)
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
+	b.replyPrivate(ctx, r, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -46,7 +47,7 @@ func extraSubcommands() []subcommand {
 		{name: "history", desc: locales.CmdHistory, run: (*Bot).cmdHistory},
 		{name: "replay", desc: locales.CmdReplay, run: (*Bot).cmdReplay, options: []*discordgo.ApplicationCommandOption{
 			func() *discordgo.ApplicationCommandOption {
-				o := intOption("game", locales.OptGame, &minGame, maxGameID)
+				o := intOption("game", locales.OptGame, &minGame, table.MaxGameID)
 				o.Required = true
 				return o
 			}(),
@@ -157,9 +158,9 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 	}
 	fav := "—"
 	if s.FavoriteColor != "" {
-		for c := range colorName {
-			if colors[c].String() == s.FavoriteColor {
-				fav = colorLabel(lang, colors[c])
+		for c := range table.Colors {
+			if table.Colors[c].String() == s.FavoriteColor {
+				fav = table.ColorLabel(lang, table.Colors[c])
 			}
 		}
 	}

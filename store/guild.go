@@ -8,28 +8,6 @@ import (
 	"time"
 )
 
-// DefaultTurnTimeout is a guild's turn timeout until it sets one.
-const DefaultTurnTimeout = 24 * time.Hour
-
-// GuildSettings are a guild's defaults for its games.
-type GuildSettings struct {
-	// TurnTimeout is how long a player has for a turn unless the game says
-	// otherwise.
-	TurnTimeout time.Duration
-	// Reminders: a player gets one reminder halfway through the turn.
-	Reminders bool
-	// Threads: each new game plays in a thread of its own.
-	Threads bool
-	// Roll is how new games roll the die: "auto" or "button".
-	Roll string
-}
-
-// DefaultGuildSettings are the settings of a guild that has set none:
-// DefaultTurnTimeout, reminders on, threads on, the die rolled for the player.
-func DefaultGuildSettings() GuildSettings {
-	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true, Threads: true, Roll: "auto"}
-}
-
 // GuildSettings returns a guild's settings, or DefaultGuildSettings when it
 // has set none.
 func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings, error) {

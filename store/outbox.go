@@ -172,25 +172,6 @@ func sortEffects(effects []Effect) {
 	slices.SortFunc(effects, func(a, b Effect) int { return cmp.Compare(a.ID, b.ID) })
 }
 
-// MessageRole names a message of a game whose ID the store keeps.
-type MessageRole string
-
-// The messages of a game whose IDs are kept in Game.
-const (
-	RoleLobby MessageRole = "lobby" // Game.LobbyMessageID
-	RoleTurn  MessageRole = "turn"  // Game.TurnMessageID
-	// RoleThread is Game.ThreadID: the thread started from the lobby.
-	RoleThread MessageRole = "thread"
-	// RoleReminder is Game.ReminderMessageID.
-	RoleReminder MessageRole = "reminder"
-)
-
-// MessageRecord says where a delivery's new message ID goes.
-type MessageRecord struct {
-	Role      MessageRole
-	MessageID string
-}
-
 // EffectDone records that owner delivered effect id: result is what Discord
 // answered; rec, when not nil, stores the new message's ID on the game
 // (without changing the game's version, so that no action in flight

@@ -27,26 +27,6 @@ const (
 // historyLen is how many games of rating history PlayerStats returns.
 const historyLen = 100
 
-// Result is one seat's result of a finished game.
-type Result struct {
-	Player     string // Discord user ID, or for a computer seat "ai:LEVEL", e.g. "ai:normal"
-	Name       string // display name
-	Computer   bool   // a computer played the seat
-	Color      string // "red", "green", "yellow" or "blue"
-	Won        bool   // exactly one seat of a game wins
-	Forfeit    bool   // won because everyone else left
-	Captures   int    // pawns this seat captured
-	Captured   int    // pawns of this seat captured
-	Barricades int    // barricades this seat moved
-	Turns      int    // turns this seat played
-	GameTurns  int    // the length of the game in turns
-
-	// Set by FinishGame.
-	FinishedAt   time.Time
-	RatingBefore float64
-	RatingAfter  float64
-}
-
 // FinishGame writes g as finished, with its events, one result per seat, and
 // the players' new ratings and statistics, in one transaction; like
 // UpdateGame it needs g.Version to be current (else ErrConflict, and nothing

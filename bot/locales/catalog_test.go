@@ -128,4 +128,3 @@ func TestMissingTranslationFallsBackToEnglish(t *testing.T) {
 	_, err = Load(fstest.MapFS{"locales/xx.toml": {Data: []byte("\"a\" = \"Rollen\"\n")}})
 	assert.Error(t, err, "a catalog without English")
 }
-

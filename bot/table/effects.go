@@ -1,0 +1,96 @@
+package table
+
+import "github.com/malefiz-discord/malefiz"
+
+// Kind is what an effect asks of Discord.
+type Kind string
+
+// The kinds of effects.
+const (
+	Post  Kind = "post"  // create a message
+	Edit  Kind = "edit"  // edit one of the game's messages
+	Adopt Kind = "adopt" // record the answer to the request as one of the game's messages
+	// StartThread starts the game's thread from its lobby message (the
+	// thread gets the message's ID) and records it as RoleThread.
+	StartThread Kind = "thread"
+	AddMember   Kind = "member"  // add a user to the game's thread
+	Archive     Kind = "archive" // archive the game's thread
+	Delete      Kind = "delete"  // delete one of the game's messages
+	DM          Kind = "dm"      // a direct message to a user who wants them
+)
+
+// LinkPlaceholder in a direct message's text is the jump link to the game's
+// message its effect targets.
+const LinkPlaceholder = "{link}"
+
+// Effect is one thing a change asks of Discord, decided with the change and
+// delivered after it is committed, in the order of the table's effects.
+type Effect struct {
+	Kind    Kind
+	Message *Message // Post, Edit: the body
+	// InPlay: sent where the game plays, its thread once made, else its
+	// channel (a thread that could not be made leaves the game there).
+	InPlay bool
+	// Target is the game's message an Edit or Delete changes, or the one a
+	// DM links to.
+	Target malefiz.MessageRole
+	// Record is where the ID of a Post's or an Adopt's message goes.
+	Record malefiz.MessageRole
+	// RepostIfGone: an Edit whose message is gone posts it again.
+	RepostIfGone bool
+	// Result: the Post is the game's result; the rating changes are
+	// added to its first embed.
+	Result bool
+	User   string // AddMember, DM: the user
+	Name   string // StartThread: the thread's name
+	Text   string // DM: the text (with LinkPlaceholder)
+}
+
+// post adds a Post of msg where the game plays; record, when set, is where
+// its ID goes.
+func (t *Table) post(msg Message, record malefiz.MessageRole) {
+	t.effects = append(t.effects, Effect{Kind: Post, Message: &msg, InPlay: true, Record: record})
+}
+
+// edit adds an Edit of the game's message of role target to msg (its
+// content, embeds and components replaced, attachments dropped); with
+// repost, a message that is gone is posted again.
+func (t *Table) edit(target malefiz.MessageRole, msg Message, repost bool) {
+	t.effects = append(t.effects, Effect{Kind: Edit, Message: &msg, InPlay: target != malefiz.RoleLobby,
+		Target: target, RepostIfGone: repost})
+}
+
+// startThread adds the start of the game's thread from its lobby message,
+// then the adding of every human player to it.
+func (t *Table) startThread(name string) {
+	t.effects = append(t.effects, Effect{Kind: StartThread, Name: name, Record: malefiz.RoleThread})
+	for _, s := range t.Game.Seats {
+		if s.UserID != "" && s.Computer == "" && !s.Left {
+			t.effects = append(t.effects, Effect{Kind: AddMember, InPlay: true, User: s.UserID})
+		}
+	}
+}
+
+// archive adds the archiving of the game's thread, if it has one.
+func (t *Table) archive() {
+	if t.Game.Threaded {
+		t.effects = append(t.effects, Effect{Kind: Archive, InPlay: true})
+	}
+}
+
+// remove adds the deletion of the game's message of role target.
+func (t *Table) remove(target malefiz.MessageRole) {
+	t.effects = append(t.effects, Effect{Kind: Delete, InPlay: true, Target: target})
+}
+
+// adopt adds the recording of the answer's message as the game's message of
+// role record, once Discord has made it.
+func (t *Table) adopt(record malefiz.MessageRole) {
+	t.effects = append(t.effects, Effect{Kind: Adopt, Record: record})
+}
+
+// notify adds a direct message to userID with text, which may hold
+// LinkPlaceholder for the game's message of role target.
+func (t *Table) notify(userID, text string, target malefiz.MessageRole) {
+	t.effects = append(t.effects, Effect{Kind: DM, User: userID, Text: text, Target: target})
+}
