@@ -19,13 +19,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Discord is the part of the Discord API the bot uses. *discordgo.Session
@@ -55,7 +55,7 @@ type GameDefaults struct {
 
 // Config is what a Bot needs. Store, Discord and Renderer are required.
 type Config struct {
-	Store    *store.DB
+	Store    Store
 	Discord  Discord
 	Renderer *render.Renderer
 	Logger   *slog.Logger
@@ -81,7 +81,7 @@ type Config struct {
 
 // Bot answers interactions and runs the games. Create it with New.
 type Bot struct {
-	db       *store.DB
+	db       Store
 	dc       Discord
 	renderer *render.Renderer
 	log      *slog.Logger
@@ -98,6 +98,9 @@ type Bot struct {
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
 	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
+	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
+	// not known): a timer after it needs no wake-up.
+	schedulerNext atomic.Int64
 	wakeSender    chan struct{} // the sender looks at the outbox again
 	handle        handler       // the route with its middleware
 	skip          skipList      // games whose timer panicked, skipped for a while

@@ -32,7 +32,7 @@ type action func(t *table.Table) error
 func (b *Bot) change(ctx context.Context, r *request, id int64, act action) error {
 	unlock := b.locks.lock(id)
 	defer unlock()
-	t, err := b.load(ctx, id)
+	t, err := b.load(ctx, id, r)
 	if err != nil {
 		return err
 	}
@@ -44,10 +44,11 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err := act(t); err != nil {
 		return err
 	}
-	if err := b.commit(ctx, r, t); err != nil {
+	c, efs, err := b.commit(ctx, r, t)
+	if err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, t)
+	return b.answerAndDeliver(ctx, r, t, c, efs)
 }
 
 // create is the path of a new game: act fills the table of a game not
@@ -58,27 +59,45 @@ func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.G
 	if err := act(t); err != nil {
 		return err
 	}
-	if err := b.commit(ctx, r, t); err != nil {
+	c, efs, err := b.commit(ctx, r, t)
+	if err != nil {
 		return err
 	}
 	if err := answer(t); err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, t)
+	return b.answerAndDeliver(ctx, r, t, c, efs)
 }
 
-// load reads game id and makes its table.
-func (b *Bot) load(ctx context.Context, id int64) (*table.Table, error) {
-	sg, err := b.db.Game(ctx, id)
+// load reads game id with its server's settings and its players' (and
+// r's user's) settings in one read, and makes its table.
+func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, error) {
+	var users []string
+	if r != nil {
+		users = append(users, r.userID)
+	}
+	l, err := b.db.LoadGame(ctx, id, users...)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, refuse(locales.ErrNoSuchGame)
 	} else if err != nil {
 		return nil, err
 	}
-	return b.table(ctx, sg)
+	if r != nil {
+		r.settings, r.settingsRead = l.Users[r.userID], true
+	}
+	t, err := table.New(l.Game, l.Guild, b.now(), b.dice)
+	if err != nil {
+		return nil, err
+	}
+	t.DMs = map[string]bool{}
+	for u, us := range l.Users {
+		t.DMs[u] = us.DM
+	}
+	return t, nil
 }
 
-// table makes the table of a stored game, with its server's settings.
+// table makes the table of a stored game, with its server's settings (for
+// a view of it: no direct messages).
 func (b *Bot) table(ctx context.Context, sg *store.Game) (*table.Table, error) {
 	gs, err := b.db.GuildSettings(ctx, sg.GuildID)
 	if err != nil {
@@ -90,32 +109,34 @@ func (b *Bot) table(ctx context.Context, sg *store.Game) (*table.Table, error) {
 // commit writes what the table holds in one transaction: the game with its
 // snapshot, its events, the results when it just finished, and its effects,
 // claimed by this process so that it delivers them itself. A table that
-// changed nothing writes nothing.
-func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) error {
+// changed nothing writes nothing (and returns a nil commit).
+func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Commit, []effect, error) {
 	effects := t.Effects()
 	if !t.Dirty && len(effects) == 0 {
-		return nil
+		return nil, nil, nil
 	}
 	finished := t.Finished()
 	sg, err := t.Snapshot()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease}
-	for _, e := range effects {
-		se, err := outboxEffect(r, sg, e).stored()
+	efs := make([]effect, len(effects))
+	for i, e := range effects {
+		efs[i] = outboxEffect(r, sg, e)
+		se, err := efs[i].stored()
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		c.Effects = append(c.Effects, se)
 	}
 	if finished {
 		events, err := b.db.Events(ctx, sg.ID)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if c.Results, err = t.Results(events); err != nil {
-			return err
+			return nil, nil, err
 		}
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
 	}
@@ -124,19 +145,20 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) error {
 	b.observeCommit(start, err)
 	if err != nil {
 		if errors.Is(err, store.ErrChannelBusy) {
-			return refuse(locales.ErrChannelBusy)
+			return nil, nil, refuse(locales.ErrChannelBusy)
 		}
-		return err
+		return nil, nil, err
 	}
 	if t.Wake {
-		b.nudgeScheduler()
+		b.nudgeScheduler(sg.WakeAt)
 	}
-	return nil
+	return c, efs, nil
 }
 
 // answerAndDeliver answers the request with the table's reply (drawing its
-// board), then delivers the effects the commit wrote.
-func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table) error {
+// board), then delivers the effects of commit c, with the game as
+// committed.
+func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, c *store.Commit, efs []effect) error {
 	if r != nil {
 		r.committed = t.Dirty
 	}
@@ -147,8 +169,12 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table) 
 			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 		}
 	}
-	if len(t.Effects()) > 0 {
-		b.deliverGame(t.Game.ID, r)
+	switch {
+	case c == nil || len(c.Effects) == 0:
+	case c.Head:
+		b.deliverCommitted(r, *c.Game, c, efs)
+	default:
+		b.nudgeSender() // older effects of the game go first
 	}
 	return err
 }
@@ -211,8 +237,12 @@ func checkOrigin(sg *malefiz.Game, r *request) error {
 	return refuse(locales.ErrOldButton) // an older message of the game
 }
 
-// nudgeScheduler wakes the scheduler to look at the deadlines again.
-func (b *Bot) nudgeScheduler() {
+// nudgeScheduler wakes the scheduler to look at the deadlines again when a
+// game's timer at wake comes before the scheduler's next look.
+func (b *Bot) nudgeScheduler(wake time.Time) {
+	if next := b.schedulerNext.Load(); wake.IsZero() || (next != 0 && wake.UnixMilli() >= next) {
+		return
+	}
 	select {
 	case b.wakeScheduler <- struct{}{}:
 	default:

@@ -25,21 +25,11 @@ const opDM = string(table.DM)
 // game's message its effect targets, known when it is delivered.
 const linkPlaceholder = table.LinkPlaceholder
 
-// sendDM delivers a direct message, unless the user does not want them.
-// When Discord refuses it (the user's DMs are closed), the user is told
-// the next time they act, and the ping stays their notice.
-func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	us, err := b.db.UserSettings(ctx, ef.User)
-	if err != nil {
-		return "", nil, err
-	}
-	if !us.DM {
-		return "off", nil, nil
-	}
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
+// sendDM delivers a direct message (decided at commit, for a user who
+// wants them), with the link to the game's message of g it targets. When
+// Discord refuses it (the user's DMs are closed), the user is told the next
+// time they act on a game, and the ping stays their notice.
+func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	link := ""
 	if id := messageID(sg, ef.Target); id != "" {
 		link = table.JumpLink(sg, id)
@@ -48,8 +38,7 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 		}
 	}
 	refused := func() (string, *store.MessageRecord, error) {
-		us.DMRefused = true
-		if err := b.db.SetUserSettings(ctx, ef.User, us); err != nil {
+		if err := b.db.SetUserSettings(ctx, ef.User, store.UserSettings{DM: true, DMRefused: true}); err != nil {
 			return "", nil, err
 		}
 		return "refused", nil, nil
@@ -77,10 +66,12 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 }
 
 // tellDMRefused tells a user privately, once, that their last direct
-// message was refused.
+// message was refused: the user's settings were read with the game the
+// request acted on (see load); a request that loaded none tells nothing
+// (the next one on a game will).
 func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
-	us, err := b.db.UserSettings(ctx, r.userID)
-	if err != nil || !us.DMRefused {
+	us, ok := r.settings, r.settingsRead
+	if !ok || !us.DMRefused {
 		return
 	}
 	us.DMRefused = false

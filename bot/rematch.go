@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -72,6 +73,7 @@ func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
 // ratingLines are the rating changes of a finished game, one per seat:
 // "🔴 <@1> 1512 → 1528 (+16)".
 func ratingLines(results []store.Result) []string {
+	results = slices.Clone(results)
 	sort.SliceStable(results, func(i, j int) bool { return colorIndex(results[i].Color) < colorIndex(results[j].Color) })
 	var out []string
 	for _, r := range results {
@@ -100,11 +102,11 @@ func colorIndex(name string) int {
 
 // withRatings adds a finished game's rating changes to a result message's
 // first embed as the sender sends it: the ratings are known once the
-// game's end is committed, and are the same on every try.
-func (b *Bot) withRatings(ctx context.Context, gameID int64, body map[string]json.RawMessage) error {
-	results, err := b.db.GameResults(ctx, gameID)
-	if err != nil || len(results) == 0 {
-		return err
+// game's end is committed (the commit returns them), and are the same on
+// every try.
+func withRatings(results []store.Result, body map[string]json.RawMessage) error {
+	if len(results) == 0 {
+		return nil
 	}
 	var embeds []map[string]any
 	if err := json.Unmarshal(body["embeds"], &embeds); err != nil || len(embeds) == 0 {

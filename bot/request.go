@@ -34,6 +34,10 @@ type request struct {
 	// originChecked: the handler checked where the click comes from (a
 	// click on one game's message that changes another, like Rematch).
 	originChecked bool
+	// settings are the user's settings, read with the game the request
+	// acted on (settingsRead).
+	settings     store.UserSettings
+	settingsRead bool
 }
 
 func newRequest(i *discordgo.Interaction) *request {

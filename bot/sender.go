@@ -52,25 +52,32 @@ const (
 	callTimeout = 20 * time.Second
 )
 
-// deliverGame delivers the effects of a game that this process holds, in
-// order, right after committing them. An effect that fails for now is left
-// to the sender loop, with the ones after it. When Discord refuses one for
-// a missing permission, the user of r (if any) is told privately.
-func (b *Bot) deliverGame(gameID int64, r *request) {
-	unlock := b.sending.lock(gameID)
+// deliverCommitted delivers the effects a commit just wrote and claimed for
+// this process, in order, with the game as committed (no read): each
+// message ID Discord assigns is kept for the effects after it. The outcomes
+// are recorded in one transaction at the end. An effect that fails for now
+// is left to the sender loop, with the ones after it. When Discord refuses
+// one for a missing permission, the user of r (if any) is told privately.
+func (b *Bot) deliverCommitted(r *request, g store.Game, c *store.Commit, efs []effect) {
+	unlock := b.sending.lock(g.ID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
-	effects, err := b.db.ClaimedEffects(ctx, b.owner, gameID)
-	if err != nil {
-		b.log.Error("outbox", "game", gameID, "err", err)
-		return
-	}
-	for _, e := range effects {
-		next, err := b.deliver(ctx, e)
+	var done []store.Delivery
+	defer func() {
+		if err := b.db.RecordDeliveries(ctx, b.owner, done); err != nil {
+			b.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
+			b.nudgeSender()
+		}
+	}()
+	for i, e := range c.Effects {
+		d, next, err := b.deliver(ctx, e, efs[i], &g, c.Results)
 		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
 			b.replyPrivate(ctx, r, tr(r.lang, locales.ErrMissingPermissions))
 			r = nil // once is enough
+		}
+		if d != nil {
+			done = append(done, *d)
 		}
 		if !next {
 			b.nudgeSender()
@@ -94,7 +101,7 @@ func (b *Bot) RunSender(ctx context.Context) {
 		if next, ok, err := b.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
 			b.log.Error("outbox: next effect", "err", err)
 		} else if ok {
-			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
+			wait = min(max(next.Sub(b.db.Time()), 0), senderIdle) // the outbox keeps the store's time
 		}
 		if !sleep(ctx, wait, b.wakeSender) {
 			return
@@ -103,7 +110,8 @@ func (b *Bot) RunSender(ctx context.Context) {
 }
 
 // SendPass claims the effects that are due and delivers them; it returns
-// how many it took.
+// how many it took. Each is delivered with the game read as it is now (the
+// effects of a pass may come from other processes) and recorded at once.
 func (b *Bot) SendPass(ctx context.Context) (int, error) {
 	effects, err := b.db.ClaimEffects(ctx, b.owner, deliveryLease, senderBatch)
 	if err != nil {
@@ -111,10 +119,36 @@ func (b *Bot) SendPass(ctx context.Context) (int, error) {
 	}
 	for _, e := range effects {
 		unlock := b.sending.lock(e.GameID)
-		b.deliver(ctx, e) // the outcome is recorded and logged
+		b.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}
 	return len(effects), nil
+}
+
+// deliverClaimed delivers one effect the sender loop claimed.
+func (b *Bot) deliverClaimed(ctx context.Context, e store.Effect) {
+	var ef effect
+	if err := json.Unmarshal(e.Payload, &ef); err != nil {
+		b.giveUp(ctx, e, "unreadable: "+err.Error())
+		return
+	}
+	g, err := b.db.Game(ctx, e.GameID)
+	if err != nil {
+		b.log.Error("outbox: could not read the game", "game", e.GameID, "effect", e.ID, "err", err)
+		return
+	}
+	var results []store.Result
+	if ef.Ratings {
+		if results, err = b.db.GameResults(ctx, e.GameID); err != nil {
+			b.log.Error("outbox: could not read the results", "game", e.GameID, "effect", e.ID, "err", err)
+			return
+		}
+	}
+	if d, _, _ := b.deliver(ctx, e, ef, g, results); d != nil {
+		if err := b.db.RecordDeliveries(ctx, b.owner, []store.Delivery{*d}); err != nil {
+			b.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
+		}
+	}
 }
 
 func (b *Bot) nudgeSender() {
@@ -124,31 +158,26 @@ func (b *Bot) nudgeSender() {
 	}
 }
 
-// deliver sends one claimed effect and records the outcome; it reports
-// whether the game's next effect may follow (delivered, or given up), and
-// Discord's refusal, if any.
-func (b *Bot) deliver(ctx context.Context, e store.Effect) (next bool, err error) {
+// deliver sends one claimed effect of game g (whose message IDs it updates
+// with the new message's) and returns its outcome to record, if it is done
+// (delivered, or given up): then the game's next effect may follow. An
+// effect refused for now is put back for a retry (recorded at once; no
+// outcome) and Discord's refusal returned.
+func (b *Bot) deliver(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (d *store.Delivery, next bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
 				"stack", string(debug.Stack()))
-			b.giveUp(ctx, e, fmt.Sprintf("panic: %v", p))
-			next, err = true, errPanic
+			d, next, err = &store.Delivery{ID: e.ID, Failed: true, Result: fmt.Sprintf("panic: %v", p)}, true, errPanic
 		}
 	}()
-	var ef effect
-	if err := json.Unmarshal(e.Payload, &ef); err != nil {
-		b.giveUp(ctx, e, "unreadable: "+err.Error())
-		return true, err
-	}
-	result, rec, err := b.send1(ctx, e, ef)
+	result, rec, err := b.attempt(ctx, e, ef, g, results)
 	switch {
 	case err == nil:
-		if err := b.db.EffectDone(ctx, b.owner, e.ID, result, rec); err != nil {
-			b.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
-			return false, nil
+		if rec != nil {
+			setMessageID(g, *rec)
 		}
-		return true, nil
+		return &store.Delivery{ID: e.ID, Result: result, Record: rec}, true, nil
 	case retryable(err) && e.Attempts+1 < maxAttempts:
 		wait := backoff(e.Attempts)
 		b.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
@@ -156,11 +185,24 @@ func (b *Bot) deliver(ctx context.Context, e store.Effect) (next bool, err error
 		if err := b.db.RetryEffect(ctx, b.owner, e.ID, wait, err.Error()); err != nil {
 			b.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
 		}
-		return false, err
+		return nil, false, err
 	default:
 		b.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
-		b.giveUp(ctx, e, err.Error())
-		return true, err
+		return &store.Delivery{ID: e.ID, Failed: true, Result: err.Error()}, true, err
+	}
+}
+
+// setMessageID keeps a delivery's new message ID in g.
+func setMessageID(g *store.Game, rec store.MessageRecord) {
+	switch rec.Role {
+	case store.RoleLobby:
+		g.LobbyMessageID = rec.MessageID
+	case store.RoleTurn:
+		g.TurnMessageID = rec.MessageID
+	case store.RoleThread:
+		g.ThreadID = rec.MessageID
+	case store.RoleReminder:
+		g.ReminderMessageID = rec.MessageID
 	}
 }
 
@@ -171,9 +213,13 @@ func (b *Bot) giveUp(ctx context.Context, e store.Effect, reason string) {
 }
 
 // retryable reports whether Discord may take the request later: a rate
-// limit, a server error or no answer at all. Any other refusal (a missing
+// limit, a server error, no answer at all, or a message not made yet. Any other refusal (a missing
 // permission, an unknown channel) is final.
 func retryable(err error) bool {
+	var ny *notYet
+	if errors.As(err, &ny) {
+		return true
+	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil {
 		return re.Response.StatusCode == http.StatusTooManyRequests || re.Response.StatusCode >= 500
@@ -191,39 +237,29 @@ func backoff(attempts int) time.Duration {
 	return d + time.Duration(rand.Int64N(int64(d/4)+1))
 }
 
-// send1 makes the request of effect ef, and returns what Discord answered
-// and where a new message's ID goes.
-func (b *Bot) send1(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
+// attempt makes the request of effect ef of game g, and returns what
+// Discord answered and where a new message's ID goes.
+func (b *Bot) attempt(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (string, *store.MessageRecord, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if ef.Place {
-		sg, err := b.db.Game(ctx, e.GameID)
-		if err != nil {
-			return "", nil, err
-		}
-		if sg.ThreadID != "" {
-			ef.Channel = sg.ThreadID
-		}
+	if ef.Place && g.ThreadID != "" {
+		ef.Channel = g.ThreadID
 	}
 	switch ef.Op {
 	case opDM:
-		return b.sendDM(ctx, e, ef)
+		return b.sendDM(ctx, e, ef, g)
 	case opThread, opMember, opArchive, opDelete:
-		return b.sendThreadOp(ctx, e, ef)
+		return b.sendThreadOp(ctx, ef, g)
 	case opPost:
-		id, err := b.postMessage(ctx, e, ef)
+		id, err := b.postMessage(ctx, e, ef, results)
 		if err != nil {
 			return "", nil, err
 		}
 		return id, record(ef.Record, id), nil
 	case opEdit:
-		return b.editMessage(ctx, e, ef)
+		return b.editMessage(ctx, e, ef, g)
 	case opAdopt:
-		m, err := b.dc.InteractionResponse(&discordgo.Interaction{AppID: ef.App, Token: ef.Token}, discordgo.WithContext(ctx))
-		if err != nil {
-			return "", nil, err
-		}
-		return m.ID, record(ef.Record, m.ID), nil
+		return b.adopt(ctx, ef)
 	}
 	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
 }
@@ -237,7 +273,7 @@ func record(role store.MessageRole, id string) *store.MessageRecord {
 
 // postMessage creates the effect's message with Discord's nonce, so that
 // sending it again creates nothing new.
-func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (string, error) {
+func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -245,7 +281,7 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (strin
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
 	if ef.Ratings {
-		if err := b.withRatings(ctx, e.GameID, body); err != nil {
+		if err := withRatings(results, body); err != nil {
 			return "", err
 		}
 	}
@@ -265,11 +301,7 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (strin
 
 // editMessage edits the game's message that the effect targets; when it is
 // gone and the effect says so, the message is posted again.
-func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
+func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	id := messageID(sg, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
@@ -284,7 +316,7 @@ func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect) (strin
 	if !ef.Repost {
 		return "gone", nil, nil // nothing worth posting again
 	}
-	newID, err := b.postMessage(ctx, e, ef)
+	newID, err := b.postMessage(ctx, e, ef, nil)
 	if err != nil {
 		return "", nil, err
 	}
@@ -327,11 +359,7 @@ func messageID(sg *store.Game, role store.MessageRole) string {
 // sendThreadOp makes the request of a thread or delete effect. A thread
 // that was never made (no permission, no lobby message) leaves the game in
 // its channel: the ops on it are done with nothing to do.
-func (b *Bot) sendThreadOp(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
+func (b *Bot) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	switch ef.Op {
 	case opThread:
 		if sg.LobbyMessageID == "" {
@@ -371,7 +399,7 @@ func (b *Bot) sendThreadOp(ctx context.Context, e store.Effect, ef effect) (stri
 		return "none", nil, nil
 	}
 	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
-	_, err = b.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
+	_, err := b.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 		return "gone", nil, nil
 	}

@@ -33,6 +33,7 @@ const (
 // resumes after a restart by itself.
 func (b *Bot) RunScheduler(ctx context.Context) {
 	for {
+		b.schedulerNext.Store(0) // looking now: every new timer wakes it again
 		n, err := b.Tick(ctx)
 		if err != nil && ctx.Err() == nil {
 			b.log.Error("scheduler", "err", err)
@@ -52,6 +53,7 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 				wait = claimedWait // due, but another process holds it
 			}
 		}
+		b.schedulerNext.Store(b.now().Add(wait).UnixMilli())
 		if !sleep(ctx, wait, b.wakeScheduler) {
 			return
 		}

@@ -578,6 +578,10 @@ func (st *writeStmts) close() error {
 	return errors.Join(errs...)
 }
 
+// Time is the store's time: Now to the millisecond, in UTC (the outbox's
+// times are in it).
+func (db *DB) Time() time.Time { return db.now() }
+
 // now is db.Now to the millisecond, in UTC: what a time column stores.
 func (db *DB) now() time.Time {
 	return time.UnixMilli(db.Now().UnixMilli()).UTC()

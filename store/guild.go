@@ -17,18 +17,27 @@ func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings,
 	}
 	defer tx.Rollback()
 
+	s, err := guildSettings(ctx, tx, guildID)
+	if err != nil {
+		return GuildSettings{}, fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+	}
+	return s, tx.Commit()
+}
+
+// guildSettings reads a guild's settings within tx.
+func guildSettings(ctx context.Context, tx dtx, guildID string) (GuildSettings, error) {
 	s := DefaultGuildSettings()
 	var timeout int64
-	err = tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`,
+	err := tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`,
 		guildID).Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return s, tx.Commit()
+		return s, nil
 	case err != nil:
-		return GuildSettings{}, fmt.Errorf("store: settings of guild %s: %w", guildID, err)
+		return GuildSettings{}, err
 	}
 	s.TurnTimeout = time.Duration(timeout) * time.Millisecond
-	return s, tx.Commit()
+	return s, nil
 }
 
 // SetGuildSettings stores a guild's settings. The turn timeout must be at

@@ -69,6 +69,15 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 	return out, nil
 }
 
+// firstInQueue reports whether no effect of game gameID older than id is
+// pending: the effects from id on are the head of the game's queue.
+func firstInQueue(ctx context.Context, tx wtx, gameID, id int64) (bool, error) {
+	var older int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE game_id = ? AND done_at IS NULL AND id < ?`,
+		gameID, id).Scan(&older)
+	return older == 0, err
+}
+
 // ClaimEffects claims for owner, for lease, up to limit effects that are
 // due: each the oldest pending effect of its game, not claimed by anyone (or
 // whose claim ran out), and not to be retried later. They are returned
@@ -189,30 +198,50 @@ func (db *DB) EffectFailed(ctx context.Context, owner string, id int64, reason s
 }
 
 func (db *DB) finishEffect(ctx context.Context, owner string, id int64, failed bool, result string, rec *MessageRecord) error {
+	return db.RecordDeliveries(ctx, owner, []Delivery{{ID: id, Failed: failed, Result: result, Record: rec}})
+}
+
+// Delivery is the outcome of one effect's delivery.
+type Delivery struct {
+	ID     int64
+	Failed bool           // given up (see EffectFailed); else delivered (see EffectDone)
+	Result string         // what Discord answered, or why it was given up
+	Record *MessageRecord // delivered: where the new message's ID goes, if anywhere
+}
+
+// RecordDeliveries records the outcomes of several effects delivered by
+// owner in one transaction, as EffectDone and EffectFailed each do. When one
+// of them is no longer owner's (ErrLeaseLost), nothing is recorded.
+func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []Delivery) error {
+	if len(deliveries) == 0 {
+		return nil
+	}
+	first := deliveries[0].ID
 	now := db.now()
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
+		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	defer tx.Rollback()
-
-	var gameID int64
-	err = tx.QueryRowContext(ctx, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
-			attempts = attempts + 1
-		WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-		RETURNING game_id`, now.UnixMilli(), failed, result, id, owner).Scan(&gameID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: effect %d: %w", id, ErrLeaseLost)
-	} else if err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
-	}
-	if rec != nil {
-		if err := setMessageID(ctx, tx, gameID, rec.Role, rec.MessageID); err != nil {
-			return fmt.Errorf("store: effect %d: %w", id, err)
+	for _, d := range deliveries {
+		var gameID int64
+		err = tx.QueryRowContext(ctx, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
+				attempts = attempts + 1
+			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
+			RETURNING game_id`, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: effect %d: %w", d.ID, ErrLeaseLost)
+		} else if err != nil {
+			return fmt.Errorf("store: effect %d: %w", d.ID, err)
+		}
+		if d.Record != nil {
+			if err := setMessageID(ctx, tx, gameID, d.Record.Role, d.Record.MessageID); err != nil {
+				return fmt.Errorf("store: effect %d: %w", d.ID, err)
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
+		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	return nil
 }

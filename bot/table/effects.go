@@ -90,7 +90,11 @@ func (t *Table) adopt(record malefiz.MessageRole) {
 }
 
 // notify adds a direct message to userID with text, which may hold
-// LinkPlaceholder for the game's message of role target.
+// LinkPlaceholder for the game's message of role target, if the user asked
+// for direct messages.
 func (t *Table) notify(userID, text string, target malefiz.MessageRole) {
+	if !t.DMs[userID] {
+		return
+	}
 	t.effects = append(t.effects, Effect{Kind: DM, User: userID, Text: text, Target: target})
 }

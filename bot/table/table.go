@@ -37,6 +37,9 @@ type Table struct {
 	Settings malefiz.GuildSettings // the server's settings
 	Now      time.Time             // the time of the change
 	Dice     engine.Dice           // rolls for everyone
+	// DMs are the users who asked for direct messages (/malefiz notify);
+	// the others get none.
+	DMs map[string]bool
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)

@@ -44,7 +44,7 @@ var settings = malefiz.GuildSettings{TurnTimeout: time.Hour, Reminders: true, Th
 func lobby(seated ...Actor) *Table {
 	g := &malefiz.Game{ID: 7, GuildID: "g", ChannelID: "c", HostID: "1", Status: malefiz.StatusLobby, Locale: "en",
 		Options: malefiz.Options{Seats: 4, Roll: RollButton}, LobbyMessageID: "m-lobby", WakeAt: now.Add(LobbyLifetime)}
-	t := &Table{Game: g, Settings: settings, Now: now, Dice: dice(6)}
+	t := &Table{Game: g, Settings: settings, Now: now, Dice: dice(6), DMs: map[string]bool{"1": true, "2": true}}
 	for _, a := range seated {
 		g.Seats = append(g.Seats, malefiz.Seat{UserID: a.UserID, Name: a.Name})
 	}
@@ -602,6 +602,15 @@ func TestNewDecodesTheSnapshot(t *testing.T) {
 	sg.State = []byte("garbage")
 	_, err = New(sg, settings, now, dice(6))
 	assert.Error(t, err)
+}
+
+func TestNoDirectMessageForWhoDidNotAsk(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(4))
+	tb.DMs = map[string]bool{"1": true}
+	_, err := tb.State.Roll(tb.Dice)
+	require.NoError(t, err)
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: 1, Arg: "home-a2"}))
+	assert.Equal(t, []string{"post>turn", "edit:lobby"}, kinds(tb), "Ben's DMs are off: no effect for them")
 }
 
 func TestSeatLabels(t *testing.T) {
