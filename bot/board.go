@@ -6,26 +6,14 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
-
-// cmdBoard shows the game privately: the lobby, or the board as it stands
-// with whose turn it is and a jump link to the live turn message, whose
-// buttons the player to move uses.
-func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r, seated(r.userID))
-	if err != nil {
-		return err
-	}
-	return b.change(ctx, r, sg.ID, func(t *table.Table) error { return t.PrivateBoard(actor(r)) })
-}
 
 // adoptResponse records the response to r as the game's message of role.
 func (b *Bot) adoptResponse(r *request, gameID int64, role store.MessageRole) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	msg, err := b.original(ctx, r.i)
+	msg, err := b.out.original(ctx, r.i)
 	if err != nil {
 		b.log.Warn("could not read the answer's message", "game", gameID, "err", err)
 		return
@@ -37,8 +25,8 @@ func (b *Bot) adoptResponse(r *request, gameID int64, role store.MessageRole) {
 
 // adopt reads the message Discord made of an interaction's answer, for
 // the effect that records it.
-func (b *Bot) adopt(ctx context.Context, ef effect) (string, *store.MessageRecord, error) {
-	m, err := b.original(ctx, &discordgo.Interaction{AppID: ef.App, Token: ef.Token})
+func (s *sender) adopt(ctx context.Context, ef effect) (string, *store.MessageRecord, error) {
+	m, err := s.original(ctx, &discordgo.Interaction{AppID: ef.App, Token: ef.Token})
 	if err != nil {
 		return "", nil, err
 	}
@@ -57,10 +45,10 @@ const (
 // answer Discord has not made a message of yet (Unknown Webhook) is asked
 // for again, waiting 50 ms, 100 ms, 200 ms, … in between; if it is still
 // not there, the error says to try later (see retryable).
-func (b *Bot) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+func (s *sender) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
 	wait := originalWait
 	for try := 1; ; try++ {
-		m, err := b.dc.InteractionResponse(i, discordgo.WithContext(ctx))
+		m, err := s.dc.InteractionResponse(i, discordgo.WithContext(ctx))
 		if !isDiscordCode(err, discordgo.ErrCodeUnknownWebhook) {
 			return m, err
 		}

@@ -94,16 +94,18 @@ type Bot struct {
 	deferAt  time.Duration
 
 	locks         keyedLocks // one action at a time per game
-	sending       keyedLocks // one delivery at a time per game
+	out           *sender    // delivers the outbox
+	panel         *panel     // the subcommands that change no game
+	boards        boards     // draws the boards
+	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
 	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
 	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
 	// not known): a timer after it needs no wake-up.
 	schedulerNext atomic.Int64
-	wakeSender    chan struct{} // the sender looks at the outbox again
-	handle        handler       // the route with its middleware
-	skip          skipList      // games whose timer panicked, skipped for a while
+	handle        handler  // the route with its middleware
+	skip          skipList // games whose timer panicked, skipped for a while
 }
 
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
@@ -123,7 +125,6 @@ func New(cfg Config) *Bot {
 		hooks: cfg.Hooks, deferAt: cfg.DeferAfter,
 		heavy:         make(chan struct{}, maxHeavy),
 		wakeScheduler: make(chan struct{}, 1),
-		wakeSender:    make(chan struct{}, 1),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
@@ -153,7 +154,11 @@ func New(cfg Config) *Bot {
 	if b.defaults.Level == "" {
 		b.defaults.Level = "normal"
 	}
-	b.handle = b.middleware(b.route)
+	b.boards = boards{renderer: b.renderer, hooks: b.hooks}
+	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
+	b.panel = &panel{db: b.db, log: b.log, now: b.now}
+	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
+	b.handle = recoverer(b.route)
 	return b
 }
 
@@ -173,7 +178,7 @@ func (b *Bot) HandleInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 // Handle answers one interaction through the REST callback.
 func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 	start := time.Now()
-	r := newRequest(i)
+	r := b.newRequest(i)
 	if r == nil {
 		return
 	}
@@ -192,7 +197,7 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 		b.fail(ctx, r, err)
 	}
 	b.tellDMRefused(ctx, r)
-	b.observeInteraction(r, err, start)
+	b.hooks.observeInteraction(r, err, start)
 }
 
 // keyedLocks hands out one mutex per key, so that one piece of work at a

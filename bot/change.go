@@ -96,16 +96,6 @@ func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, err
 	return t, nil
 }
 
-// table makes the table of a stored game, with its server's settings (for
-// a view of it: no direct messages).
-func (b *Bot) table(ctx context.Context, sg *store.Game) (*table.Table, error) {
-	gs, err := b.db.GuildSettings(ctx, sg.GuildID)
-	if err != nil {
-		return nil, err
-	}
-	return table.New(sg, gs, b.now(), b.dice)
-}
-
 // commit writes what the table holds in one transaction: the game with its
 // snapshot, its events, the results when it just finished, and its effects,
 // claimed by this process so that it delivers them itself. A table that
@@ -142,7 +132,7 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	}
 	start := time.Now()
 	err = b.db.Commit(ctx, c)
-	b.observeCommit(start, err)
+	b.hooks.observeCommit(start, err)
 	if err != nil {
 		if errors.Is(err, store.ErrChannelBusy) {
 			return nil, nil, refuse(locales.ErrChannelBusy)
@@ -164,7 +154,7 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, 
 	}
 	var err error
 	if r != nil && t.Reply != nil {
-		err = b.respondReply(r, t.Reply)
+		err = r.reply(t.Reply, b.boards.file)
 		if err == nil && t.AdoptReply != "" {
 			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 		}
@@ -172,26 +162,13 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, 
 	switch {
 	case c == nil || len(c.Effects) == 0:
 	case c.Head:
-		b.deliverCommitted(r, *c.Game, c, efs)
+		if refused := b.out.deliverCommitted(*c.Game, c, efs); refused != nil && r != nil {
+			r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
+		}
 	default:
-		b.nudgeSender() // older effects of the game go first
+		b.out.nudge() // older effects of the game go first
 	}
 	return err
-}
-
-// respondReply sends a reply, with its board drawn.
-func (b *Bot) respondReply(r *request, rp *table.Reply) error {
-	typ, data := responseOf(rp)
-	if rp.Message.Board != nil {
-		f, err := b.boardFile(*rp.Message.Board)
-		if err != nil {
-			b.log.Error("could not draw the board", "err", err)
-			dropBoardImage(data.Embeds)
-		} else {
-			data.Files = []*discordgo.File{f}
-		}
-	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: typ, Data: data})
 }
 
 // actor is who makes the request, as the table sees them.

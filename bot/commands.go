@@ -8,6 +8,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // CommandName is the bot's one slash command.
@@ -33,12 +34,15 @@ var turnTimeoutChoices = []struct {
 	{"12h", locales.Timeout12h}, {"24h", locales.Timeout24h}, {"72h", locales.Timeout3d}, {"168h", locales.Timeout7d},
 }
 
+// runFunc runs a subcommand.
+type runFunc func(ctx context.Context, r *request, opts options) error
+
 // subcommand is one /malefiz subcommand.
 type subcommand struct {
 	name    string
 	desc    msg
 	options []*discordgo.ApplicationCommandOption
-	run     func(b *Bot, ctx context.Context, r *request, opts options) error
+	run     runFunc
 	// heavy answers take a while (a replay GIF): they answer "thinking…"
 	// first and run a few at a time.
 	heavy bool
@@ -66,12 +70,12 @@ func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
 	return out
 }
 
-func subcommands() []subcommand {
+func gameSubcommands(b *Bot) []subcommand {
 	levels := levelChoices()
 	timeouts := timeoutChoices()
 	minSeats, minBots := 2.0, 0.0
 	return []subcommand{
-		{name: "new", desc: locales.CmdNew, run: (*Bot).cmdNew, options: []*discordgo.ApplicationCommandOption{
+		{name: "new", desc: locales.CmdNew, run: b.cmdNew, options: []*discordgo.ApplicationCommandOption{
 			intOption("seats", locales.OptSeats, &minSeats, 4),
 			intOption("bots", locales.OptBots, &minBots, 3),
 			stringOption("level", locales.OptLevel, levels),
@@ -80,18 +84,18 @@ func subcommands() []subcommand {
 			boolOption("six-again", locales.OptSixAgain),
 			boolOption("safe-row-2", locales.OptSafeRow2),
 		}},
-		{name: "join", desc: locales.CmdJoin, run: (*Bot).cmdJoin},
-		{name: "leave", desc: locales.CmdLeave, run: (*Bot).cmdLeave},
-		{name: "start", desc: locales.CmdStart, run: (*Bot).cmdStart},
-		{name: "board", desc: locales.CmdBoard, run: (*Bot).cmdBoard},
-		{name: "resign", desc: locales.CmdResign, run: (*Bot).cmdResign},
-		{name: "cancel", desc: locales.CmdCancel, run: (*Bot).cmdCancel},
-		{name: "games", desc: locales.CmdGames, run: (*Bot).cmdGames},
-		{name: "notify", desc: locales.CmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
+		{name: "join", desc: locales.CmdJoin, run: b.onGame(inLobby, joinGame)},
+		{name: "leave", desc: locales.CmdLeave, run: b.onGame(seatedIn, leaveGame)},
+		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, func(r *request, _ *store.Game) (action, error) { return startGame(b.draw, actor(r)), nil })},
+		{name: "board", desc: locales.CmdBoard, run: b.onGame(seatedIn, boardOf)},
+		{name: "resign", desc: locales.CmdResign, run: b.onGame(seatedIn, resignGame)},
+		{name: "cancel", desc: locales.CmdCancel, run: b.onGame(hostedBy, cancelGame)},
+		{name: "games", desc: locales.CmdGames, run: b.panel.cmdGames},
+		{name: "notify", desc: locales.CmdNotify, run: b.panel.cmdNotify, options: []*discordgo.ApplicationCommandOption{
 			boolOption("dm", locales.OptDm),
 		}},
-		{name: "rules", desc: locales.CmdRules, run: (*Bot).cmdRules},
-		{name: "help", desc: locales.CmdHelp, run: (*Bot).cmdHelp},
+		{name: "rules", desc: locales.CmdRules, run: say(locales.TextRules)},
+		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp)},
 	}
 }
 
@@ -119,7 +123,7 @@ func userOption(name string, desc msg) *discordgo.ApplicationCommandOption {
 // subcommands, guild-only, descriptions localized.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	var opts []*discordgo.ApplicationCommandOption
-	for _, s := range b.subcommands() {
+	for _, s := range b.subcommands {
 		opts = append(opts, &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: s.name,
 			Description: tr("en", s.desc), DescriptionLocalizations: localizations(s.desc), Options: s.options,
@@ -134,12 +138,6 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	}}
 	localizeNames(cmds)
 	return cmds
-}
-
-// subcommands returns every subcommand this bot offers, the statistics and
-// settings ones included.
-func (b *Bot) subcommands() []subcommand {
-	return append(subcommands(), extraSubcommands()...)
 }
 
 // RegisterCommands overwrites the bot's commands: per guild for guildIDs (they
@@ -205,11 +203,11 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 	for _, o := range sub.Options {
 		opts[o.Name] = o
 	}
-	for _, s := range b.subcommands() {
+	for _, s := range b.subcommands {
 		if s.name == sub.Name {
-			h := func(ctx context.Context, r *request) error { return s.run(b, ctx, r, opts) }
+			h := func(ctx context.Context, r *request) error { return s.run(ctx, r, opts) }
 			if s.heavy {
-				h = b.deferred(b.bounded(h))
+				h = deferred(bounded(b.heavy, h))
 			}
 			return h(ctx, r)
 		}

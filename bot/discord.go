@@ -85,11 +85,17 @@ func responseOf(rp *table.Reply) (discordgo.InteractionResponseType, *discordgo.
 	return discordgo.InteractionResponseChannelMessageWithSource, data
 }
 
-// boardFile draws s as the message's board.png.
-func (b *Bot) boardFile(s render.Scene) (*discordgo.File, error) {
+// boards draws the boards of messages, told to the hooks.
+type boards struct {
+	renderer *render.Renderer
+	hooks    Hooks
+}
+
+// file draws s as the message's board.png.
+func (bd boards) file(s render.Scene) (*discordgo.File, error) {
 	start := time.Now()
-	data, err := b.renderer.PNG(s)
-	b.observeRender(start)
+	data, err := bd.renderer.PNG(s)
+	bd.hooks.observeRender(start)
 	if err != nil {
 		return nil, err
 	}
@@ -104,4 +110,20 @@ func dropBoardImage(embeds []*discordgo.MessageEmbed) {
 			e.Image = nil
 		}
 	}
+}
+
+// reply sends the table's answer to the request, with its board drawn by
+// draw.
+func (r *request) reply(rp *table.Reply, draw func(render.Scene) (*discordgo.File, error)) error {
+	typ, data := responseOf(rp)
+	if rp.Message.Board != nil {
+		f, err := draw(*rp.Message.Board)
+		if err != nil {
+			r.log.Error("could not draw the board", "err", err)
+			dropBoardImage(data.Embeds)
+		} else {
+			data.Files = []*discordgo.File{f}
+		}
+	}
+	return r.respond(&discordgo.InteractionResponse{Type: typ, Data: data})
 }

@@ -29,7 +29,7 @@ const linkPlaceholder = table.LinkPlaceholder
 // wants them), with the link to the game's message of g it targets. When
 // Discord refuses it (the user's DMs are closed), the user is told the next
 // time they act on a game, and the ping stays their notice.
-func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
+func (s *sender) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	link := ""
 	if id := messageID(sg, ef.Target); id != "" {
 		link = table.JumpLink(sg, id)
@@ -38,12 +38,12 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.G
 		}
 	}
 	refused := func() (string, *store.MessageRecord, error) {
-		if err := b.db.SetUserSettings(ctx, ef.User, store.UserSettings{DM: true, DMRefused: true}); err != nil {
+		if err := s.db.SetUserSettings(ctx, ef.User, store.UserSettings{DM: true, DMRefused: true}); err != nil {
 			return "", nil, err
 		}
 		return "refused", nil, nil
 	}
-	data, err := b.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
+	data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 		map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
 		return refused()
@@ -58,7 +58,7 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.G
 		"allowed_mentions": map[string]any{"parse": []string{}},
 		"nonce":            "mf" + strconv.FormatInt(e.ID, 10), "enforce_nonce": true}
 	endpoint := discordgo.EndpointChannelMessages(ch.ID)
-	_, err = b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	_, err = s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
 		return refused()
 	}
@@ -79,17 +79,17 @@ func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
 		b.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)
 		return
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, locales.NotifyRefused))
+	r.replyPrivate(ctx, tr(r.lang, locales.NotifyRefused))
 }
 
-func (b *Bot) cmdNotify(ctx context.Context, r *request, o options) error {
-	us, err := b.db.UserSettings(ctx, r.userID)
+func (p *panel) cmdNotify(ctx context.Context, r *request, o options) error {
+	us, err := p.db.UserSettings(ctx, r.userID)
 	if err != nil {
 		return err
 	}
 	if _, ok := o["dm"]; ok {
 		us.DM, us.DMRefused = o.bool("dm", false), false
-		if err := b.db.SetUserSettings(ctx, r.userID, us); err != nil {
+		if err := p.db.SetUserSettings(ctx, r.userID, us); err != nil {
 			return err
 		}
 	}
@@ -97,14 +97,14 @@ func (b *Bot) cmdNotify(ctx context.Context, r *request, o options) error {
 	if us.DM {
 		key = locales.NotifyOn
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key))
+	r.replyPrivate(ctx, tr(r.lang, key))
 	return nil
 }
 
 // cmdGames lists the caller's lobbies and running games in this server,
 // those where it is their turn first.
-func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
-	games, err := b.db.UserGames(ctx, r.i.GuildID, r.userID)
+func (p *panel) cmdGames(ctx context.Context, r *request, _ options) error {
+	games, err := p.db.UserGames(ctx, r.i.GuildID, r.userID)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 	}
 	var entries []entry
 	for _, sg := range games {
-		t, err := b.table(ctx, sg)
+		t, err := p.table(ctx, sg)
 		if err != nil {
 			return err
 		}
@@ -125,14 +125,14 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 		return cmp.Compare(boolInt(y.mine), boolInt(x.mine))
 	})
 	if len(entries) == 0 {
-		b.replyPrivate(ctx, r, tr(r.lang, locales.GamesNone))
+		r.replyPrivate(ctx, tr(r.lang, locales.GamesNone))
 		return nil
 	}
 	var lines []string
 	for _, e := range entries {
 		lines = append(lines, e.line)
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Embeds: []*discordgo.MessageEmbed{{Title: tr(r.lang, locales.GamesTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}}}})
 }

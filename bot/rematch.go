@@ -34,7 +34,9 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	}
 	for _, sg := range open {
 		if sg.Options.RematchOf == oldID && sg.Status == store.StatusLobby {
-			return b.joinRematch(ctx, r, sg.ID)
+			// Later clicks take a seat in it.
+			r.originChecked = true // the click is on the finished game's message
+			return b.change(ctx, r, sg.ID, func(t *table.Table) error { return t.JoinRematch(actor(r)) })
 		}
 	}
 	gs, err := b.db.GuildSettings(ctx, old.GuildID)
@@ -62,12 +64,6 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 		t.PostLobby()
 		return nil
 	})
-}
-
-// joinRematch seats the clicker in the rematch's lobby.
-func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
-	r.originChecked = true // the click is on the finished game's message
-	return b.change(ctx, r, id, func(t *table.Table) error { return t.JoinRematch(actor(r)) })
 }
 
 // ratingLines are the rating changes of a finished game, one per seat:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -24,8 +25,11 @@ type request struct {
 	guildLang string // the server's language, for messages everyone sees
 	perms     int64  // the member's permissions in the channel
 	// answer sends the interaction's one response: the REST callback, or
-	// the HTTP response of an interactions endpoint.
+	// the HTTP response of an interactions endpoint; dc sends the rest
+	// (follow-ups, the edit of a deferred answer), log what fails.
 	answer    func(*discordgo.InteractionResponse) error
+	dc        Discord
+	log       *slog.Logger
 	responded bool // the interaction has been answered
 	deferred  bool // answered "thinking…": the real answer edits @original
 	committed bool // a change of this request was committed
@@ -40,8 +44,9 @@ type request struct {
 	settingsRead bool
 }
 
-func newRequest(i *discordgo.Interaction) *request {
-	r := &request{ctx: context.Background(), i: i, lang: language(string(i.Locale))}
+// newRequest is the request of interaction i, answered through b's Discord.
+func (b *Bot) newRequest(i *discordgo.Interaction) *request {
+	r := &request{ctx: context.Background(), i: i, lang: language(string(i.Locale)), dc: b.dc, log: b.log}
 	if i.GuildLocale != nil {
 		r.guildLang = language(string(*i.GuildLocale))
 	} else {
@@ -103,14 +108,14 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
 		text = tr(r.lang, locales.ErrNothingChanged)
 	}
-	b.replyPrivate(ctx, r, text)
+	r.replyPrivate(ctx, text)
 }
 
 // replyPrivate sends an ephemeral message: the response when the interaction
 // is not answered yet, else a follow-up.
-func (b *Bot) replyPrivate(ctx context.Context, r *request, text string) {
+func (r *request) replyPrivate(ctx context.Context, text string) {
 	if !r.responded {
-		err := b.respond(r, &discordgo.InteractionResponse{
+		err := r.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
 				AllowedMentions: &discordgo.MessageAllowedMentions{}},
@@ -119,16 +124,16 @@ func (b *Bot) replyPrivate(ctx context.Context, r *request, text string) {
 			return
 		}
 	}
-	_, err := b.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+	_, err := r.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 	if err != nil {
-		b.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
+		r.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
 	}
 }
 
 // respond answers the interaction once. After a deferred answer the
 // response's message replaces the "thinking…" one.
-func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
+func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	if r.deferred {
 		d := resp.Data
 		if d == nil {
@@ -136,7 +141,7 @@ func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
 		}
 		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			Files: d.Files, AllowedMentions: d.AllowedMentions}
-		if _, err := b.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
+		if _, err := r.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
 			return fmt.Errorf("respond: %w", err)
 		}
 		r.deferred, r.responded = false, true

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
@@ -13,7 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -52,108 +53,136 @@ const (
 	callTimeout = 20 * time.Second
 )
 
+// sender delivers the outbox: the effects of the changes this process
+// commits, at once, and what is left to deliver (retries, other processes'
+// effects) in its loop.
+type sender struct {
+	db    senderStore
+	dc    Discord
+	log   *slog.Logger
+	owner string
+	board func(render.Scene) (*discordgo.File, error) // draws a message's board
+	locks keyedLocks                                  // one delivery at a time per game
+	wake  chan struct{}                               // the loop looks at the outbox again
+}
+
+// senderStore is what the sender reads and writes.
+type senderStore interface {
+	Outbox
+	Game(ctx context.Context, id int64) (*store.Game, error)
+	SetUserSettings(ctx context.Context, userID string, s store.UserSettings) error
+}
+
 // deliverCommitted delivers the effects a commit just wrote and claimed for
 // this process, in order, with the game as committed (no read): each
 // message ID Discord assigns is kept for the effects after it. The outcomes
 // are recorded in one transaction at the end. An effect that fails for now
-// is left to the sender loop, with the ones after it. When Discord refuses
-// one for a missing permission, the user of r (if any) is told privately.
-func (b *Bot) deliverCommitted(r *request, g store.Game, c *store.Commit, efs []effect) {
-	unlock := b.sending.lock(g.ID)
+// is left to the sender loop, with the ones after it. It returns Discord's
+// refusal for a missing permission, if one came, for the user to hear of.
+func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect) (refused error) {
+	unlock := s.locks.lock(g.ID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
 	var done []store.Delivery
 	defer func() {
-		if err := b.db.RecordDeliveries(ctx, b.owner, done); err != nil {
-			b.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
-			b.nudgeSender()
+		if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
+			s.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
+			s.nudge()
 		}
 	}()
 	for i, e := range c.Effects {
-		d, next, err := b.deliver(ctx, e, efs[i], &g, c.Results)
-		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
-			b.replyPrivate(ctx, r, tr(r.lang, locales.ErrMissingPermissions))
-			r = nil // once is enough
+		d, next, err := s.deliver(ctx, e, efs[i], &g, c.Results)
+		if refused == nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
+			refused = err
 		}
 		if d != nil {
 			done = append(done, *d)
 		}
 		if !next {
-			b.nudgeSender()
-			return
+			s.nudge()
+			return refused
 		}
 	}
+	return refused
 }
 
 // RunSender delivers the outbox until ctx ends: what could not be delivered
 // at once, and what another process left behind.
-func (b *Bot) RunSender(ctx context.Context) {
+func (b *Bot) RunSender(ctx context.Context) { b.out.run(ctx) }
+
+// SendPass claims the effects that are due and delivers them; it returns
+// how many it took.
+func (b *Bot) SendPass(ctx context.Context) (int, error) { return b.out.pass(ctx) }
+
+// run is the sender's loop (see RunSender).
+func (s *sender) run(ctx context.Context) {
 	for ctx.Err() == nil {
-		n, err := b.SendPass(ctx)
+		n, err := s.pass(ctx)
 		if err != nil && ctx.Err() == nil {
-			b.log.Error("outbox", "err", err)
+			s.log.Error("outbox", "err", err)
 		}
 		if n > 0 {
 			continue
 		}
 		wait := senderIdle
-		if next, ok, err := b.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("outbox: next effect", "err", err)
+		if next, ok, err := s.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("outbox: next effect", "err", err)
 		} else if ok {
-			wait = min(max(next.Sub(b.db.Time()), 0), senderIdle) // the outbox keeps the store's time
+			wait = min(max(next.Sub(s.db.Time()), 0), senderIdle) // the outbox keeps the store's time
 		}
-		if !sleep(ctx, wait, b.wakeSender) {
+		if !sleep(ctx, wait, s.wake) {
 			return
 		}
 	}
 }
 
-// SendPass claims the effects that are due and delivers them; it returns
-// how many it took. Each is delivered with the game read as it is now (the
+// pass claims the effects that are due and delivers them; it returns how
+// many it took. Each is delivered with the game read as it is now (the
 // effects of a pass may come from other processes) and recorded at once.
-func (b *Bot) SendPass(ctx context.Context) (int, error) {
-	effects, err := b.db.ClaimEffects(ctx, b.owner, deliveryLease, senderBatch)
+func (s *sender) pass(ctx context.Context) (int, error) {
+	effects, err := s.db.ClaimEffects(ctx, s.owner, deliveryLease, senderBatch)
 	if err != nil {
 		return 0, err
 	}
 	for _, e := range effects {
-		unlock := b.sending.lock(e.GameID)
-		b.deliverClaimed(ctx, e) // the outcome is recorded and logged
+		unlock := s.locks.lock(e.GameID)
+		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}
 	return len(effects), nil
 }
 
 // deliverClaimed delivers one effect the sender loop claimed.
-func (b *Bot) deliverClaimed(ctx context.Context, e store.Effect) {
+func (s *sender) deliverClaimed(ctx context.Context, e store.Effect) {
 	var ef effect
 	if err := json.Unmarshal(e.Payload, &ef); err != nil {
-		b.giveUp(ctx, e, "unreadable: "+err.Error())
+		s.giveUp(ctx, e, "unreadable: "+err.Error())
 		return
 	}
-	g, err := b.db.Game(ctx, e.GameID)
+	g, err := s.db.Game(ctx, e.GameID)
 	if err != nil {
-		b.log.Error("outbox: could not read the game", "game", e.GameID, "effect", e.ID, "err", err)
+		s.log.Error("outbox: could not read the game", "game", e.GameID, "effect", e.ID, "err", err)
 		return
 	}
 	var results []store.Result
 	if ef.Ratings {
-		if results, err = b.db.GameResults(ctx, e.GameID); err != nil {
-			b.log.Error("outbox: could not read the results", "game", e.GameID, "effect", e.ID, "err", err)
+		if results, err = s.db.GameResults(ctx, e.GameID); err != nil {
+			s.log.Error("outbox: could not read the results", "game", e.GameID, "effect", e.ID, "err", err)
 			return
 		}
 	}
-	if d, _, _ := b.deliver(ctx, e, ef, g, results); d != nil {
-		if err := b.db.RecordDeliveries(ctx, b.owner, []store.Delivery{*d}); err != nil {
-			b.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
+	if d, _, _ := s.deliver(ctx, e, ef, g, results); d != nil {
+		if err := s.db.RecordDeliveries(ctx, s.owner, []store.Delivery{*d}); err != nil {
+			s.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
 		}
 	}
 }
 
-func (b *Bot) nudgeSender() {
+// nudge wakes the loop to look at the outbox again.
+func (s *sender) nudge() {
 	select {
-	case b.wakeSender <- struct{}{}:
+	case s.wake <- struct{}{}:
 	default:
 	}
 }
@@ -163,15 +192,15 @@ func (b *Bot) nudgeSender() {
 // (delivered, or given up): then the game's next effect may follow. An
 // effect refused for now is put back for a retry (recorded at once; no
 // outcome) and Discord's refusal returned.
-func (b *Bot) deliver(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (d *store.Delivery, next bool, err error) {
+func (s *sender) deliver(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (d *store.Delivery, next bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
+			s.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
 				"stack", string(debug.Stack()))
 			d, next, err = &store.Delivery{ID: e.ID, Failed: true, Result: fmt.Sprintf("panic: %v", p)}, true, errPanic
 		}
 	}()
-	result, rec, err := b.attempt(ctx, e, ef, g, results)
+	result, rec, err := s.attempt(ctx, e, ef, g, results)
 	switch {
 	case err == nil:
 		if rec != nil {
@@ -180,14 +209,14 @@ func (b *Bot) deliver(ctx context.Context, e store.Effect, ef effect, g *store.G
 		return &store.Delivery{ID: e.ID, Result: result, Record: rec}, true, nil
 	case retryable(err) && e.Attempts+1 < maxAttempts:
 		wait := backoff(e.Attempts)
-		b.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
+		s.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
 			"attempt", e.Attempts+1, "in", wait, "err", err)
-		if err := b.db.RetryEffect(ctx, b.owner, e.ID, wait, err.Error()); err != nil {
-			b.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
+		if err := s.db.RetryEffect(ctx, s.owner, e.ID, wait, err.Error()); err != nil {
+			s.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
 		}
 		return nil, false, err
 	default:
-		b.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
+		s.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
 		return &store.Delivery{ID: e.ID, Failed: true, Result: err.Error()}, true, err
 	}
 }
@@ -206,9 +235,9 @@ func setMessageID(g *store.Game, rec store.MessageRecord) {
 	}
 }
 
-func (b *Bot) giveUp(ctx context.Context, e store.Effect, reason string) {
-	if err := b.db.EffectFailed(ctx, b.owner, e.ID, reason); err != nil {
-		b.log.Error("outbox: could not record a failure", "game", e.GameID, "effect", e.ID, "err", err)
+func (s *sender) giveUp(ctx context.Context, e store.Effect, reason string) {
+	if err := s.db.EffectFailed(ctx, s.owner, e.ID, reason); err != nil {
+		s.log.Error("outbox: could not record a failure", "game", e.GameID, "effect", e.ID, "err", err)
 	}
 }
 
@@ -239,7 +268,7 @@ func backoff(attempts int) time.Duration {
 
 // attempt makes the request of effect ef of game g, and returns what
 // Discord answered and where a new message's ID goes.
-func (b *Bot) attempt(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (string, *store.MessageRecord, error) {
+func (s *sender) attempt(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (string, *store.MessageRecord, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	if ef.Place && g.ThreadID != "" {
@@ -247,19 +276,19 @@ func (b *Bot) attempt(ctx context.Context, e store.Effect, ef effect, g *store.G
 	}
 	switch ef.Op {
 	case opDM:
-		return b.sendDM(ctx, e, ef, g)
+		return s.sendDM(ctx, e, ef, g)
 	case opThread, opMember, opArchive, opDelete:
-		return b.sendThreadOp(ctx, ef, g)
+		return s.sendThreadOp(ctx, ef, g)
 	case opPost:
-		id, err := b.postMessage(ctx, e, ef, results)
+		id, err := s.postMessage(ctx, e, ef, results)
 		if err != nil {
 			return "", nil, err
 		}
 		return id, record(ef.Record, id), nil
 	case opEdit:
-		return b.editMessage(ctx, e, ef, g)
+		return s.editMessage(ctx, e, ef, g)
 	case opAdopt:
-		return b.adopt(ctx, ef)
+		return s.adopt(ctx, ef)
 	}
 	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
 }
@@ -273,7 +302,7 @@ func record(role store.MessageRole, id string) *store.MessageRecord {
 
 // postMessage creates the effect's message with Discord's nonce, so that
 // sending it again creates nothing new.
-func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result) (string, error) {
+func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -288,7 +317,7 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect, result
 	body["nonce"] = mustJSON("mf" + strconv.FormatInt(e.ID, 10))
 	body["enforce_nonce"] = mustJSON(true)
 	endpoint := discordgo.EndpointChannelMessages(ef.Channel)
-	data, err := b.request(ctx, http.MethodPost, endpoint, endpoint, body, ef)
+	data, err := s.request(ctx, http.MethodPost, endpoint, endpoint, body, ef)
 	if err != nil {
 		return "", err
 	}
@@ -301,11 +330,11 @@ func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect, result
 
 // editMessage edits the game's message that the effect targets; when it is
 // gone and the effect says so, the message is posted again.
-func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
+func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	id := messageID(sg, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
-		_, err := b.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
+		_, err := s.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
 		if err == nil {
 			return id, nil, nil
 		}
@@ -316,7 +345,7 @@ func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect, sg *st
 	if !ef.Repost {
 		return "gone", nil, nil // nothing worth posting again
 	}
-	newID, err := b.postMessage(ctx, e, ef, nil)
+	newID, err := s.postMessage(ctx, e, ef, nil)
 	if err != nil {
 		return "", nil, err
 	}
@@ -325,22 +354,22 @@ func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect, sg *st
 
 // request sends body (JSON) to endpoint, with the effect's board attached
 // when it has one.
-func (b *Bot) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
+func (s *sender) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
 	if ef.Board == nil {
-		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
 	}
-	f, err := b.boardFile(*ef.Board)
+	f, err := s.board(*ef.Board)
 	if err != nil {
 		// Drawing fails the same way every time: send the message
 		// without its picture rather than not at all.
-		b.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
-		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+		s.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
+		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
 	}
 	contentType, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{f})
 	if err != nil {
 		return nil, err
 	}
-	return b.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+	return s.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
 }
 
 // messageID is the recorded ID of the game's message of role.
@@ -359,7 +388,7 @@ func messageID(sg *store.Game, role store.MessageRole) string {
 // sendThreadOp makes the request of a thread or delete effect. A thread
 // that was never made (no permission, no lobby message) leaves the game in
 // its channel: the ops on it are done with nothing to do.
-func (b *Bot) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
+func (s *sender) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	switch ef.Op {
 	case opThread:
 		if sg.LobbyMessageID == "" {
@@ -369,7 +398,7 @@ func (b *Bot) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (stri
 		}
 		endpoint := discordgo.EndpointChannelMessageThread(ef.Channel, sg.LobbyMessageID)
 		body := map[string]any{"name": ef.Name, "auto_archive_duration": threadArchiveMinutes}
-		data, err := b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+		data, err := s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 		if isDiscordCode(err, discordgo.ErrCodeThreadAlreadyCreatedForThisMessage) {
 			// Made by an earlier try: a thread has its message's ID.
 			return sg.LobbyMessageID, record(ef.Record, sg.LobbyMessageID), nil
@@ -387,11 +416,11 @@ func (b *Bot) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (stri
 		}
 		if ef.Op == opMember {
 			endpoint := discordgo.EndpointThreadMember(sg.ThreadID, ef.User)
-			_, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, nil, discordgo.EndpointThreadMembers(sg.ThreadID), discordgo.WithContext(ctx))
+			_, err := s.dc.RequestWithBucketID(http.MethodPut, endpoint, nil, discordgo.EndpointThreadMembers(sg.ThreadID), discordgo.WithContext(ctx))
 			return ef.User, nil, err
 		}
 		endpoint := discordgo.EndpointChannel(sg.ThreadID)
-		_, err := b.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"archived": true}, endpoint, discordgo.WithContext(ctx))
+		_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"archived": true}, endpoint, discordgo.WithContext(ctx))
 		return "archived", nil, err
 	}
 	id := messageID(sg, ef.Target)
@@ -399,7 +428,7 @@ func (b *Bot) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (stri
 		return "none", nil, nil
 	}
 	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
-	_, err := b.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
+	_, err := s.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 		return "gone", nil, nil
 	}

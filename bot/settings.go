@@ -9,11 +9,11 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
-func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
 		return refuse(locales.ErrNeedManageServer)
 	}
-	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
+	s, err := p.db.GuildSettings(ctx, r.i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	}
 	s.Roll = serverRoll(s)
 	if changed {
-		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
+		if err := p.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
 			return err
 		}
 	}
@@ -55,6 +55,6 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 	if s.Threads {
 		threads = tr(r.lang, locales.On)
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
+	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
 	return nil
 }

@@ -29,7 +29,7 @@ const (
 )
 
 // extraSubcommands are the statistics and settings subcommands.
-func extraSubcommands() []subcommand {
+func extraSubcommands(p *panel) []subcommand {
 	minPage, minGame := 1.0, 1.0
 	periods := []*discordgo.ApplicationCommandOptionChoice{
 		{Name: tr("en", locales.PeriodAll), NameLocalizations: localizations(locales.PeriodAll), Value: "all"},
@@ -37,22 +37,22 @@ func extraSubcommands() []subcommand {
 	}
 	timeouts := timeoutChoices()
 	return []subcommand{
-		{name: "leaderboard", desc: locales.CmdLeaderboard, run: (*Bot).cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
+		{name: "leaderboard", desc: locales.CmdLeaderboard, run: p.cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
 			stringOption("period", locales.OptPeriod, periods),
 			intOption("page", locales.OptPage, &minPage, 1000),
 		}},
-		{name: "stats", desc: locales.CmdStats, run: (*Bot).cmdStats, options: []*discordgo.ApplicationCommandOption{
+		{name: "stats", desc: locales.CmdStats, run: p.cmdStats, options: []*discordgo.ApplicationCommandOption{
 			userOption("user", locales.OptUser),
 		}},
-		{name: "history", desc: locales.CmdHistory, run: (*Bot).cmdHistory},
-		{name: "replay", desc: locales.CmdReplay, run: (*Bot).cmdReplay, options: []*discordgo.ApplicationCommandOption{
+		{name: "history", desc: locales.CmdHistory, run: p.cmdHistory},
+		{name: "replay", desc: locales.CmdReplay, run: p.cmdReplay, options: []*discordgo.ApplicationCommandOption{
 			func() *discordgo.ApplicationCommandOption {
 				o := intOption("game", locales.OptGame, &minGame, table.MaxGameID)
 				o.Required = true
 				return o
 			}(),
 		}, heavy: true},
-		{name: "settings", desc: locales.CmdSettings, run: (*Bot).cmdSettings, options: []*discordgo.ApplicationCommandOption{
+		{name: "settings", desc: locales.CmdSettings, run: p.cmdSettings, options: []*discordgo.ApplicationCommandOption{
 			stringOption("turn-timeout", locales.OptDefaultTimeout, timeouts),
 			boolOption("reminders", locales.OptReminders),
 			boolOption("threads", locales.OptThreads),
@@ -70,15 +70,15 @@ func playerLabel(lang string, player, name string, computer bool) string {
 	return quote(name)
 }
 
-func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 	var since time.Time
 	period := tr(r.guildLang, locales.PeriodAll)
 	if o.string("period", "all") == "30d" {
-		since = b.now().Add(-recentPeriod)
+		since = p.now().Add(-recentPeriod)
 		period = tr(r.guildLang, locales.Period30d)
 	}
 	page := max(o.int("page", 1), 1)
-	entries, total, err := b.db.Leaderboard(ctx, r.i.GuildID, since, leaderboardMinGames, (page-1)*leaderboardPage, leaderboardPage)
+	entries, total, err := p.db.Leaderboard(ctx, r.i.GuildID, since, leaderboardMinGames, (page-1)*leaderboardPage, leaderboardPage)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 		lines = append(lines, tr(lang, locales.LeaderEmpty, leaderboardMinGames))
 	}
 	if !mine {
-		if e, err := b.db.LeaderboardRank(ctx, r.i.GuildID, since, leaderboardMinGames, r.userID); err == nil {
+		if e, err := p.db.LeaderboardRank(ctx, r.i.GuildID, since, leaderboardMinGames, r.userID); err == nil {
 			lines = append(lines, "…", "**"+line(e)+"**")
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -118,11 +118,11 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 		Color:       0xE8B923,
 		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, locales.LeaderFooter, page, pages, leaderboardMinGames)},
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
 
-func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 	player, name := r.userID, r.name
 	if id, ok := o.user("user"); ok {
 		player, name = id, id
@@ -134,7 +134,7 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 		}
 	}
 	lang := r.guildLang
-	s, err := b.db.PlayerStats(ctx, r.i.GuildID, player)
+	s, err := p.db.PlayerStats(ctx, r.i.GuildID, player)
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse(locales.StatsNone, quote(name))
 	} else if err != nil {
@@ -189,14 +189,14 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 		} else {
-			b.log.Warn("rating chart", "err", err)
+			p.log.Warn("rating chart", "err", err)
 		}
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 }
 
-func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
-	games, err := b.db.RecentGames(ctx, r.i.GuildID, historyLength)
+func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {
+	games, err := p.db.RecentGames(ctx, r.i.GuildID, historyLength)
 	if err != nil {
 		return err
 	}
@@ -220,22 +220,22 @@ func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
 		lines = append(lines, tr(lang, locales.HistoryEmpty))
 	}
 	embed := &discordgo.MessageEmbed{Title: tr(lang, locales.HistoryTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
 
 // cmdReplay answers with an animated GIF of a game of this server, replayed
 // from its event log. Drawing a long game takes a moment: the route answers
 // "thinking…" first and draws at most a few at once (see subcommand.heavy).
-func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
-	sg, err := b.db.Game(ctx, id)
+	sg, err := p.db.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sg.GuildID != r.i.GuildID) {
 		return refuse(locales.ErrNoSuchGame)
 	} else if err != nil {
 		return err
 	}
-	events, err := b.db.Events(ctx, id)
+	events, err := p.db.Events(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
 		return err
 	}
 	content := tr(r.guildLang, locales.ReplayDone, id, g.TurnNumber())
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
 }
