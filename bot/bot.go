@@ -1,15 +1,18 @@
 // Package bot is the Discord adapter of Malefiz: the /malefiz command, the
-// lobby and turn messages with their buttons, the turn flow with computer
-// players, and the timers of games played over hours. It keeps every game in
-// the store, draws boards with render and plays by engine's rules.
+// clicks on its messages, and the timers of games played over hours. The
+// game's decisions are its table's (package bot/table); the bot routes,
+// commits, answers and delivers.
 //
-// Every change to a game walks one path (see change.go): take the game's
-// lock, load it, let an action decide (engine calls and seat changes, no
-// I/O), commit the new state, its events and the Discord effects it produced
-// in one transaction, answer the interaction, then deliver the effects. The
-// effects wait in the store's outbox until Discord has taken them (see
-// sender.go), so a crash between the commit and the delivery sends late,
-// never twice, and never loses one.
+// Every change to a game walks one path (see change.go): route the request
+// (router.go, commands.go), take the game's lock, load it with what its
+// decisions need in one read (store.LoadGame), let the table decide (no
+// I/O), commit the new state, its events and the Discord effects it
+// produced in one transaction, answer the interaction, then deliver the
+// effects with the game as committed (sender.go, requests.go). The effects
+// wait in the store's outbox until Discord has taken them, so a crash
+// between the commit and the delivery sends late, never twice, and never
+// loses one; the sender's loop delivers what is left. The database is
+// behind the interfaces of store.go.
 package bot
 
 import (

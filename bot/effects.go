@@ -30,11 +30,11 @@ const (
 type effect struct {
 	Op      string `json:"op"`
 	Channel string `json:"channel,omitempty"`
-	// Place: the message goes to the game's place as it is when the effect
-	// is delivered, its thread once made, else Channel (a thread that
-	// could not be made leaves the game in the channel).
-	Place bool            `json:"place,omitempty"`
-	Body  json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
+	// InPlay: the message goes where the game plays as it is when the
+	// effect is delivered, its thread once made, else Channel (a thread
+	// that could not be made leaves the game in the channel).
+	InPlay bool            `json:"place,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene `json:"board,omitempty"`
 	// Target is the message an edit changes: the game's message of that
@@ -96,7 +96,7 @@ func mustJSON(v any) json.RawMessage {
 // outboxEffect is e as the outbox keeps it, for game sg; an Adopt names
 // the interaction of r.
 func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
-	out := effect{Op: string(e.Kind), Channel: sg.ChannelID, Place: e.InPlay, Target: e.Target, Record: e.Record,
+	out := effect{Op: string(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Ratings: e.Result, Text: e.Text, Name: e.Name, User: e.User}
 	switch e.Kind {
 	case table.Post:

@@ -88,34 +88,27 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 		return nil, errors.New("store: claim effects: empty owner")
 	}
 	now := db.now()
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	defer tx.Rollback()
-
 	// On PostgreSQL the candidates are locked as they are chosen, passing
 	// over those another claimer holds, and the claim's conditions are
 	// checked again on each row as it is updated.
-	rows, err := tx.QueryContext(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
+	var effects []Effect
+	err := db.claim(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
 		WHERE id IN (
 			SELECT o.id FROM outbox AS o
 			WHERE o.done_at IS NULL AND o.next_at <= ?3
 				AND (o.lease_until IS NULL OR o.lease_until <= ?3)
 				AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)
 			ORDER BY o.next_at, o.id
-			LIMIT ?4`+tx.d.skipLocked+`)
+			LIMIT ?4%s)
 			AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?3)
 		RETURNING id, game_id, kind, payload, attempts, created_at`,
-		owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
+		[]any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
+		func(rows *sql.Rows) error {
+			e, err := scanEffect(rows)
+			effects = append(effects, e)
+			return err
+		})
 	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	effects, err := scanEffects(rows)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store: claim effects: %w", err)
 	}
 	sortEffects(effects)
@@ -161,19 +154,16 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	return out, tx.Commit()
 }
 
-func scanEffects(rows *sql.Rows) ([]Effect, error) {
-	defer rows.Close()
-	var out []Effect
-	for rows.Next() {
-		var e Effect
-		var created int64
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
-			return nil, err
-		}
-		e.CreatedAt = time.UnixMilli(created).UTC()
-		out = append(out, e)
+// scanEffect reads an effect's row: id, game_id, kind, payload, attempts,
+// created_at.
+func scanEffect(rows *sql.Rows) (Effect, error) {
+	var e Effect
+	var created int64
+	if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
+		return e, err
 	}
-	return out, rows.Err()
+	e.CreatedAt = time.UnixMilli(created).UTC()
+	return e, nil
 }
 
 // sortEffects orders effects by ID (RETURNING gives no order).

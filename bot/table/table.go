@@ -58,7 +58,6 @@ type Table struct {
 
 	effects        []Effect
 	reminderToDrop bool // the sent reminder of the turn that ended goes
-	ended          bool // the game finished in this change
 }
 
 // New returns the table of game g, its engine state decoded from the stored
