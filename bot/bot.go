@@ -99,7 +99,7 @@ type Bot struct {
 	locks         keyedLocks // one action at a time per game
 	out           *sender    // delivers the outbox
 	panel         *panel     // the subcommands that change no game
-	boards        boards     // draws the boards
+	boards        *boards    // draws the boards
 	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
@@ -157,7 +157,7 @@ func New(cfg Config) *Bot {
 	if b.defaults.Level == "" {
 		b.defaults.Level = "normal"
 	}
-	b.boards = boards{renderer: b.renderer, hooks: b.hooks}
+	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
 	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)

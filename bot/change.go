@@ -159,14 +159,16 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, 
 			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 		}
 	}
+	var refused error
 	switch {
 	case c == nil || len(c.Effects) == 0:
 	case c.Head:
-		if refused := b.out.deliverCommitted(*c.Game, c, efs); refused != nil && r != nil {
-			r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
-		}
-	default:
-		b.out.nudge() // older effects of the game go first
+		refused = b.out.deliverCommitted(*c.Game, c, efs)
+	default: // older effects of the game go first
+		refused = b.out.deliverPending(c.Game.ID)
+	}
+	if refused != nil && r != nil {
+		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
 	}
 	return err
 }

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"bytes"
+	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -85,21 +87,58 @@ func responseOf(rp *table.Reply) (discordgo.InteractionResponseType, *discordgo.
 	return discordgo.InteractionResponseChannelMessageWithSource, data
 }
 
-// boards draws the boards of messages, told to the hooks.
+// boards draws the boards of messages, told to the hooks, and keeps the
+// last few: one state is drawn once (a post sent again after a failure,
+// the same board in an answer and a message).
 type boards struct {
 	renderer *render.Renderer
 	hooks    Hooks
+
+	mu     sync.Mutex
+	drawn  map[string][]byte // PNG by scene
+	oldest []string          // the keys of drawn, oldest first
 }
 
-// file draws s as the message's board.png.
-func (bd boards) file(s render.Scene) (*discordgo.File, error) {
-	start := time.Now()
-	data, err := bd.renderer.PNG(s)
-	bd.hooks.observeRender(start)
+// boardsKept is how many drawn boards are kept.
+const boardsKept = 16
+
+// file draws s as the message's board.png, or returns it as drawn before.
+func (bd *boards) file(s render.Scene) (*discordgo.File, error) {
+	key, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
 	}
+	bd.mu.Lock()
+	data, ok := bd.drawn[string(key)]
+	bd.mu.Unlock()
+	if !ok {
+		start := time.Now()
+		data, err = bd.renderer.PNG(s)
+		bd.hooks.observeRender(start)
+		if err != nil {
+			return nil, err
+		}
+		bd.keep(string(key), data)
+	}
 	return &discordgo.File{Name: boardFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
+}
+
+// keep remembers the board of key, forgetting the oldest beyond boardsKept.
+func (bd *boards) keep(key string, data []byte) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	if bd.drawn == nil {
+		bd.drawn = map[string][]byte{}
+	}
+	if _, ok := bd.drawn[key]; ok {
+		return
+	}
+	bd.drawn[key] = data
+	bd.oldest = append(bd.oldest, key)
+	if len(bd.oldest) > boardsKept {
+		delete(bd.drawn, bd.oldest[0])
+		bd.oldest = bd.oldest[1:]
+	}
 }
 
 // dropBoardImage removes the embed image that points at a board that could

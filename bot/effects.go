@@ -51,8 +51,13 @@ type effect struct {
 	Token string `json:"token,omitempty"`
 	// Ratings: the post is a result; the sender adds the rating changes.
 	Ratings bool `json:"ratings,omitempty"`
-	// Text is a direct message's text (see notify).
-	Text string `json:"text,omitempty"`
+	// Text is a direct message's text; LinkTo, when set, is 1 + the index
+	// in its commit of the post whose message the text links to, at
+	// linkPlaceholder (see table.Effect.LinkTo); linked is that message's
+	// ID once delivered.
+	Text   string `json:"text,omitempty"`
+	LinkTo int    `json:"link_to,omitempty"`
+	linked string
 	// Name is a new thread's name; User the user a thread member op adds.
 	Name string `json:"name,omitempty"`
 	User string `json:"user,omitempty"`
@@ -97,7 +102,7 @@ func mustJSON(v any) json.RawMessage {
 // the interaction of r.
 func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
 	out := effect{Op: string(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
-		Repost: e.RepostIfGone, Ratings: e.Result, Text: e.Text, Name: e.Name, User: e.User}
+		Repost: e.RepostIfGone, Ratings: e.Result, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	switch e.Kind {
 	case table.Post:
 		msg := *e.Message

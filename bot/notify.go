@@ -26,12 +26,16 @@ const opDM = string(table.DM)
 const linkPlaceholder = table.LinkPlaceholder
 
 // sendDM delivers a direct message (decided at commit, for a user who
-// wants them), with the link to the game's message of g it targets. When
+// wants them). Its link is in its text already, or is the message of the
+// post it follows (linked); a delivery that does not know it (the sender's
+// loop) links to the game's message of the target's role. When
 // Discord refuses it (the user's DMs are closed), the user is told the next
 // time they act on a game, and the ping stays their notice.
 func (s *sender) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	link := ""
-	if id := messageID(sg, ef.Target); id != "" {
+	if ef.linked != "" {
+		link = table.JumpLink(sg, ef.linked) // the post this DM follows
+	} else if id := messageID(sg, ef.Target); id != "" {
 		link = table.JumpLink(sg, id)
 		if ef.Target == store.RoleLobby {
 			link = "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + id

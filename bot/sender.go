@@ -73,16 +73,65 @@ type senderStore interface {
 }
 
 // deliverCommitted delivers the effects a commit just wrote and claimed for
-// this process, in order, with the game as committed (no read): each
-// message ID Discord assigns is kept for the effects after it. The outcomes
-// are recorded in one transaction at the end. An effect that fails for now
-// is left to the sender loop, with the ones after it. It returns Discord's
-// refusal for a missing permission, if one came, for the user to hear of.
+// this process, in order, with the game as committed (no read). It returns
+// Discord's refusal for a missing permission, if one came, for the user to
+// hear of.
 func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect) (refused error) {
 	unlock := s.locks.lock(g.ID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
+	return s.deliverInOrder(ctx, &g, c.Effects, efs, c.Results, true)
+}
+
+// deliverPending delivers, after a commit whose effects wait behind older
+// ones of the game (whose delivery by this process may still be going on),
+// the effects at the head of the game's queue that this process holds,
+// with the game as it is read then. What another process holds, or what
+// waits for a retry, is the sender loop's.
+func (s *sender) deliverPending(gameID int64) (refused error) {
+	unlock := s.locks.lock(gameID)
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
+	defer cancel()
+	effects, err := s.db.ClaimedEffects(ctx, s.owner, gameID)
+	if err != nil || len(effects) == 0 {
+		if err != nil {
+			s.log.Error("outbox", "game", gameID, "err", err)
+		}
+		s.nudge()
+		return nil
+	}
+	g, err := s.db.Game(ctx, gameID)
+	if err != nil {
+		s.log.Error("outbox: could not read the game", "game", gameID, "err", err)
+		s.nudge()
+		return nil
+	}
+	efs := make([]effect, len(effects))
+	var results []store.Result
+	for i, e := range effects {
+		if err := json.Unmarshal(e.Payload, &efs[i]); err != nil {
+			s.nudge() // the loop gives it up
+			return nil
+		}
+		efs[i].LinkTo = 0 // its index is its commit's: the link is the target's
+		if efs[i].Ratings && results == nil {
+			if results, err = s.db.GameResults(ctx, gameID); err != nil {
+				s.nudge()
+				return nil
+			}
+		}
+	}
+	return s.deliverInOrder(ctx, g, effects, efs, results, false)
+}
+
+// deliverInOrder delivers effects of game g, in order: each message ID
+// Discord assigns is kept in g for the effects after it, and for a DM
+// that links to an earlier effect of the list. The outcomes are recorded
+// in one transaction at the end. An effect that fails for now is left to
+// the sender loop, with the ones after it.
+func (s *sender) deliverInOrder(ctx context.Context, g *store.Game, effects []store.Effect, efs []effect, results []store.Result, linked bool) (refused error) {
 	var done []store.Delivery
 	defer func() {
 		if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
@@ -90,8 +139,16 @@ func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect) (
 			s.nudge()
 		}
 	}()
-	for i, e := range c.Effects {
-		d, next, err := s.deliver(ctx, e, efs[i], &g, c.Results)
+	posted := make([]string, len(effects)) // the message IDs of the posts
+	for i, e := range effects {
+		ef := efs[i]
+		if k := ef.LinkTo; linked && k > 0 && k <= i {
+			ef.linked = posted[k-1]
+		}
+		d, next, err := s.deliver(ctx, e, ef, g, results)
+		if d != nil && !d.Failed && ef.Op == opPost {
+			posted[i] = d.Result
+		}
 		if refused == nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
 			refused = err
 		}

@@ -26,6 +26,7 @@ type Games interface {
 // effects, and the results a result message shows.
 type Outbox interface {
 	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
+	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error

@@ -117,6 +117,7 @@ type DB struct {
 	path      string      // SQLite: the file; PostgreSQL: the URL
 	w         *sql.DB     // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	st        *writeStmts // prepared on w
+	rst       *readStmts  // prepared on r
 	r         *sql.DB     // read-only transactions; PostgreSQL: the pool again
 	closeOnce sync.Once
 	closeErr  error
@@ -149,10 +150,19 @@ func (db *DB) Counts() Counts {
 // that is not a SQLite database, or that cannot be written, is refused with
 // an error saying so.
 func Open(ctx context.Context, s string) (*DB, error) {
+	open := func() (*DB, error) { return openSQLite(ctx, strings.TrimPrefix(s, "sqlite:")) }
 	if isPostgresURL(s) {
-		return openPostgres(ctx, s)
+		open = func() (*DB, error) { return openPostgres(ctx, s) }
 	}
-	return openSQLite(ctx, strings.TrimPrefix(s, "sqlite:"))
+	db, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if db.rst, err = prepareReads(ctx, db.r, db.d); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	return db, nil
 }
 
 // sqliteDialect is SQLite's spelling.
@@ -288,12 +298,16 @@ func explain(err error) error {
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		var errs []error
+		if db.rst != nil {
+			errs = append(errs, db.rst.close())
+		}
 		if db.r != nil && db.r != db.w {
 			errs = append(errs, db.r.Close())
 		}
 		if db.st != nil {
 			errs = append(errs, db.st.close())
 		}
+
 		if db.w != nil {
 			if db.d == sqliteDialect {
 				// Let SQLite refresh the statistics its planner uses,

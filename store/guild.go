@@ -24,12 +24,20 @@ func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings,
 	return s, tx.Commit()
 }
 
+// guildSettingsQuery reads a guild's settings.
+const guildSettingsQuery = `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`
+
 // guildSettings reads a guild's settings within tx.
 func guildSettings(ctx context.Context, tx dtx, guildID string) (GuildSettings, error) {
+	return scanGuildSettings(tx.QueryRowContext(ctx, guildSettingsQuery, guildID))
+}
+
+// scanGuildSettings reads the row of guildSettingsQuery: the defaults when
+// there is none.
+func scanGuildSettings(row *sql.Row) (GuildSettings, error) {
 	s := DefaultGuildSettings()
 	var timeout int64
-	err := tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`,
-		guildID).Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
+	err := row.Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return s, nil

@@ -24,14 +24,23 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		return nil, fmt.Errorf("store: load game %d: %w", id, err)
 	}
 	defer tx.Rollback()
-	g, err := findGame(ctx, tx, `WHERE id = ?`, id)
+	var g *Game
+	l := &Loaded{Users: map[string]UserSettings{}}
+	if db.rst != nil {
+		g, err = db.loadGame(ctx, tx, id)
+		if err == nil {
+			l.Guild, err = scanGuildSettings(tx.StmtContext(ctx, db.rst.guild).QueryRowContext(ctx, g.GuildID))
+		}
+	} else { // a database opened for a copy
+		g, err = findGame(ctx, tx, `WHERE id = ?`, id)
+		if err == nil {
+			l.Guild, err = guildSettings(ctx, tx, g.GuildID)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: load game %d: %w", id, err)
 	}
-	l := &Loaded{Game: g, Users: map[string]UserSettings{}}
-	if l.Guild, err = guildSettings(ctx, tx, g.GuildID); err != nil {
-		return nil, fmt.Errorf("store: load game %d: %w", id, err)
-	}
+	l.Game = g
 	var ids []any
 	add := func(u string) {
 		if _, ok := l.Users[u]; u != "" && !ok {
@@ -65,4 +74,26 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		}
 	}
 	return l, tx.Commit()
+}
+
+// loadGame reads game id with its seats by the prepared statements.
+func (db *DB) loadGame(ctx context.Context, tx dtx, id int64) (*Game, error) {
+	rows, err := tx.StmtContext(ctx, db.rst.game).QueryContext(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, ErrNotFound
+	}
+	g, err := scanGame(rows)
+	if err != nil {
+		return nil, err
+	}
+	rows.Close()
+	g.Seats, err = scanSeats(tx.StmtContext(ctx, db.rst.seats).QueryContext(ctx, id))
+	return g, err
 }

@@ -92,3 +92,38 @@ func (st *writeStmts) close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// readStmts are the statements of LoadGame, the read every click starts
+// with, prepared once on the readers.
+type readStmts struct {
+	game, seats, guild *sql.Stmt
+}
+
+func prepareReads(ctx context.Context, r *sql.DB, d *dialect) (*readStmts, error) {
+	var st readStmts
+	for _, p := range []struct {
+		s     **sql.Stmt
+		query string
+	}{
+		{&st.game, `SELECT ` + gameColumns + ` FROM games WHERE id = ?`},
+		{&st.seats, seatsQuery},
+		{&st.guild, guildSettingsQuery},
+	} {
+		var err error
+		if *p.s, err = r.PrepareContext(ctx, d.sql(p.query)); err != nil {
+			st.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
+		}
+	}
+	return &st, nil
+}
+
+func (st *readStmts) close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{st.game, st.seats, st.guild} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
+}

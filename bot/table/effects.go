@@ -1,6 +1,10 @@
 package table
 
-import "github.com/malefiz-discord/malefiz"
+import (
+	"strings"
+
+	"github.com/malefiz-discord/malefiz"
+)
 
 // Kind is what an effect asks of Discord.
 type Kind string
@@ -19,8 +23,10 @@ const (
 	DM          Kind = "dm"      // a direct message to a user who wants them
 )
 
-// LinkPlaceholder in a direct message's text is the jump link to the game's
-// message its effect targets.
+// LinkPlaceholder in a direct message's text is where the jump link to the
+// message of an earlier effect of the change goes (Effect.LinkTo), once
+// Discord has made it. A link to a message the game has already is written
+// into the text at once.
 const LinkPlaceholder = "{link}"
 
 // Effect is one thing a change asks of Discord, decided with the change and
@@ -41,6 +47,11 @@ type Effect struct {
 	// Result: the Post is the game's result; the rating changes are
 	// added to its first embed.
 	Result bool
+	// LinkTo, for a DM, is 1 + the index in the change's effects of the
+	// Post whose message the text links to (at LinkPlaceholder); 0 when
+	// the text is complete. Target names the same message by its role,
+	// for a delivery that no longer knows the post's answer.
+	LinkTo int
 	User   string // AddMember, DM: the user
 	Name   string // StartThread: the thread's name
 	Text   string // DM: the text (with LinkPlaceholder)
@@ -89,12 +100,48 @@ func (t *Table) adopt(record malefiz.MessageRole) {
 	t.effects = append(t.effects, Effect{Kind: Adopt, Record: record})
 }
 
-// notify adds a direct message to userID with text, which may hold
-// LinkPlaceholder for the game's message of role target, if the user asked
-// for direct messages.
+// notify adds a direct message to userID, if the user asked for direct
+// messages, with text, whose LinkPlaceholder links to the game's message of
+// role target: written in now when the game has it, else (a message this
+// change posts) the post of that role.
 func (t *Table) notify(userID, text string, target malefiz.MessageRole) {
 	if !t.DMs[userID] {
 		return
 	}
-	t.effects = append(t.effects, Effect{Kind: DM, User: userID, Text: text, Target: target})
+	e := Effect{Kind: DM, User: userID, Text: text, Target: target}
+	posted := -1
+	for i, p := range t.effects {
+		if p.Kind == Post && p.Record == target {
+			posted = i
+		}
+	}
+	switch id := t.messageID(target); {
+	case posted >= 0:
+		e.LinkTo = posted + 1
+	case id != "":
+		e.Text = strings.ReplaceAll(text, LinkPlaceholder, t.link(target, id))
+	}
+	t.effects = append(t.effects, e)
+}
+
+// messageID is the recorded ID of the game's message of role.
+func (t *Table) messageID(role malefiz.MessageRole) string {
+	switch role {
+	case malefiz.RoleLobby:
+		return t.Game.LobbyMessageID
+	case malefiz.RoleTurn:
+		return t.Game.TurnMessageID
+	case malefiz.RoleReminder:
+		return t.Game.ReminderMessageID
+	}
+	return ""
+}
+
+// link is the jump link to the game's message id of role: the lobby in its
+// channel, the others where the game plays.
+func (t *Table) link(role malefiz.MessageRole, id string) string {
+	if role == malefiz.RoleLobby {
+		return "https://discord.com/channels/" + t.Game.GuildID + "/" + t.Game.ChannelID + "/" + id
+	}
+	return JumpLink(t.Game, id)
 }

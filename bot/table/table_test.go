@@ -604,6 +604,32 @@ func TestNewDecodesTheSnapshot(t *testing.T) {
 	assert.Error(t, err)
 }
 
+func TestDirectMessageLinks(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(4))
+	_, err := tb.State.Roll(tb.Dice)
+	require.NoError(t, err)
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: 1, Arg: "home-a2"}))
+	dm := tb.Effects()[1]
+	require.Equal(t, DM, dm.Kind)
+	assert.Equal(t, 1, dm.LinkTo, "the turn DM links to the turn message this change posts")
+	assert.Contains(t, dm.Text, LinkPlaceholder)
+
+	// The reminder links to the turn message the game has.
+	tb = running(t, "start", RollButton, dice(6))
+	tb.Now = now.Add(30 * time.Minute)
+	require.NoError(t, tb.Due())
+	dm = tb.Effects()[1]
+	assert.Zero(t, dm.LinkTo)
+	assert.Contains(t, dm.Text, "https://discord.com/channels/g/c/m-turn", "complete at commit")
+
+	// The end links to the lobby, in the channel.
+	tb = running(t, "start", RollButton, dice(6))
+	tb.Game.ThreadID = "th"
+	require.NoError(t, tb.Resign(ann))
+	last := tb.Effects()[len(tb.Effects())-1]
+	assert.Contains(t, last.Text, "https://discord.com/channels/g/c/m-lobby")
+}
+
 func TestNoDirectMessageForWhoDidNotAsk(t *testing.T) {
 	tb := running(t, "start", RollButton, dice(4))
 	tb.DMs = map[string]bool{"1": true}
