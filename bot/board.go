@@ -9,53 +9,11 @@ import (
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// cmdBoard shows the game privately: the lobby, or the board as it stands
-// with whose turn it is and a jump link to the live turn message, whose
-// buttons the player to move uses.
-func (b *Bot) cmdBoard(ctx context.Context, r *request, _ options) error {
-	sg, err := b.openGame(ctx, r, seated(r.userID))
-	if err != nil {
-		return err
-	}
-	return b.change(ctx, r, sg.ID, func(m *match) error {
-		switch {
-		case m.stored.Status == store.StatusLobby:
-			// A private copy of the lobby, without its buttons: those
-			// of the lobby message keep it the one place it changes.
-			data := b.lobbyData(m)
-			data.Flags, data.Components = discordgo.MessageFlagsEphemeral, nil
-			if id := m.stored.LobbyMessageID; id != "" {
-				data.Embeds[0].Description += "\n" + tr(r.lang, msgJumpToLobby,
-					"https://discord.com/channels/"+m.stored.GuildID+"/"+m.stored.ChannelID+"/"+id)
-			}
-			m.answer(discordgo.InteractionResponseChannelMessageWithSource, data, nil)
-			return nil
-		case m.game == nil || !m.stored.Status.Open():
-			return refuse(msgNoGameHere)
-		}
-		v := b.turnView(m, viewOptions{private: true, viewer: r.userID})
-		if id := m.stored.TurnMessageID; id != "" {
-			v.embeds[0].Description += "\n" + tr(r.lang, msgJumpToTurn, jumpLink(m.stored, id))
-		}
-		m.answerView(r, v, false)
-		return nil
-	})
-}
-
-// jumpLink links to a message of the game where it plays.
-func jumpLink(sg *store.Game, messageID string) string {
-	place := sg.ChannelID
-	if sg.ThreadID != "" {
-		place = sg.ThreadID
-	}
-	return "https://discord.com/channels/" + sg.GuildID + "/" + place + "/" + messageID
-}
-
 // adoptResponse records the response to r as the game's message of role.
 func (b *Bot) adoptResponse(r *request, gameID int64, role store.MessageRole) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	msg, err := b.dc.InteractionResponse(r.i, discordgo.WithContext(ctx))
+	msg, err := b.out.original(ctx, r.i)
 	if err != nil {
 		b.log.Warn("could not read the answer's message", "game", gameID, "err", err)
 		return
@@ -64,3 +22,50 @@ func (b *Bot) adoptResponse(r *request, gameID int64, role store.MessageRole) {
 		b.log.Warn("could not record the answer's message", "game", gameID, "err", err)
 	}
 }
+
+// adopt reads the message Discord made of an interaction's answer, for
+// the effect that records it.
+func (s *sender) adopt(ctx context.Context, ef effect) (string, *store.MessageRecord, error) {
+	m, err := s.original(ctx, &discordgo.Interaction{AppID: ef.App, Token: ef.Token})
+	if err != nil {
+		return "", nil, err
+	}
+	return m.ID, record(ef.Record, m.ID), nil
+}
+
+// originalTries and originalWait bound how long original waits for the
+// message of an answer: Discord makes the message of an HTTP answer a
+// little after the response, and @original is Unknown Webhook until then.
+const (
+	originalTries = 6
+	originalWait  = 50 * time.Millisecond
+)
+
+// original reads the message of interaction i's answer (@original). An
+// answer Discord has not made a message of yet (Unknown Webhook) is asked
+// for again, waiting 50 ms, 100 ms, 200 ms, … in between; if it is still
+// not there, the error says to try later (see retryable).
+func (s *sender) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	wait := originalWait
+	for try := 1; ; try++ {
+		m, err := s.dc.InteractionResponse(i, discordgo.WithContext(ctx))
+		if !isDiscordCode(err, discordgo.ErrCodeUnknownWebhook) {
+			return m, err
+		}
+		if try == originalTries {
+			return nil, &notYet{err}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &notYet{err}
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// notYet is a refusal that may pass: the outbox tries again later.
+type notYet struct{ err error }
+
+func (e *notYet) Error() string { return "not there yet: " + e.err.Error() }
+func (e *notYet) Unwrap() error { return e.err }

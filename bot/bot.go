@@ -1,15 +1,18 @@
 // Package bot is the Discord adapter of Malefiz: the /malefiz command, the
-// lobby and turn messages with their buttons, the turn flow with computer
-// players, and the timers of games played over hours. It keeps every game in
-// the store, draws boards with render and plays by engine's rules.
+// clicks on its messages, and the timers of games played over hours. The
+// game's decisions are its table's (package bot/table); the bot routes,
+// commits, answers and delivers.
 //
-// Every change to a game walks one path (see change.go): take the game's
-// lock, load it, let an action decide (engine calls and seat changes, no
-// I/O), commit the new state, its events and the Discord effects it produced
-// in one transaction, answer the interaction, then deliver the effects. The
-// effects wait in the store's outbox until Discord has taken them (see
-// sender.go), so a crash between the commit and the delivery sends late,
-// never twice, and never loses one.
+// Every change to a game walks one path (see change.go): route the request
+// (router.go, commands.go), take the game's lock, load it with what its
+// decisions need in one read (store.LoadGame), let the table decide (no
+// I/O), commit the new state, its events and the Discord effects it
+// produced in one transaction, answer the interaction, then deliver the
+// effects with the game as committed (sender.go, requests.go). The effects
+// wait in the store's outbox until Discord has taken them, so a crash
+// between the commit and the delivery sends late, never twice, and never
+// loses one; the sender's loop delivers what is left. The database is
+// behind the interfaces of store.go.
 package bot
 
 import (
@@ -19,13 +22,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Discord is the part of the Discord API the bot uses. *discordgo.Session
@@ -55,7 +58,7 @@ type GameDefaults struct {
 
 // Config is what a Bot needs. Store, Discord and Renderer are required.
 type Config struct {
-	Store    *store.DB
+	Store    Store
 	Discord  Discord
 	Renderer *render.Renderer
 	Logger   *slog.Logger
@@ -81,7 +84,7 @@ type Config struct {
 
 // Bot answers interactions and runs the games. Create it with New.
 type Bot struct {
-	db       *store.DB
+	db       Store
 	dc       Discord
 	renderer *render.Renderer
 	log      *slog.Logger
@@ -93,14 +96,19 @@ type Bot struct {
 	hooks    Hooks
 	deferAt  time.Duration
 
-	locks    keyedLocks // one action at a time per game
-	sending  keyedLocks // one delivery at a time per game
-	heavy    chan struct{}
-	inflight sync.WaitGroup
-	wake     chan struct{} // nudges the scheduler when a deadline changes
-	send     chan struct{} // nudges the sender when an effect waits
-	handle   handler       // the route with its middleware
-	skip     skipList      // games whose timer panicked, skipped for a while
+	locks         keyedLocks // one action at a time per game
+	out           *sender    // delivers the outbox
+	panel         *panel     // the subcommands that change no game
+	boards        *boards    // draws the boards
+	subcommands   []subcommand
+	heavy         chan struct{}
+	inflight      sync.WaitGroup
+	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
+	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
+	// not known): a timer after it needs no wake-up.
+	schedulerNext atomic.Int64
+	handle        handler  // the route with its middleware
+	skip          skipList // games whose timer panicked, skipped for a while
 }
 
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
@@ -118,9 +126,8 @@ func New(cfg Config) *Bot {
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
 		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
 		hooks: cfg.Hooks, deferAt: cfg.DeferAfter,
-		heavy: make(chan struct{}, maxHeavy),
-		wake:  make(chan struct{}, 1),
-		send:  make(chan struct{}, 1),
+		heavy:         make(chan struct{}, maxHeavy),
+		wakeScheduler: make(chan struct{}, 1),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
@@ -150,7 +157,11 @@ func New(cfg Config) *Bot {
 	if b.defaults.Level == "" {
 		b.defaults.Level = "normal"
 	}
-	b.handle = b.middleware(b.route)
+	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
+	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
+	b.panel = &panel{db: b.db, log: b.log, now: b.now}
+	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
+	b.handle = recoverer(b.route)
 	return b
 }
 
@@ -170,7 +181,7 @@ func (b *Bot) HandleInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 // Handle answers one interaction through the REST callback.
 func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 	start := time.Now()
-	r := newRequest(i)
+	r := b.newRequest(i)
 	if r == nil {
 		return
 	}
@@ -189,7 +200,7 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 		b.fail(ctx, r, err)
 	}
 	b.tellDMRefused(ctx, r)
-	b.observeInteraction(r, err, start)
+	b.hooks.observeInteraction(r, err, start)
 }
 
 // keyedLocks hands out one mutex per key, so that one piece of work at a

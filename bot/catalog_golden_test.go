@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
@@ -25,37 +27,37 @@ var goldenCounts = []int{0, 1, 2, 5, 22}
 func mainTexts(lang string) string {
 	var b strings.Builder
 	line := func(label, text string) { fmt.Fprintf(&b, "%-14s %s\n", label, text) }
-	line("turn title", tr(lang, msgTurnTitle, 7, "🔴 "+tr(lang, msgRed)))
-	line("roll prompt", tr(lang, msgPromptRoll))
-	line("move prompt", tr(lang, msgPromptMove, 4))
-	line("pawn prompt", tr(lang, msgPromptPawn, 6))
-	line("place prompt", tr(lang, msgPromptPlace, "e3"))
-	line("deadline", tr(lang, msgDeadline, 1767225600))
-	line("turn summary", tr(lang, msgTurnPrefix, 8)+" "+tr(lang, msgRolled, "Anna", 3))
-	line("forfeit", tr(lang, msgWinnerForfeit, "Anna"))
-	line("reminder", tr(lang, msgReminder, "@Anna", 42, 1767225600))
+	line("turn title", tr(lang, locales.TurnTitle, 7, "🔴 "+tr(lang, locales.ColorRed)))
+	line("roll prompt", tr(lang, locales.TurnPromptRoll))
+	line("move prompt", tr(lang, locales.TurnPromptMove, 4))
+	line("pawn prompt", tr(lang, locales.TurnPromptPawn, 6))
+	line("place prompt", tr(lang, locales.TurnPromptPlace, "e3"))
+	line("deadline", tr(lang, locales.TurnDeadline, 1767225600))
+	line("turn summary", tr(lang, locales.TurnPrefix, 8)+" "+tr(lang, locales.TurnRolled, "Anna", 3))
+	line("forfeit", tr(lang, locales.GameWinnerForfeit, "Anna"))
+	line("reminder", tr(lang, locales.TimerReminder, "@Anna", 42, 1767225600))
 	line("chart date", chartDates(lang)(time.Date(2026, time.March, 14, 0, 0, 0, 0, time.UTC), false))
 	line("decimal", formatDecimal(lang, 12.5))
-	line("no game", tr(lang, msgNoGameHere))
-	line("roll choice", tr(lang, msgRollButtonOpt))
-	line("rematch", tr(lang, msgRematchOpened, 12, "#general"))
+	line("no game", tr(lang, locales.ErrNoGameHere))
+	line("roll choice", tr(lang, locales.RollButton))
+	line("rematch", tr(lang, locales.RematchOpened, 12, "#general"))
 	for _, n := range goldenCounts {
 		fmt.Fprintf(&b, "\ncount %d\n", n)
-		line("minutes", tr(lang, msgMinutes, n))
-		line("hours", tr(lang, msgHours, n))
-		line("days", tr(lang, msgDays, n))
-		line("row option", tr(lang, msgRowOption, 6, n))
-		line("winner", tr(lang, msgWinner, "Anna", n))
-		line("leaderboard", tr(lang, msgLeaderLine, "1.", "Anna", 1534, tr(lang, msgGamesCount, n), tr(lang, msgWinsCount, n), formatPercent(lang, 0.5)))
-		line("leader footer", tr(lang, msgLeaderFooter, 1, 2, n))
-		line("leader empty", tr(lang, msgLeaderEmpty, n))
-		line("streak", tr(lang, msgStreakWins, n)+" / "+tr(lang, msgStreakLosses, n))
-		line("history", tr(lang, msgHistoryLine, 12, "Anna", "Ben", n, 1767225600))
-		line("replay", tr(lang, msgReplayDone, 12, n))
-		line("taken over", tr(lang, msgTakenOver, "Anna", n))
-		line("bad bots", tr(lang, msgBadBots, n))
+		line("minutes", tr(lang, locales.DurationMinutes, n))
+		line("hours", tr(lang, locales.DurationHours, n))
+		line("days", tr(lang, locales.DurationDays, n))
+		line("row option", tr(lang, locales.TurnRowOption, 6, n))
+		line("winner", tr(lang, locales.GameWinner, "Anna", n))
+		line("leaderboard", tr(lang, locales.LeaderLine, "1.", "Anna", 1534, tr(lang, locales.LeaderGames, n), tr(lang, locales.LeaderWins, n), formatPercent(lang, 0.5)))
+		line("leader footer", tr(lang, locales.LeaderFooter, 1, 2, n))
+		line("leader empty", tr(lang, locales.LeaderEmpty, n))
+		line("streak", tr(lang, locales.StatsStreakWins, n)+" / "+tr(lang, locales.StatsStreakLosses, n))
+		line("history", tr(lang, locales.HistoryLine, 12, "Anna", "Ben", n, 1767225600))
+		line("replay", tr(lang, locales.ReplayDone, 12, n))
+		line("taken over", tr(lang, locales.TimerTakenOver, "Anna", n))
+		line("bad bots", tr(lang, locales.ErrBadBots, n))
 	}
-	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, msgHelpText)))
+	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, locales.TextHelp)))
 	return b.String()
 }
 

@@ -1,93 +1,10 @@
 package bot
 
-import (
-	"regexp"
-	"strings"
-)
-
-// A text never writes a command's name or a button's label itself: it
-// refers to them with a placeholder, filled from the reader's language, so
-// that renaming a command or relabelling a button changes every text that
-// names it.
-//
-//	{/new}          the subcommand as the reader types it: "/malefiz nueva"
-//	{opt:roll}      an option's name: "tirada"
-//	{button:roll}   a button's label: "Tirar"
-//
-// The names come from the name.* texts, the labels from button.*.
-var refPattern = regexp.MustCompile(`\{(/|opt:|button:)([a-z0-9_-]+)\}`)
-
 // fillRefs fills the command, option and button placeholders of text with
-// lang's names and labels; a placeholder naming no text is left as it is
-// (TestTextsReferToRealCommandsAndButtons finds it).
-func fillRefs(lang, text string) string { return catalog.fillRefs(lang, text) }
-
-// fillRefs fills text's placeholders from c's texts in lang.
-func (c *messageCatalog) fillRefs(lang, text string) string {
-	if !strings.Contains(text, "{") {
-		return text
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range refPattern.FindAllStringSubmatchIndex(text, -1) {
-		b.WriteString(text[last:m[0]])
-		if value, ok := c.refValue(lang, text[m[2]:m[3]], text[m[4]:m[5]]); ok {
-			b.WriteString(value)
-		} else {
-			b.WriteString(text[m[0]:m[1]])
-		}
-		last = m[1]
-	}
-	if last == 0 {
-		return text
-	}
-	b.WriteString(text[last:])
-	return b.String()
-}
-
-// refValue is what the placeholder of kind ("/", "opt:", "button:") and
-// name reads in lang.
-func (c *messageCatalog) refValue(lang, kind, name string) (string, bool) {
-	switch kind {
-	case "/":
-		sub, ok := c.plainText(lang, nameKey(name))
-		if !ok {
-			return "", false
-		}
-		cmd, _ := c.plainText(lang, nameKey(CommandName))
-		return "/" + cmd + " " + sub, true
-	case "opt:":
-		return c.plainText(lang, nameKey(name))
-	case "button:":
-		return c.plainText(lang, msg("button."+name))
-	}
-	return "", false
-}
-
-// plainText is key's text (its "other" form) in lang, else in English;
-// false when English has no such key.
-func (c *messageCatalog) plainText(lang string, key msg) (string, bool) {
-	if m, ok := c.messages[lang][key]; ok {
-		return m.Other, true
-	}
-	m, ok := c.messages[sourceLanguage][key]
-	if !ok {
-		return "", false
-	}
-	return m.Other, true
-}
+// lang's names and labels (see locales.Catalog.FillRefs).
+func fillRefs(lang, text string) string { return catalog.FillRefs(lang, text) }
 
 // LocaleTexts returns every uncounted text of the catalog language lang
 // ("es", "pt-BR") as its players read it, placeholders filled, by key: what
-// the end-to-end tests compare the bot's answers with. A counted text (one
-// with plural forms) is left out.
-func LocaleTexts(lang string) map[string]string {
-	out := map[string]string{}
-	for key, m := range catalog.messages[lang] {
-		if _, counted := pluralArg[key]; counted {
-			continue
-		}
-		out[string(key)] = fillRefs(lang, m.Other)
-	}
-	return out
-}
+// the end-to-end tests compare the bot's answers with.
+func LocaleTexts(lang string) map[string]string { return catalog.Texts(lang) }

@@ -1,16 +1,15 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/engine"
-	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -20,209 +19,189 @@ import (
 // second time by another process, which Discord's nonce makes harmless.
 const deliveryLease = 5 * time.Second
 
-// action decides what happens to a game: it changes the match (engine
-// calls, seats, timers), adds events and effects and sets the answer. It does
-// no I/O; an error changes nothing.
-type action func(m *match) error
+// action decides what happens to a game: a method of its table (see
+// package table). It does no I/O; an error changes nothing.
+type action func(t *table.Table) error
 
 // change is the one path of every change to an existing game: a click, a
 // command, a timer. It takes the game's lock, loads the game, checks that
-// the request belongs to it, lets act decide, then commits, answers and
+// a click belongs to it, lets act decide, then commits, answers and
 // delivers (see commit). The lock is held until the effects are delivered,
 // so that the next action on the game sees the IDs of the messages this one
 // made (a click on the new turn message waits for its ID to be recorded).
 func (b *Bot) change(ctx context.Context, r *request, id int64, act action) error {
 	unlock := b.locks.lock(id)
 	defer unlock()
-	m, err := b.load(ctx, id)
+	t, err := b.load(ctx, id, r)
 	if err != nil {
 		return err
 	}
 	if r != nil && r.isClick() && !r.originChecked {
-		if err := m.checkOrigin(r); err != nil {
+		if err := checkOrigin(t.Game, r); err != nil {
 			return err
 		}
 	}
-	if err := act(m); err != nil {
+	if err := act(t); err != nil {
 		return err
 	}
-	if err := b.commit(ctx, m); err != nil {
+	c, efs, err := b.commit(ctx, r, t)
+	if err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, m)
+	return b.answerAndDeliver(ctx, r, t, c, efs)
 }
 
-// create is the path of a new game: act fills a match whose stored game is
-// not saved yet; it is committed like a change, then answer, which may use
-// the new game's ID, sets the answer, which is sent before the effects.
-func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, act, answer action) error {
-	m := &match{stored: sg, now: b.now(), dirty: true}
-	if err := act(m); err != nil {
+// create is the path of a new game: act fills the table of a game not
+// saved yet; it is committed like a change, then the answer, which may use
+// the new game's ID, is set by answer and sent before the effects.
+func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, answer action) error {
+	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true}
+	if err := act(t); err != nil {
 		return err
 	}
-	if err := b.commit(ctx, m); err != nil {
+	c, efs, err := b.commit(ctx, r, t)
+	if err != nil {
 		return err
 	}
-	if err := answer(m); err != nil {
+	if err := answer(t); err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, m)
+	return b.answerAndDeliver(ctx, r, t, c, efs)
 }
 
-// load reads game id with the server's settings and decodes its state from
-// the stored snapshot.
-func (b *Bot) load(ctx context.Context, id int64) (*match, error) {
-	sg, err := b.db.Game(ctx, id)
+// load reads game id with its server's settings and its players' (and
+// r's user's) settings in one read, and makes its table.
+func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, error) {
+	var users []string
+	if r != nil {
+		users = append(users, r.userID)
+	}
+	l, err := b.db.LoadGame(ctx, id, users...)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(msgNoSuchGame)
+		return nil, refuse(locales.ErrNoSuchGame)
 	} else if err != nil {
 		return nil, err
 	}
-	return b.decode(ctx, sg)
-}
-
-// decode makes a match of a stored game.
-func (b *Bot) decode(ctx context.Context, sg *store.Game) (*match, error) {
-	m := &match{stored: sg, now: b.now()}
-	if len(sg.State) > 0 {
-		m.game = new(engine.Game)
-		if err := m.game.UnmarshalSnapshot(sg.State); err != nil {
-			return nil, fmt.Errorf("game %d: %w", sg.ID, err)
-		}
+	if r != nil {
+		r.settings, r.settingsRead = l.Users[r.userID], true
 	}
-	gs, err := b.db.GuildSettings(ctx, sg.GuildID)
+	t, err := table.New(l.Game, l.Guild, b.now(), b.dice)
 	if err != nil {
 		return nil, err
 	}
-	m.settings = gs
-	return m, nil
+	t.DMs = map[string]bool{}
+	for u, us := range l.Users {
+		t.DMs[u] = us.DM
+	}
+	return t, nil
 }
 
-// commit writes what the match holds in one transaction: the game with its
+// commit writes what the table holds in one transaction: the game with its
 // snapshot, its events, the results when it just finished, and its effects,
-// claimed by this process so that it delivers them itself. A match that
-// changed nothing writes nothing.
-func (b *Bot) commit(ctx context.Context, m *match) error {
-	if !m.dirty && len(m.effects) == 0 {
-		return nil
+// claimed by this process so that it delivers them itself. A table that
+// changed nothing writes nothing (and returns a nil commit).
+func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Commit, []effect, error) {
+	effects := t.Effects()
+	if !t.Dirty && len(effects) == 0 {
+		return nil, nil, nil
 	}
-	sg := m.stored
-	if m.game != nil {
-		data, err := m.game.MarshalSnapshot()
-		if err != nil {
-			return err
-		}
-		sg.State = data
+	finished := t.Finished()
+	sg, err := t.Snapshot()
+	if err != nil {
+		return nil, nil, err
 	}
-	c := &store.Commit{Game: sg, Events: m.events, Owner: b.owner, Lease: deliveryLease}
-	for _, e := range m.effects {
-		se, err := e.stored()
+	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease}
+	efs := make([]effect, len(effects))
+	for i, e := range effects {
+		efs[i] = outboxEffect(r, sg, e)
+		se, err := efs[i].stored()
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		c.Effects = append(c.Effects, se)
 	}
-	if m.game != nil && m.game.Over() && sg.Status.Open() {
-		results, err := b.results(ctx, m)
+	if finished {
+		events, err := b.db.Events(ctx, sg.ID)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		c.Results = results
+		if c.Results, err = t.Results(events); err != nil {
+			return nil, nil, err
+		}
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
 	}
 	start := time.Now()
-	err := b.db.Commit(ctx, c)
-	b.observeCommit(start, err)
+	err = b.db.Commit(ctx, c)
+	b.hooks.observeCommit(start, err)
 	if err != nil {
 		if errors.Is(err, store.ErrChannelBusy) {
-			return refuse(msgChannelBusy)
+			return nil, nil, refuse(locales.ErrChannelBusy)
 		}
-		return err
+		return nil, nil, err
 	}
-	if m.wake {
-		b.nudge()
+	if t.Wake {
+		b.nudgeScheduler(sg.WakeAt)
 	}
-	return nil
+	return c, efs, nil
 }
 
-// answerAndDeliver answers the request with the match's reply (drawing its
-// board), then delivers the effects the commit wrote.
-func (b *Bot) answerAndDeliver(ctx context.Context, r *request, m *match) error {
+// answerAndDeliver answers the request with the table's reply (drawing its
+// board), then delivers the effects of commit c, with the game as
+// committed.
+func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, c *store.Commit, efs []effect) error {
 	if r != nil {
-		r.committed = m.dirty
+		r.committed = t.Dirty
 	}
 	var err error
-	if r != nil && m.reply != nil {
-		err = b.respondReply(r, m.reply)
-		if err == nil && m.adoptAnswer != "" {
-			b.adoptResponse(r, m.stored.ID, m.adoptAnswer)
+	if r != nil && t.Reply != nil {
+		err = r.reply(t.Reply, b.boards.file)
+		if err == nil && t.AdoptReply != "" {
+			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 		}
 	}
-	if len(m.effects) > 0 {
-		b.deliverGame(m.stored.ID, r)
+	var refused error
+	switch {
+	case c == nil || len(c.Effects) == 0:
+	case c.Head:
+		refused = b.out.deliverCommitted(*c.Game, c, efs)
+	default: // older effects of the game go first
+		refused = b.out.deliverPending(c.Game.ID)
+	}
+	if refused != nil && r != nil {
+		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
 	}
 	return err
 }
 
-// respondReply sends a reply, with its board drawn.
-func (b *Bot) respondReply(r *request, rp *reply) error {
-	data := rp.data
-	if rp.board != nil {
-		f, err := b.boardFile(*rp.board)
-		if err != nil {
-			b.log.Error("could not draw the board", "err", err)
-			dropBoardImage(data.Embeds)
-		} else {
-			data.Files = []*discordgo.File{f}
-		}
+// actor is who makes the request, as the table sees them.
+func actor(r *request) table.Actor {
+	a := table.Actor{UserID: r.userID, Name: r.name, Lang: r.lang, Click: r.isClick(),
+		Manager: r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0}
+	if r.i.Message != nil {
+		a.MessageID = r.i.Message.ID
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: rp.typ, Data: data})
-}
-
-// boardFile draws s as the message's board.png.
-func (b *Bot) boardFile(s render.Scene) (*discordgo.File, error) {
-	start := time.Now()
-	data, err := b.renderer.PNG(s)
-	b.observeRender(start)
-	if err != nil {
-		return nil, err
-	}
-	return &discordgo.File{Name: boardFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
-}
-
-// boardFileName is the attachment every board travels as.
-const boardFileName = "board.png"
-
-// dropBoardImage removes the embed image that points at a board that could
-// not be drawn.
-func dropBoardImage(embeds []*discordgo.MessageEmbed) {
-	for _, e := range embeds {
-		if e.Image != nil && e.Image.URL == "attachment://"+boardFileName {
-			e.Image = nil
-		}
-	}
+	return a
 }
 
 // checkOrigin refuses a click that does not come from this game's place:
 // another server, another channel, or a message that is not this game's
 // lobby (in the channel) or turn message (where the game plays: its
 // thread, else the channel), or a private message of the bot.
-func (m *match) checkOrigin(r *request) error {
-	sg := m.stored
+func checkOrigin(sg *malefiz.Game, r *request) error {
 	inChannel := r.i.ChannelID == sg.ChannelID
 	inThread := sg.ThreadID != "" && r.i.ChannelID == sg.ThreadID
 	if r.i.GuildID != sg.GuildID || !(inChannel || inThread) {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	msg := r.i.Message
 	if msg == nil {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	atPlay := inThread || (inChannel && sg.ThreadID == "")
 	fromBot := msg.Author != nil && msg.Author.ID == r.i.AppID
 	switch {
 	case !fromBot:
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		return nil // only the bot makes its private messages, for this user
 	case msg.ID == sg.LobbyMessageID && inChannel:
@@ -230,17 +209,21 @@ func (m *match) checkOrigin(r *request) error {
 	case msg.ID == sg.TurnMessageID && atPlay:
 		return nil
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
-		return refuse(msgForeignButton) // the game's message, but not from its place
+		return refuse(locales.ErrForeignButton) // the game's message, but not from its place
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
 		return nil // the lobby's ID is being recorded (see cmdNew)
 	}
-	return refuse(msgOldButton) // an older message of the game
+	return refuse(locales.ErrOldButton) // an older message of the game
 }
 
-// nudge wakes the scheduler to look at the deadlines again.
-func (b *Bot) nudge() {
+// nudgeScheduler wakes the scheduler to look at the deadlines again when a
+// game's timer at wake comes before the scheduler's next look.
+func (b *Bot) nudgeScheduler(wake time.Time) {
+	if next := b.schedulerNext.Load(); wake.IsZero() || (next != 0 && wake.UnixMilli() >= next) {
+		return
+	}
 	select {
-	case b.wake <- struct{}{}:
+	case b.wakeScheduler <- struct{}{}:
 	default:
 	}
 }

@@ -5,6 +5,10 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // CommandName is the bot's one slash command.
@@ -26,16 +30,19 @@ var turnTimeoutChoices = []struct {
 	value string
 	label msg
 }{
-	{"5m", msgTimeout5m}, {"15m", msgTimeout15m}, {"1h", msgTimeout1h}, {"6h", msgTimeout6h},
-	{"12h", msgTimeout12h}, {"24h", msgTimeout24h}, {"72h", msgTimeout3d}, {"168h", msgTimeout7d},
+	{"5m", locales.Timeout5m}, {"15m", locales.Timeout15m}, {"1h", locales.Timeout1h}, {"6h", locales.Timeout6h},
+	{"12h", locales.Timeout12h}, {"24h", locales.Timeout24h}, {"72h", locales.Timeout3d}, {"168h", locales.Timeout7d},
 }
+
+// runFunc runs a subcommand.
+type runFunc func(ctx context.Context, r *request, opts options) error
 
 // subcommand is one /malefiz subcommand.
 type subcommand struct {
 	name    string
 	desc    msg
 	options []*discordgo.ApplicationCommandOption
-	run     func(b *Bot, ctx context.Context, r *request, opts options) error
+	run     runFunc
 	// heavy answers take a while (a replay GIF): they answer "thinking…"
 	// first and run a few at a time.
 	heavy bool
@@ -57,38 +64,38 @@ func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
 	for _, c := range []struct {
 		value string
 		label msg
-	}{{rollAuto, msgRollAuto}, {rollButton, msgRollButtonOpt}} {
+	}{{table.RollAuto, locales.RollAuto}, {table.RollButton, locales.RollButton}} {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
 	}
 	return out
 }
 
-func subcommands() []subcommand {
+func gameSubcommands(b *Bot) []subcommand {
 	levels := levelChoices()
 	timeouts := timeoutChoices()
 	minSeats, minBots := 2.0, 0.0
 	return []subcommand{
-		{name: "new", desc: msgCmdNew, run: (*Bot).cmdNew, options: []*discordgo.ApplicationCommandOption{
-			intOption("seats", msgOptSeats, &minSeats, 4),
-			intOption("bots", msgOptBots, &minBots, 3),
-			stringOption("level", msgOptLevel, levels),
-			stringOption("turn-timeout", msgOptTurnTimeout, timeouts),
-			stringOption("roll", msgOptRoll, rollChoices()),
-			boolOption("six-again", msgOptSixAgain),
-			boolOption("safe-row-2", msgOptSafeRow2),
+		{name: "new", desc: locales.CmdNew, run: b.cmdNew, options: []*discordgo.ApplicationCommandOption{
+			intOption("seats", locales.OptSeats, &minSeats, 4),
+			intOption("bots", locales.OptBots, &minBots, 3),
+			stringOption("level", locales.OptLevel, levels),
+			stringOption("turn-timeout", locales.OptTurnTimeout, timeouts),
+			stringOption("roll", locales.OptRoll, rollChoices()),
+			boolOption("six-again", locales.OptSixAgain),
+			boolOption("safe-row-2", locales.OptSafeRow2),
 		}},
-		{name: "join", desc: msgCmdJoin, run: (*Bot).cmdJoin},
-		{name: "leave", desc: msgCmdLeave, run: (*Bot).cmdLeave},
-		{name: "start", desc: msgCmdStart, run: (*Bot).cmdStart},
-		{name: "board", desc: msgCmdBoard, run: (*Bot).cmdBoard},
-		{name: "resign", desc: msgCmdResign, run: (*Bot).cmdResign},
-		{name: "cancel", desc: msgCmdCancel, run: (*Bot).cmdCancel},
-		{name: "games", desc: msgCmdGames, run: (*Bot).cmdGames},
-		{name: "notify", desc: msgCmdNotify, run: (*Bot).cmdNotify, options: []*discordgo.ApplicationCommandOption{
-			boolOption("dm", msgOptDM),
+		{name: "join", desc: locales.CmdJoin, run: b.onGame(inLobby, joinGame)},
+		{name: "leave", desc: locales.CmdLeave, run: b.onGame(seatedIn, leaveGame)},
+		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, func(r *request, _ *store.Game) (action, error) { return startGame(b.draw, actor(r)), nil })},
+		{name: "board", desc: locales.CmdBoard, run: b.onGame(seatedIn, boardOf)},
+		{name: "resign", desc: locales.CmdResign, run: b.onGame(seatedIn, resignGame)},
+		{name: "cancel", desc: locales.CmdCancel, run: b.onGame(hostedBy, cancelGame)},
+		{name: "games", desc: locales.CmdGames, run: b.panel.cmdGames},
+		{name: "notify", desc: locales.CmdNotify, run: b.panel.cmdNotify, options: []*discordgo.ApplicationCommandOption{
+			boolOption("dm", locales.OptDm),
 		}},
-		{name: "rules", desc: msgCmdRules, run: (*Bot).cmdRules},
-		{name: "help", desc: msgCmdHelp, run: (*Bot).cmdHelp},
+		{name: "rules", desc: locales.CmdRules, run: say(locales.TextRules)},
+		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp)},
 	}
 }
 
@@ -116,27 +123,21 @@ func userOption(name string, desc msg) *discordgo.ApplicationCommandOption {
 // subcommands, guild-only, descriptions localized.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	var opts []*discordgo.ApplicationCommandOption
-	for _, s := range b.subcommands() {
+	for _, s := range b.subcommands {
 		opts = append(opts, &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: s.name,
 			Description: tr("en", s.desc), DescriptionLocalizations: localizations(s.desc), Options: s.options,
 		})
 	}
 	dmAllowed := false
-	descs := localizations(msgCmdMalefiz)
+	descs := localizations(locales.CmdMalefiz)
 	cmds := []*discordgo.ApplicationCommand{{
-		Name: CommandName, Description: tr("en", msgCmdMalefiz), DescriptionLocalizations: &descs,
+		Name: CommandName, Description: tr("en", locales.CmdMalefiz), DescriptionLocalizations: &descs,
 		Options: opts, DMPermission: &dmAllowed,
 		Contexts: &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 	}}
 	localizeNames(cmds)
 	return cmds
-}
-
-// subcommands returns every subcommand this bot offers, the statistics and
-// settings ones included.
-func (b *Bot) subcommands() []subcommand {
-	return append(subcommands(), extraSubcommands()...)
 }
 
 // RegisterCommands overwrites the bot's commands: per guild for guildIDs (they
@@ -192,24 +193,24 @@ func (o options) user(name string) (string, bool) {
 func (b *Bot) command(ctx context.Context, r *request) error {
 	data := r.i.ApplicationCommandData()
 	if data.Name != CommandName || len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return refuse(msgUnknownCommand)
+		return refuse(locales.ErrUnknownCommand)
 	}
 	if r.i.GuildID == "" {
-		return refuse(msgGuildOnly)
+		return refuse(locales.ErrGuildOnly)
 	}
 	sub := data.Options[0]
 	opts := options{}
 	for _, o := range sub.Options {
 		opts[o.Name] = o
 	}
-	for _, s := range b.subcommands() {
+	for _, s := range b.subcommands {
 		if s.name == sub.Name {
-			h := func(ctx context.Context, r *request) error { return s.run(b, ctx, r, opts) }
+			h := func(ctx context.Context, r *request) error { return s.run(ctx, r, opts) }
 			if s.heavy {
-				h = b.deferred(b.bounded(h))
+				h = deferred(bounded(b.heavy, h))
 			}
 			return h(ctx, r)
 		}
 	}
-	return refuse(msgUnknownCommand)
+	return refuse(locales.ErrUnknownCommand)
 }

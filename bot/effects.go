@@ -3,10 +3,10 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -24,17 +24,17 @@ const (
 	opDelete  = "delete"  // delete one of the game's messages
 )
 
-// effect is a Discord request that a change produced, as it waits in the
-// outbox: what to send, where, and where Discord's answer goes. It is
-// decided with the change; the sender (sender.go) only sends it.
+// effect is a table's effect (table.Effect) as it waits in the outbox: the
+// Discord request, what to send, where, and where Discord's answer goes.
+// It is decided with the change; the sender (sender.go) only sends it.
 type effect struct {
 	Op      string `json:"op"`
 	Channel string `json:"channel,omitempty"`
-	// Place: the message goes to the game's place as it is when the effect
-	// is delivered, its thread once made, else Channel (a thread that
-	// could not be made leaves the game in the channel).
-	Place bool            `json:"place,omitempty"`
-	Body  json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
+	// InPlay: the message goes where the game plays as it is when the
+	// effect is delivered, its thread once made, else Channel (a thread
+	// that could not be made leaves the game in the channel).
+	InPlay bool            `json:"place,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene `json:"board,omitempty"`
 	// Target is the message an edit changes: the game's message of that
@@ -51,8 +51,13 @@ type effect struct {
 	Token string `json:"token,omitempty"`
 	// Ratings: the post is a result; the sender adds the rating changes.
 	Ratings bool `json:"ratings,omitempty"`
-	// Text is a direct message's text (see notify).
-	Text string `json:"text,omitempty"`
+	// Text is a direct message's text; LinkTo, when set, is 1 + the index
+	// in its commit of the post whose message the text links to, at
+	// linkPlaceholder (see table.Effect.LinkTo); linked is that message's
+	// ID once delivered.
+	Text   string `json:"text,omitempty"`
+	LinkTo int    `json:"link_to,omitempty"`
+	linked string
 	// Name is a new thread's name; User the user a thread member op adds.
 	Name string `json:"name,omitempty"`
 	User string `json:"user,omitempty"`
@@ -93,74 +98,35 @@ func mustJSON(v any) json.RawMessage {
 	return data
 }
 
-// post adds an effect that posts v where the game plays (its thread, or
-// its channel); record, when set, is where its ID goes. Only the users v
-// pings are notified.
-func (m *match) post(v view, record store.MessageRole) {
-	body := outMessage{Content: v.content, Embeds: v.embeds, Components: v.components,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: v.pings}, Reference: v.reference}
-	m.effects = append(m.effects, effect{Op: opPost, Channel: m.stored.ChannelID, Place: true, Body: mustJSON(body),
-		Board: v.board, Record: record})
-}
-
-// startThread adds an effect that starts the game's thread from its lobby
-// message, then one per human player that adds them to it.
-func (m *match) startThread(name string) {
-	m.effects = append(m.effects, effect{Op: opThread, Channel: m.stored.ChannelID, Name: name, Record: store.RoleThread})
-	for _, s := range m.stored.Seats {
-		if s.UserID != "" && s.Computer == "" && !s.Left {
-			m.effects = append(m.effects, effect{Op: opMember, Channel: m.stored.ChannelID, Place: true, User: s.UserID})
+// outboxEffect is e as the outbox keeps it, for game sg; an Adopt names
+// the interaction of r.
+func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
+	out := effect{Op: string(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
+		Repost: e.RepostIfGone, Ratings: e.Result, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
+	switch e.Kind {
+	case table.Post:
+		msg := *e.Message
+		body := outMessage{Content: msg.Content, Embeds: embedsOf(msg), Components: componentsOf(msg),
+			AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+		if msg.ReplyTo != "" {
+			f := false
+			body.Reference = &discordgo.MessageReference{MessageID: msg.ReplyTo, GuildID: sg.GuildID, FailIfNotExists: &f}
 		}
+		out.Body, out.Board = mustJSON(body), msg.Board
+	case table.Edit:
+		msg := *e.Message
+		content, embeds, comps := msg.Content, embedsOf(msg), componentsOf(msg)
+		if embeds == nil {
+			embeds = []*discordgo.MessageEmbed{}
+		}
+		if comps == nil {
+			comps = []discordgo.MessageComponent{}
+		}
+		body := editMessage{Content: &content, Embeds: &embeds, Components: &comps,
+			Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+		out.Body = mustJSON(body)
+	case table.Adopt:
+		out.App, out.Token = r.i.AppID, r.i.Token
 	}
-}
-
-// archive adds an effect that archives the game's thread, if it has one.
-func (m *match) archive() {
-	if m.stored.Threaded {
-		m.effects = append(m.effects, effect{Op: opArchive, Channel: m.stored.ChannelID, Place: true})
-	}
-}
-
-// remove adds an effect that deletes the game's message of role target
-// from where the game plays.
-func (m *match) remove(target store.MessageRole) {
-	m.effects = append(m.effects, effect{Op: opDelete, Channel: m.stored.ChannelID, Place: true, Target: target})
-}
-
-// edit adds an effect that changes the game's message of role target to
-// data (content, embeds and components replaced, attachments dropped);
-// with repost, a message that is gone is posted again.
-func (m *match) edit(target store.MessageRole, data *discordgo.InteractionResponseData, repost bool) {
-	m.effects = append(m.effects, m.editEffect(target, data, repost))
-}
-
-// insertEdit adds an edit of target at index at of the effects: before the
-// effects that came after it, such as the post of the next turn's message
-// (whose ID would be the target's when the edit is delivered).
-func (m *match) insertEdit(at int, target store.MessageRole, data *discordgo.InteractionResponseData) {
-	m.effects = slices.Insert(m.effects, at, m.editEffect(target, data, false))
-}
-
-func (m *match) editEffect(target store.MessageRole, data *discordgo.InteractionResponseData, repost bool) effect {
-	embeds, comps := data.Embeds, data.Components
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
-	body := editMessage{Content: &data.Content, Embeds: &embeds, Components: &comps,
-		Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
-	if data.AllowedMentions != nil {
-		body.AllowedMentions = data.AllowedMentions
-	}
-	return effect{Op: opEdit, Channel: m.stored.ChannelID, Place: target != store.RoleLobby,
-		Body: mustJSON(body), Target: target, Repost: repost}
-}
-
-// adopt adds an effect that records the response to r as the game's
-// message of role record, once Discord has made it.
-func (m *match) adopt(r *request, record store.MessageRole) {
-	m.effects = append(m.effects, effect{Op: opAdopt, Channel: m.stored.ChannelID, App: r.i.AppID,
-		Token: r.i.Token, Record: record})
+	return out
 }

@@ -1,130 +1,13 @@
 package bot
 
 import (
-	"context"
-	"fmt"
-	"strconv"
-
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
-// eventBack is the event of a player taking back a barricade capture before
-// placing the barricade (engine.Game.CancelPlace).
-const eventBack = "back"
-
-// Replay rebuilds the whole game, history included, from a stored game's
-// seats and options and its event log: the log is the source of replays and
-// statistics, while the stored state is only a snapshot of the present. The
-// events that are engine inputs (start, roll, move, place, back, resign) are
-// applied in order; the others (join, timeout, remind, …) are skipped. It
-// returns nil for a game that never started.
+// Replay rebuilds the whole game from a stored game and its event log (see
+// table.Replay).
 func Replay(sg *store.Game, events []store.Event) (*engine.Game, error) {
-	var g *engine.Game
-	for _, e := range events {
-		if e.Kind == store.EventStart {
-			var players []engine.Color
-			for i := range sg.Seats {
-				players = append(players, seatColor(&sg.Seats[i]))
-			}
-			first, err := engine.ParseColor(e.Color)
-			if err != nil {
-				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
-			}
-			if g, err = engine.NewGame(players, first, engine.Rules{SixAgain: sg.Options.SixAgain, SafeRow2: sg.Options.SafeRow2}); err != nil {
-				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
-			}
-			continue
-		}
-		if g == nil {
-			continue
-		}
-		if err := apply(g, e); err != nil {
-			return nil, fmt.Errorf("game %d, event %d (%s %s): %w", sg.ID, e.Seq, e.Kind, e.Data, err)
-		}
-	}
-	return g, nil
-}
-
-// apply plays one event's engine input.
-func apply(g *engine.Game, e store.Event) error {
-	switch e.Kind {
-	case store.EventRoll:
-		n, err := strconv.Atoi(e.Data)
-		if err != nil {
-			return err
-		}
-		_, err = g.Roll(engine.DiceFunc(func() int { return n }))
-		return err
-	case store.EventMove:
-		m, err := engine.ParseMove(e.Data)
-		if err != nil {
-			return err
-		}
-		return g.Move(m)
-	case store.EventPlace:
-		sq, err := engine.ParseSquare(e.Data)
-		if err != nil {
-			return err
-		}
-		return g.Place(sq)
-	case eventBack:
-		return g.CancelPlace()
-	case store.EventResign:
-		c, err := engine.ParseColor(e.Color)
-		if err != nil {
-			return err
-		}
-		return g.Remove(c)
-	}
-	return nil
-}
-
-// replayWith loads a game's log, adds the events an action is about to
-// commit, and replays it all.
-func (b *Bot) replayWith(ctx context.Context, m *match) (*engine.Game, error) {
-	events, err := b.db.Events(ctx, m.stored.ID)
-	if err != nil {
-		return nil, err
-	}
-	return Replay(m.stored, append(events, m.events...))
-}
-
-// results counts each seat's part of the game that just finished, from the
-// replay of its whole log; the replay must end where the snapshot is.
-func (b *Bot) results(ctx context.Context, m *match) ([]store.Result, error) {
-	g, err := b.replayWith(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	if g == nil || g.Position() != m.game.Position() || g.Winner() != m.game.Winner() {
-		return nil, fmt.Errorf("game %d: the event log does not replay to the game's state", m.stored.ID)
-	}
-	var out []store.Result
-	for _, s := range m.stored.Seats {
-		c := seatColor(&s)
-		r := store.Result{Player: s.UserID, Name: s.Name, Color: s.Color, GameTurns: g.TurnNumber(),
-			Won: c == g.Winner()}
-		if s.UserID == "" {
-			r.Player, r.Computer = "ai:"+s.Computer, true
-		}
-		r.Forfeit = r.Won && g.Forfeit()
-		for _, rec := range g.History() {
-			switch {
-			case rec.Kind == engine.RecordRoll && rec.Color == c:
-				r.Turns++
-			case rec.Kind == engine.RecordMove && rec.Color == c:
-				if rec.Captured != engine.NoColor {
-					r.Captures++
-				}
-				if rec.Move.Place != engine.NoSquare {
-					r.Barricades++
-				}
-			case rec.Kind == engine.RecordMove && rec.Captured == c:
-				r.Captured++
-			}
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return table.Replay(sg, events)
 }

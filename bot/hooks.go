@@ -71,28 +71,28 @@ func outcomeOf(err error) Outcome {
 	return OutcomeError
 }
 
-// observeInteraction reports a handled interaction to the hooks.
-func (b *Bot) observeInteraction(r *request, err error, start time.Time) {
-	if b.hooks.Interaction == nil {
+// observeInteraction reports a handled interaction.
+func (h Hooks) observeInteraction(r *request, err error, start time.Time) {
+	if h.Interaction == nil {
 		return
 	}
 	end := r.answeredAt
 	if end.IsZero() {
 		end = time.Now()
 	}
-	b.hooks.Interaction(kindOf(r.i.Type), outcomeOf(err), end.Sub(start))
+	h.Interaction(kindOf(r.i.Type), outcomeOf(err), end.Sub(start))
 }
 
-// observeCommit reports a commit to the hooks.
-func (b *Bot) observeCommit(start time.Time, err error) {
-	if b.hooks.Commit != nil {
-		b.hooks.Commit(time.Since(start), err)
+// observeCommit reports a commit.
+func (h Hooks) observeCommit(start time.Time, err error) {
+	if h.Commit != nil {
+		h.Commit(time.Since(start), err)
 	}
 }
 
-// observeRender reports a board drawn to the hooks.
-func (b *Bot) observeRender(start time.Time) {
-	if b.hooks.Render != nil {
-		b.hooks.Render(time.Since(start))
+// observeRender reports a board drawn.
+func (h Hooks) observeRender(start time.Time) {
+	if h.Render != nil {
+		h.Render(time.Since(start))
 	}
 }

@@ -80,7 +80,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 		}
 		return
 	}
-	r := newRequest(&i)
+	r := e.b.newRequest(&i)
 	if r == nil {
 		http.Error(w, "interaction without a user", http.StatusBadRequest)
 		return

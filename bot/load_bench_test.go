@@ -57,7 +57,7 @@ func BenchmarkLoadGame(b *testing.B) {
 	b.Run("store+decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := bot.load(ctx, sg.ID); err != nil {
+			if _, err := bot.load(ctx, sg.ID, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

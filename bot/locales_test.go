@@ -20,6 +20,8 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 // The checks of this file read a catalog and report problems as sentences
@@ -39,12 +41,12 @@ func sourceHash(m *i18n.Message) string {
 
 // staleTranslations names every translated message without the hash of the
 // current English text: made from an older English text, or never signed.
-func staleTranslations(c *messageCatalog) []string {
+func staleTranslations(c *locales.Catalog) []string {
 	var out []string
-	for _, lang := range c.languages[1:] {
-		for _, key := range sortedKeys(c.messages[lang]) {
-			m := c.messages[lang][key]
-			source, ok := c.messages[sourceLanguage][key]
+	for _, lang := range c.Languages()[1:] {
+		for _, key := range c.Keys(lang) {
+			m, _ := c.Message(lang, key)
+			source, ok := c.Message(sourceLanguage, key)
 			if !ok {
 				continue // TestCatalogComplete reports it
 			}
@@ -84,9 +86,10 @@ func botCommandNames() commandNames {
 }
 
 // textsOf returns every form of every message of lang, by "key (form)".
-func textsOf(c *messageCatalog, lang string) map[string]string {
+func textsOf(c *locales.Catalog, lang string) map[string]string {
 	out := map[string]string{}
-	for key, m := range c.messages[lang] {
+	for _, key := range c.Keys(lang) {
+		m, _ := c.Message(lang, key)
 		for form, text := range forms(m) {
 			label := string(key)
 			if len(forms(m)) > 1 {
@@ -102,15 +105,15 @@ func textsOf(c *messageCatalog, lang string) map[string]string {
 // a {/sub} placeholder, every translated text that, filled, shows
 // "/malefiz" with an English subcommand name or with no subcommand of its
 // language, and every placeholder that names no command or option.
-func commandProblems(c *messageCatalog, names commandNames) []string {
+func commandProblems(c *locales.Catalog, names commandNames) []string {
 	var out []string
 	literal := regexp.MustCompile(`/` + regexp.QuoteMeta(CommandName) + `\b`)
-	for _, lang := range c.languages {
-		cmd, _ := c.plainText(lang, nameKey(CommandName))
+	for _, lang := range c.Languages() {
+		cmd, _ := c.PlainText(lang, nameKey(CommandName))
 		shown := regexp.MustCompile(`/` + regexp.QuoteMeta(cmd) + `\s+([\p{L}\p{N}_-]+)`)
 		own := map[string]bool{}
 		for _, sub := range names.subs {
-			name, _ := c.plainText(lang, nameKey(sub))
+			name, _ := c.PlainText(lang, nameKey(sub))
 			own[name] = true
 		}
 		texts := textsOf(c, lang)
@@ -119,7 +122,7 @@ func commandProblems(c *messageCatalog, names commandNames) []string {
 			if literal.MatchString(text) {
 				out = append(out, fmt.Sprintf("key %s in language %s writes a command: refer to it as {/sub}, filled from name.*: %q", label, lang, text))
 			}
-			for _, m := range refPattern.FindAllStringSubmatch(text, -1) {
+			for _, m := range locales.RefPattern.FindAllStringSubmatch(text, -1) {
 				switch {
 				case m[1] == "/" && !slices.Contains(names.subs, m[2]):
 					out = append(out, fmt.Sprintf("key %s in language %s: %s is not a subcommand of /%s", label, lang, m[0], CommandName))
@@ -130,7 +133,7 @@ func commandProblems(c *messageCatalog, names commandNames) []string {
 			if lang == sourceLanguage {
 				continue
 			}
-			for _, m := range shown.FindAllStringSubmatch(c.fillRefs(lang, text), -1) {
+			for _, m := range shown.FindAllStringSubmatch(c.FillRefs(lang, text), -1) {
 				switch word := m[1]; {
 				case own[word]:
 				case slices.Contains(names.subs, word):
@@ -152,12 +155,13 @@ var labelish = regexp.MustCompile(`^(\{button:[a-z0-9_-]+\}|\*\*[^*]+\*\*|[«„
 // {button:key} placeholder of a real button: a label in bold that is a
 // button's, a label next to the language's word for "button" (from its
 // glossary), or a placeholder naming no button.
-func buttonProblems(c *messageCatalog, glossaries map[string]glossary) []string {
+func buttonProblems(c *locales.Catalog, glossaries map[string]glossary) []string {
 	var out []string
-	for _, lang := range c.languages {
+	for _, lang := range c.Languages() {
 		labels := map[string]string{} // lowercase label → key
 		for _, l := range []string{sourceLanguage, lang} {
-			for key, m := range c.messages[l] {
+			for _, key := range c.Keys(l) {
+				m, _ := c.Message(l, key)
 				if strings.HasPrefix(string(key), "button.") {
 					labels[strings.ToLower(m.Other)] = string(key)
 				}
@@ -175,8 +179,8 @@ func buttonProblems(c *messageCatalog, glossaries map[string]glossary) []string 
 				continue
 			}
 			text := texts[label]
-			for _, m := range refPattern.FindAllStringSubmatch(text, -1) {
-				if _, ok := c.messages[sourceLanguage][msg("button."+m[2])]; m[1] == "button:" && !ok {
+			for _, m := range locales.RefPattern.FindAllStringSubmatch(text, -1) {
+				if _, ok := c.Message(sourceLanguage, msg("button."+m[2])); m[1] == "button:" && !ok {
 					out = append(out, fmt.Sprintf("key %s in language %s: %s is not a button", label, lang, m[0]))
 				}
 			}
@@ -327,12 +331,12 @@ var wordPatterns = map[string]*regexp.Regexp{}
 // glossaryProblems names every text of a language that uses a variant its
 // glossary forbids, and every text whose English names a Discord permission
 // without the language's exact name for it.
-func glossaryProblems(c *messageCatalog, glossaries map[string]glossary) []string {
+func glossaryProblems(c *locales.Catalog, glossaries map[string]glossary) []string {
 	var out []string
-	for _, lang := range c.languages {
+	for _, lang := range c.Languages() {
 		texts := textsOf(c, lang)
 		for label, text := range texts {
-			texts[label] = c.fillRefs(lang, text)
+			texts[label] = c.FillRefs(lang, text)
 		}
 		labels := sortedKeys(texts)
 		for _, row := range glossaries[lang] {
@@ -346,14 +350,15 @@ func glossaryProblems(c *messageCatalog, glossaries map[string]glossary) []strin
 			if row.kind != "permission" || lang == sourceLanguage {
 				continue
 			}
-			for key, source := range c.messages[sourceLanguage] {
+			for _, key := range c.Keys(sourceLanguage) {
+				source, _ := c.Message(sourceLanguage, key)
 				english := source.Other
 				for _, other := range glossaries[lang] { // "Send Messages in Threads" is not "Send Messages"
 					if other.kind == "permission" && other.english != row.english && strings.Contains(other.english, row.english) {
 						english = strings.ReplaceAll(english, other.english, "")
 					}
 				}
-				m, ok := c.messages[lang][key]
+				m, ok := c.Message(lang, key)
 				if ok && strings.Contains(english, row.english) && !strings.Contains(m.Other, row.terms[0]) {
 					out = append(out, fmt.Sprintf("key %q in language %s: English names the permission %s, Discord's %s client calls it %q", key, lang, row.english, lang, row.terms[0]))
 				}
@@ -366,7 +371,7 @@ func glossaryProblems(c *messageCatalog, glossaries map[string]glossary) []strin
 // copyLocales copies bot/locales (the message files and glossaries) to a
 // temporary directory, applies edit to the file named by rel, and loads the
 // copy.
-func copyLocales(t *testing.T, rel string, edit func(string) string) (*messageCatalog, map[string]glossary) {
+func copyLocales(t *testing.T, rel string, edit func(string) string) (*locales.Catalog, map[string]glossary) {
 	t.Helper()
 	root := t.TempDir()
 	edited := false
@@ -391,7 +396,7 @@ func copyLocales(t *testing.T, rel string, edit func(string) string) (*messageCa
 	})
 	require.NoError(t, err)
 	require.True(t, edited, "no file locales/%s", rel)
-	c, err := loadCatalog(os.DirFS(root))
+	c, err := locales.Load(os.DirFS(root))
 	require.NoError(t, err)
 	g, err := readGlossaries(os.DirFS(root))
 	require.NoError(t, err)
@@ -456,7 +461,7 @@ func TestTextsNameRealButtons(t *testing.T) {
 		assert.True(t, slices.ContainsFunc(g[lang], func(r glossaryRow) bool { return r.english == "button" }), "glossary/%s.md has no row for button", lang)
 	}
 	assert.Empty(t, buttonProblems(catalog, g))
-	assert.Equal(t, "button (press Roll first)", tr("en", msgRollButtonOpt))
+	assert.Equal(t, "button (press Roll first)", tr("en", locales.RollButton))
 }
 
 func TestButtonLabelThatIsNoButtonFails(t *testing.T) {
@@ -496,7 +501,7 @@ func TestLocaleTextsAreFilled(t *testing.T) {
 	texts := LocaleTexts("pt-BR")
 	assert.Contains(t, texts["games.none"], "/malefiz nova")
 	assert.NotContains(t, texts["text.help"], "{")
-	_, counted := texts[string(msgHours)]
+	_, counted := texts[string(locales.DurationHours)]
 	assert.False(t, counted)
 	assert.True(t, utf8.ValidString(texts["text.help"]))
 }
@@ -520,7 +525,7 @@ func TestLocalizedNamesAreUnique(t *testing.T) {
 			for _, lang := range languages {
 				seen := map[string]string{}
 				for _, o := range opts {
-					name, _ := catalog.plainText(lang, nameKey(o.Name))
+					name, _ := catalog.PlainText(lang, nameKey(o.Name))
 					if other, ok := seen[name]; ok {
 						t.Errorf("%s in language %s: %s and %s are both %q", where, lang, other, o.Name, name)
 					}
@@ -533,4 +538,15 @@ func TestLocalizedNamesAreUnique(t *testing.T) {
 			check("/"+cmd.Name+" "+sub.Name, sub.Options)
 		}
 	}
+}
+
+// forms returns a message's texts by plural form, the empty ones left out.
+func forms(m *i18n.Message) map[string]string {
+	out := map[string]string{}
+	for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+		if text != "" {
+			out[form] = text
+		}
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -12,55 +11,43 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // opDM sends a direct message to a user who asked for them (/malefiz notify
 // dm:on); it is in the outbox of every player's turn and end of game, and
 // the sender looks at the user's setting when it delivers it.
-const opDM = "dm"
+const opDM = string(table.DM)
 
 // linkPlaceholder in a direct message's text becomes the jump link to the
 // game's message its effect targets, known when it is delivered.
-const linkPlaceholder = "{link}"
+const linkPlaceholder = table.LinkPlaceholder
 
-// notify adds a direct message to userID with text, which may hold
-// linkPlaceholder for the game's message of role target.
-func (m *match) notify(userID, text string, target store.MessageRole) {
-	m.effects = append(m.effects, effect{Op: opDM, Channel: m.stored.ChannelID, User: userID, Text: text, Target: target})
-}
-
-// sendDM delivers a direct message, unless the user does not want them.
-// When Discord refuses it (the user's DMs are closed), the user is told
-// the next time they act, and the ping stays their notice.
-func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	us, err := b.db.UserSettings(ctx, ef.User)
-	if err != nil {
-		return "", nil, err
-	}
-	if !us.DM {
-		return "off", nil, nil
-	}
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
+// sendDM delivers a direct message (decided at commit, for a user who
+// wants them). Its link is in its text already, or is the message of the
+// post it follows (linked); a delivery that does not know it (the sender's
+// loop) links to the game's message of the target's role. When
+// Discord refuses it (the user's DMs are closed), the user is told the next
+// time they act on a game, and the ping stays their notice.
+func (s *sender) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
 	link := ""
-	if id := messageID(sg, ef.Target); id != "" {
-		link = jumpLink(sg, id)
+	if ef.linked != "" {
+		link = table.JumpLink(sg, ef.linked) // the post this DM follows
+	} else if id := messageID(sg, ef.Target); id != "" {
+		link = table.JumpLink(sg, id)
 		if ef.Target == store.RoleLobby {
 			link = "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + id
 		}
 	}
 	refused := func() (string, *store.MessageRecord, error) {
-		us.DMRefused = true
-		if err := b.db.SetUserSettings(ctx, ef.User, us); err != nil {
+		if err := s.db.SetUserSettings(ctx, ef.User, store.UserSettings{DM: true, DMRefused: true}); err != nil {
 			return "", nil, err
 		}
 		return "refused", nil, nil
 	}
-	data, err := b.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
+	data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 		map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
 		return refused()
@@ -75,7 +62,7 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 		"allowed_mentions": map[string]any{"parse": []string{}},
 		"nonce":            "mf" + strconv.FormatInt(e.ID, 10), "enforce_nonce": true}
 	endpoint := discordgo.EndpointChannelMessages(ch.ID)
-	_, err = b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	_, err = s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
 		return refused()
 	}
@@ -83,10 +70,12 @@ func (b *Bot) sendDM(ctx context.Context, e store.Effect, ef effect) (string, *s
 }
 
 // tellDMRefused tells a user privately, once, that their last direct
-// message was refused.
+// message was refused: the user's settings were read with the game the
+// request acted on (see load); a request that loaded none tells nothing
+// (the next one on a game will).
 func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
-	us, err := b.db.UserSettings(ctx, r.userID)
-	if err != nil || !us.DMRefused {
+	us, ok := r.settings, r.settingsRead
+	if !ok || !us.DMRefused {
 		return
 	}
 	us.DMRefused = false
@@ -94,32 +83,32 @@ func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
 		b.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)
 		return
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, msgDMRefused))
+	r.replyPrivate(ctx, tr(r.lang, locales.NotifyRefused))
 }
 
-func (b *Bot) cmdNotify(ctx context.Context, r *request, o options) error {
-	us, err := b.db.UserSettings(ctx, r.userID)
+func (p *panel) cmdNotify(ctx context.Context, r *request, o options) error {
+	us, err := p.db.UserSettings(ctx, r.userID)
 	if err != nil {
 		return err
 	}
 	if _, ok := o["dm"]; ok {
 		us.DM, us.DMRefused = o.bool("dm", false), false
-		if err := b.db.SetUserSettings(ctx, r.userID, us); err != nil {
+		if err := p.db.SetUserSettings(ctx, r.userID, us); err != nil {
 			return err
 		}
 	}
-	key := msgNotifyOff
+	key := locales.NotifyOff
 	if us.DM {
-		key = msgNotifyOn
+		key = locales.NotifyOn
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key))
+	r.replyPrivate(ctx, tr(r.lang, key))
 	return nil
 }
 
 // cmdGames lists the caller's lobbies and running games in this server,
 // those where it is their turn first.
-func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
-	games, err := b.db.UserGames(ctx, r.i.GuildID, r.userID)
+func (p *panel) cmdGames(ctx context.Context, r *request, _ options) error {
+	games, err := p.db.UserGames(ctx, r.i.GuildID, r.userID)
 	if err != nil {
 		return err
 	}
@@ -129,27 +118,27 @@ func (b *Bot) cmdGames(ctx context.Context, r *request, _ options) error {
 	}
 	var entries []entry
 	for _, sg := range games {
-		m, err := b.decode(ctx, sg)
+		t, err := p.table(ctx, sg)
 		if err != nil {
 			return err
 		}
-		entries = append(entries, entry{mine: m.toMove() != nil && m.toMove().UserID == r.userID && m.toMove().Computer == "",
-			line: b.gameLine(m, r)})
+		entries = append(entries, entry{mine: t.ToMove() != nil && t.ToMove().UserID == r.userID && t.ToMove().Computer == "",
+			line: t.GameLine(r.userID, r.lang)})
 	}
 	slices.SortStableFunc(entries, func(x, y entry) int {
 		return cmp.Compare(boolInt(y.mine), boolInt(x.mine))
 	})
 	if len(entries) == 0 {
-		b.replyPrivate(ctx, r, tr(r.lang, msgNoGames))
+		r.replyPrivate(ctx, tr(r.lang, locales.GamesNone))
 		return nil
 	}
 	var lines []string
 	for _, e := range entries {
 		lines = append(lines, e.line)
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
-			Embeds: []*discordgo.MessageEmbed{{Title: tr(r.lang, msgGamesTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}}}})
+			Embeds: []*discordgo.MessageEmbed{{Title: tr(r.lang, locales.GamesTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}}}})
 }
 
 func boolInt(v bool) int {
@@ -157,46 +146,4 @@ func boolInt(v bool) int {
 		return 1
 	}
 	return 0
-}
-
-// gameLine is one game of /malefiz games: number and link, players, whose
-// turn it is and until when.
-func (b *Bot) gameLine(m *match, r *request) string {
-	sg := m.stored
-	var players []string
-	for i := range sg.Seats {
-		s := &sg.Seats[i]
-		if s.Left {
-			continue
-		}
-		if s.UserID != "" {
-			players = append(players, mention(s.UserID))
-		} else {
-			players = append(players, b.seatLabel(m, s))
-		}
-	}
-	link := "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + sg.LobbyMessageID
-	if sg.TurnMessageID != "" {
-		link = jumpLink(sg, sg.TurnMessageID)
-	}
-	line := fmt.Sprintf("[#%d](%s) · %s", sg.ID, link, strings.Join(players, ", "))
-	switch seat := m.toMove(); {
-	case sg.Status == store.StatusLobby:
-		line += " · " + tr(r.lang, msgGamesLobby)
-	case seat != nil && seat.UserID == r.userID && seat.Computer == "":
-		line = "🎲 " + line + " · " + tr(r.lang, msgGamesYourTurn, sg.Deadline.Unix())
-	case seat != nil:
-		line += " · " + tr(r.lang, msgGamesTheirTurn, b.seatLabel(m, seat))
-	}
-	return line
-}
-
-// turnDM is the direct message of a turn that begins: the game, the roll
-// (when rolled already) and the link.
-func (b *Bot) turnDM(m *match) string {
-	lang := m.stored.Locale
-	if m.game.Phase() != engine.PhaseRoll {
-		return tr(lang, msgDMTurnRolled, m.stored.ID, m.game.Rolled(), linkPlaceholder)
-	}
-	return tr(lang, msgDMTurn, m.stored.ID, linkPlaceholder)
 }

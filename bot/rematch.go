@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -17,13 +20,13 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	defer unlock()
 	old, err := b.db.Game(ctx, oldID)
 	if err != nil {
-		return refuse(msgNoSuchGame)
+		return refuse(locales.ErrNoSuchGame)
 	}
 	if r.i.GuildID != old.GuildID || (r.i.ChannelID != old.ChannelID && r.i.ChannelID != old.ThreadID) {
-		return refuse(msgForeignButton)
+		return refuse(locales.ErrForeignButton)
 	}
 	if old.Status != store.StatusFinished {
-		return refuse(msgNoRematch)
+		return refuse(locales.ErrNoRematch)
 	}
 	open, err := b.db.OpenGames(ctx, old.GuildID, old.ChannelID)
 	if err != nil {
@@ -31,7 +34,9 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	}
 	for _, sg := range open {
 		if sg.Options.RematchOf == oldID && sg.Status == store.StatusLobby {
-			return b.joinRematch(ctx, r, sg.ID)
+			// Later clicks take a seat in it.
+			r.originChecked = true // the click is on the finished game's message
+			return b.change(ctx, r, sg.ID, func(t *table.Table) error { return t.JoinRematch(actor(r)) })
 		}
 	}
 	gs, err := b.db.GuildSettings(ctx, old.GuildID)
@@ -42,21 +47,11 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	opts.RematchOf = oldID
 	sg := &store.Game{GuildID: old.GuildID, ChannelID: old.ChannelID, HostID: r.userID, Status: store.StatusLobby,
 		Options: opts, Locale: old.Locale, WakeAt: b.now().Add(lobbyLifetime), Threaded: old.Threaded}
-	err = b.create(ctx, r, sg, func(m *match) error {
-		m.settings = gs
-		m.stored.Seats = append(m.stored.Seats, store.Seat{UserID: r.userID, Name: r.name})
-		m.record(store.EventJoin, r.userID, "", "")
-		for _, s := range old.Seats {
-			if s.UserID == "" && s.Computer != "" {
-				m.stored.Seats = append(m.stored.Seats, store.Seat{Computer: s.Computer, Name: s.Computer})
-				m.record(store.EventJoin, "", "", "ai:"+s.Computer)
-			}
-		}
-		m.recolor()
-		m.wake = true
+	err = b.create(ctx, r, sg, gs, func(t *table.Table) error {
+		t.OpenRematch(actor(r), old)
 		return nil
-	}, func(m *match) error {
-		m.answerPrivate(tr(r.lang, msgRematchOpened, m.stored.ID, "<#"+m.stored.ChannelID+">"))
+	}, func(t *table.Table) error {
+		t.Reply = &table.Reply{Kind: table.Private, Message: table.Text(tr(r.lang, locales.RematchOpened, t.Game.ID, "<#"+t.Game.ChannelID+">"))}
 		return nil
 	})
 	if err != nil {
@@ -65,25 +60,8 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	// The lobby message names the new game in its buttons, so it is
 	// posted once the game has its ID. Were it lost, the next Rematch
 	// click posts it again (its edit reposts a missing lobby).
-	return b.change(ctx, nil, sg.ID, func(m *match) error {
-		data := b.lobbyData(m)
-		m.post(view{embeds: data.Embeds, components: data.Components}, store.RoleLobby)
-		return nil
-	})
-}
-
-// joinRematch seats the clicker in the rematch's lobby: the answer is
-// private, the lobby message is edited.
-func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
-	r.originChecked = true // the click is on the finished game's message
-	return b.change(ctx, r, id, func(m *match) error {
-		ev, _, err := join(r)(m)
-		if err != nil {
-			return err
-		}
-		m.record(ev.Kind, ev.UserID, ev.Color, ev.Data)
-		m.answerPrivate(tr(r.lang, msgRematchJoined, m.stored.ID, "<#"+m.stored.ChannelID+">"))
-		m.edit(store.RoleLobby, b.lobbyData(m), true)
+	return b.change(ctx, nil, sg.ID, func(t *table.Table) error {
+		t.PostLobby()
 		return nil
 	})
 }
@@ -91,15 +69,16 @@ func (b *Bot) joinRematch(ctx context.Context, r *request, id int64) error {
 // ratingLines are the rating changes of a finished game, one per seat:
 // "🔴 <@1> 1512 → 1528 (+16)".
 func ratingLines(results []store.Result) []string {
+	results = slices.Clone(results)
 	sort.SliceStable(results, func(i, j int) bool { return colorIndex(results[i].Color) < colorIndex(results[j].Color) })
 	var out []string
 	for _, r := range results {
-		who := mention(r.Player)
+		who := table.Mention(r.Player)
 		if r.Computer {
-			who = "🤖 " + quote(r.Name)
+			who = "🤖 " + table.Quote(r.Name)
 		}
 		if i := colorIndex(r.Color); i >= 0 {
-			who = colorEmoji[i] + " " + who
+			who = table.ColorEmoji[i] + " " + who
 		}
 		before, after := int(r.RatingBefore+0.5), int(r.RatingAfter+0.5)
 		out = append(out, fmt.Sprintf("%s %d → %d (%+d)", who, before, after, after-before))
@@ -109,7 +88,7 @@ func ratingLines(results []store.Result) []string {
 
 // colorIndex is the index of a stored colour name, -1 for none.
 func colorIndex(name string) int {
-	for i, c := range colors {
+	for i, c := range table.Colors {
 		if c.String() == name {
 			return i
 		}
@@ -119,11 +98,11 @@ func colorIndex(name string) int {
 
 // withRatings adds a finished game's rating changes to a result message's
 // first embed as the sender sends it: the ratings are known once the
-// game's end is committed, and are the same on every try.
-func (b *Bot) withRatings(ctx context.Context, gameID int64, body map[string]json.RawMessage) error {
-	results, err := b.db.GameResults(ctx, gameID)
-	if err != nil || len(results) == 0 {
-		return err
+// game's end is committed (the commit returns them), and are the same on
+// every try.
+func withRatings(results []store.Result, body map[string]json.RawMessage) error {
+	if len(results) == 0 {
+		return nil
 	}
 	var embeds []map[string]any
 	if err := json.Unmarshal(body["embeds"], &embeds); err != nil || len(embeds) == 0 {

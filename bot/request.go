@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -23,8 +25,11 @@ type request struct {
 	guildLang string // the server's language, for messages everyone sees
 	perms     int64  // the member's permissions in the channel
 	// answer sends the interaction's one response: the REST callback, or
-	// the HTTP response of an interactions endpoint.
+	// the HTTP response of an interactions endpoint; dc sends the rest
+	// (follow-ups, the edit of a deferred answer), log what fails.
 	answer    func(*discordgo.InteractionResponse) error
+	dc        Discord
+	log       *slog.Logger
 	responded bool // the interaction has been answered
 	deferred  bool // answered "thinking…": the real answer edits @original
 	committed bool // a change of this request was committed
@@ -33,10 +38,15 @@ type request struct {
 	// originChecked: the handler checked where the click comes from (a
 	// click on one game's message that changes another, like Rematch).
 	originChecked bool
+	// settings are the user's settings, read with the game the request
+	// acted on (settingsRead).
+	settings     store.UserSettings
+	settingsRead bool
 }
 
-func newRequest(i *discordgo.Interaction) *request {
-	r := &request{ctx: context.Background(), i: i, lang: language(string(i.Locale))}
+// newRequest is the request of interaction i, answered through b's Discord.
+func (b *Bot) newRequest(i *discordgo.Interaction) *request {
+	r := &request{ctx: context.Background(), i: i, lang: language(string(i.Locale)), dc: b.dc, log: b.log}
 	if i.GuildLocale != nil {
 		r.guildLang = language(string(*i.GuildLocale))
 	} else {
@@ -70,15 +80,10 @@ func displayName(nick string, u *discordgo.User) string {
 func (r *request) isClick() bool { return r.i.Type == discordgo.InteractionMessageComponent }
 
 // userError is a refusal the user reads, privately, in their language.
-type userError struct {
-	key  msg
-	args []any
-}
-
-func (e *userError) Error() string { return tr("en", e.key, e.args...) }
+type userError = table.Refusal
 
 // refuse returns a userError for key.
-func refuse(key msg, args ...any) error { return &userError{key: key, args: args} }
+func refuse(key msg, args ...any) error { return table.Refuse(key, args...) }
 
 // fail answers a request that went wrong: refusals are told privately,
 // anything else is logged and the user gets a short apology that says
@@ -88,29 +93,29 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 	var text string
 	switch {
 	case errors.As(err, &ue):
-		text = tr(r.lang, ue.key, ue.args...)
+		text = tr(r.lang, ue.Key, ue.Args...)
 	case errors.Is(err, store.ErrConflict):
-		text = tr(r.lang, msgTooLate)
+		text = tr(r.lang, locales.ErrTooLate)
 	case errors.Is(err, engine.ErrGameOver):
-		text = tr(r.lang, msgGameOver)
+		text = tr(r.lang, locales.ErrGameOver)
 	case isDiscordCode(err, discordgo.ErrCodeMissingPermissions), isDiscordCode(err, discordgo.ErrCodeMissingAccess):
 		b.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
-		text = tr(r.lang, msgMissingPermissions)
+		text = tr(r.lang, locales.ErrMissingPermissions)
 	case r.committed:
 		b.log.Error("interaction failed after its change was kept", "err", err, "user", r.userID, "channel", r.i.ChannelID)
-		text = tr(r.lang, msgInternalError)
+		text = tr(r.lang, locales.ErrInternal)
 	default:
 		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
-		text = tr(r.lang, msgNothingChanged)
+		text = tr(r.lang, locales.ErrNothingChanged)
 	}
-	b.replyPrivate(ctx, r, text)
+	r.replyPrivate(ctx, text)
 }
 
 // replyPrivate sends an ephemeral message: the response when the interaction
 // is not answered yet, else a follow-up.
-func (b *Bot) replyPrivate(ctx context.Context, r *request, text string) {
+func (r *request) replyPrivate(ctx context.Context, text string) {
 	if !r.responded {
-		err := b.respond(r, &discordgo.InteractionResponse{
+		err := r.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
 				AllowedMentions: &discordgo.MessageAllowedMentions{}},
@@ -119,16 +124,16 @@ func (b *Bot) replyPrivate(ctx context.Context, r *request, text string) {
 			return
 		}
 	}
-	_, err := b.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+	_, err := r.dc.FollowupMessageCreate(r.i, false, &discordgo.WebhookParams{Content: text, Flags: discordgo.MessageFlagsEphemeral,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 	if err != nil {
-		b.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
+		r.log.Warn("could not reply", "err", err, "interaction", r.i.ID)
 	}
 }
 
 // respond answers the interaction once. After a deferred answer the
 // response's message replaces the "thinking…" one.
-func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
+func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	if r.deferred {
 		d := resp.Data
 		if d == nil {
@@ -136,7 +141,7 @@ func (b *Bot) respond(r *request, resp *discordgo.InteractionResponse) error {
 		}
 		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			Files: d.Files, AllowedMentions: d.AllowedMentions}
-		if _, err := b.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
+		if _, err := r.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
 			return fmt.Errorf("respond: %w", err)
 		}
 		r.deferred, r.responded = false, true
@@ -158,11 +163,5 @@ func isDiscordCode(err error, code int) bool {
 	return errors.As(err, &re) && re.Message != nil && re.Message.Code == code
 }
 
-// mention formats a user mention.
-func mention(userID string) string { return "<@" + userID + ">" }
-
 // quote keeps user-chosen text from breaking Markdown.
-func quote(s string) string {
-	r := strings.NewReplacer("*", "\\*", "_", "\\_", "~", "\\~", "`", "\\`", "|", "\\|", ">", "\\>", "@", "@\u200b")
-	return r.Replace(s)
-}
+func quote(s string) string { return table.Quote(s) }

@@ -4,6 +4,10 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // route sends a request to its handler: a slash command to its subcommand,
@@ -18,40 +22,130 @@ func (b *Bot) route(ctx context.Context, r *request) error {
 	return nil
 }
 
-// component handles a click on a button or a choice in a select menu.
+// component handles a click on a button or a choice in a select menu: most
+// change the game their custom ID names, by a decision of its table.
 func (b *Bot) component(ctx context.Context, r *request) error {
 	data := r.i.MessageComponentData()
 	id, err := ParseCustomID(data.CustomID)
 	if err != nil {
-		return refuse(msgUnknownButton)
+		return refuse(locales.ErrUnknownButton)
 	}
 	if len(data.Values) > 0 {
-		if len(data.Values) != 1 || len(data.Values[0]) > maxArgLen {
-			return refuse(msgUnknownButton)
+		if len(data.Values) != 1 || len(data.Values[0]) > table.MaxArgLen {
+			return refuse(locales.ErrUnknownButton)
 		}
 		id.Arg = data.Values[0]
 	}
+	a := actor(r)
+	var decide action
 	switch id.Action {
 	case ActJoin:
-		return b.lobbyAction(ctx, r, id.Game, join(r))
+		decide = changeLobby(a, table.Join(a))
 	case ActLeave:
-		return b.lobbyAction(ctx, r, id.Game, leave(r))
+		decide = changeLobby(a, table.Leave(a))
 	case ActAddBot:
-		return b.lobbyAction(ctx, r, id.Game, addComputer(r, id.Arg))
+		decide = changeLobby(a, table.AddComputer(a, id.Arg))
 	case ActStart:
-		return b.start(ctx, r, id.Game)
+		decide = startGame(b.draw, a)
 	case ActCancel:
-		return b.cancel(ctx, r, id.Game)
+		decide = func(t *table.Table) error { return t.Cancel(a) }
 	case ActResign:
-		return b.resign(ctx, r, id.Game)
+		decide = func(t *table.Table) error { return t.Resign(a) }
 	case ActKeep:
-		return b.keepPlaying(r)
+		return keepPlaying(r)
 	case ActVoteYes, ActVoteNo:
-		return b.vote(ctx, r, id)
+		// The vote message is the bot's, from where the game plays; its
+		// game is in the custom ID.
+		msg := r.i.Message
+		if msg == nil || msg.Author == nil || msg.Author.ID != r.i.AppID {
+			return refuse(locales.ErrForeignButton)
+		}
+		r.originChecked = true
+		decide = func(t *table.Table) error {
+			if sg := t.Game; r.i.GuildID != sg.GuildID || (r.i.ChannelID != sg.ChannelID && r.i.ChannelID != sg.ThreadID) {
+				return refuse(locales.ErrForeignButton)
+			}
+			return t.Vote(a, id.Action == ActVoteYes)
+		}
 	case ActRematch:
 		return b.rematch(ctx, r, id.Game)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
-		return b.turnAction(ctx, r, id)
+		decide = func(t *table.Table) error { return t.Turn(a, id) }
+	default:
+		return refuse(locales.ErrUnknownButton)
 	}
-	return refuse(msgUnknownButton)
+	return b.change(ctx, r, id.Game, decide)
 }
+
+// changeLobby is the decision of a lobby change (see table.ChangeLobby).
+func changeLobby(a table.Actor, change table.LobbyChange) action {
+	return func(t *table.Table) error { return t.ChangeLobby(a, change) }
+}
+
+// startGame is the decision that starts a game: who begins is drawn.
+func startGame(draw func(n int) int, a table.Actor) action {
+	return func(t *table.Table) error { return t.Start(a, draw(max(len(t.Game.Seats), 1))) }
+}
+
+// onGame is the run of a subcommand about the request's game (see
+// openGame): want picks it among several, decide says what to do with it:
+// a change, or nil when it answered by itself.
+func (b *Bot) onGame(want func(r *request) func(*store.Game) bool, decide func(r *request, sg *store.Game) (action, error)) runFunc {
+	return func(ctx context.Context, r *request, _ options) error {
+		sg, err := b.openGame(ctx, r, want(r))
+		if err != nil {
+			return err
+		}
+		act, err := decide(r, sg)
+		if act == nil {
+			return err
+		}
+		return b.change(ctx, r, sg.ID, act)
+	}
+}
+
+// say is the run of a subcommand that answers with a text, privately.
+func say(key msg) runFunc {
+	return func(ctx context.Context, r *request, _ options) error {
+		r.replyPrivate(ctx, tr(r.lang, key))
+		return nil
+	}
+}
+
+// The subcommands about the request's game.
+var (
+	seatedIn  = func(r *request) func(*store.Game) bool { return seated(r.userID) }
+	inLobby   = func(*request) func(*store.Game) bool { return lobby }
+	hostedBy  = func(r *request) func(*store.Game) bool { return hosted(r.userID) }
+	lobbyOfBy = func(r *request) func(*store.Game) bool {
+		return func(sg *store.Game) bool { return lobby(sg) && hosted(r.userID)(sg) }
+	}
+	joinGame = func(r *request, _ *store.Game) (action, error) {
+		a := actor(r)
+		return changeLobby(a, table.Join(a)), nil
+	}
+	cancelGame = func(r *request, _ *store.Game) (action, error) {
+		a := actor(r)
+		return func(t *table.Table) error { return t.Cancel(a) }, nil
+	}
+	boardOf = func(r *request, _ *store.Game) (action, error) {
+		a := actor(r)
+		return func(t *table.Table) error { return t.PrivateBoard(a) }, nil
+	}
+	// leaveGame leaves a lobby; a running game asks first (askResign).
+	leaveGame = func(r *request, sg *store.Game) (action, error) {
+		if sg.Status == store.StatusRunning {
+			return nil, askResign(r, sg)
+		}
+		a := actor(r)
+		return changeLobby(a, table.Leave(a)), nil
+	}
+	// resignGame asks before leaving a running game; a lobby is left.
+	resignGame = func(r *request, sg *store.Game) (action, error) {
+		if sg.Status != store.StatusLobby {
+			return nil, askResign(r, sg)
+		}
+		a := actor(r)
+		return changeLobby(a, table.Leave(a)), nil
+	}
+)

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -51,128 +52,259 @@ const (
 	callTimeout = 20 * time.Second
 )
 
-// deliverGame delivers the effects of a game that this process holds, in
-// order, right after committing them. An effect that fails for now is left
-// to the sender loop, with the ones after it. When Discord refuses one for
-// a missing permission, the user of r (if any) is told privately.
-func (b *Bot) deliverGame(gameID int64, r *request) {
-	unlock := b.sending.lock(gameID)
+// sender delivers the outbox: the effects of the changes this process
+// commits, at once, and what is left to deliver (retries, other processes'
+// effects) in its loop.
+type sender struct {
+	db    senderStore
+	dc    Discord
+	log   *slog.Logger
+	owner string
+	board func(render.Scene) (*discordgo.File, error) // draws a message's board
+	locks keyedLocks                                  // one delivery at a time per game
+	wake  chan struct{}                               // the loop looks at the outbox again
+}
+
+// senderStore is what the sender reads and writes.
+type senderStore interface {
+	Outbox
+	Game(ctx context.Context, id int64) (*store.Game, error)
+	SetUserSettings(ctx context.Context, userID string, s store.UserSettings) error
+}
+
+// deliverCommitted delivers the effects a commit just wrote and claimed for
+// this process, in order, with the game as committed (no read). It returns
+// Discord's refusal for a missing permission, if one came, for the user to
+// hear of.
+func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect) (refused error) {
+	unlock := s.locks.lock(g.ID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
-	effects, err := b.db.ClaimedEffects(ctx, b.owner, gameID)
-	if err != nil {
-		b.log.Error("outbox", "game", gameID, "err", err)
-		return
+	return s.deliverInOrder(ctx, &g, c.Effects, efs, c.Results, true)
+}
+
+// deliverPending delivers, after a commit whose effects wait behind older
+// ones of the game (whose delivery by this process may still be going on),
+// the effects at the head of the game's queue that this process holds,
+// with the game as it is read then. What another process holds, or what
+// waits for a retry, is the sender loop's.
+func (s *sender) deliverPending(gameID int64) (refused error) {
+	unlock := s.locks.lock(gameID)
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
+	defer cancel()
+	effects, err := s.db.ClaimedEffects(ctx, s.owner, gameID)
+	if err != nil || len(effects) == 0 {
+		if err != nil {
+			s.log.Error("outbox", "game", gameID, "err", err)
+		}
+		s.nudge()
+		return nil
 	}
-	for _, e := range effects {
-		next, err := b.deliver(ctx, e)
-		if r != nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
-			b.replyPrivate(ctx, r, tr(r.lang, msgMissingPermissions))
-			r = nil // once is enough
+	g, err := s.db.Game(ctx, gameID)
+	if err != nil {
+		s.log.Error("outbox: could not read the game", "game", gameID, "err", err)
+		s.nudge()
+		return nil
+	}
+	efs := make([]effect, len(effects))
+	var results []store.Result
+	for i, e := range effects {
+		if err := json.Unmarshal(e.Payload, &efs[i]); err != nil {
+			s.nudge() // the loop gives it up
+			return nil
+		}
+		efs[i].LinkTo = 0 // its index is its commit's: the link is the target's
+		if efs[i].Ratings && results == nil {
+			if results, err = s.db.GameResults(ctx, gameID); err != nil {
+				s.nudge()
+				return nil
+			}
+		}
+	}
+	return s.deliverInOrder(ctx, g, effects, efs, results, false)
+}
+
+// deliverInOrder delivers effects of game g, in order: each message ID
+// Discord assigns is kept in g for the effects after it, and for a DM
+// that links to an earlier effect of the list. The outcomes are recorded
+// in one transaction at the end. An effect that fails for now is left to
+// the sender loop, with the ones after it.
+func (s *sender) deliverInOrder(ctx context.Context, g *store.Game, effects []store.Effect, efs []effect, results []store.Result, linked bool) (refused error) {
+	var done []store.Delivery
+	defer func() {
+		if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
+			s.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
+			s.nudge()
+		}
+	}()
+	posted := make([]string, len(effects)) // the message IDs of the posts
+	for i, e := range effects {
+		ef := efs[i]
+		if k := ef.LinkTo; linked && k > 0 && k <= i {
+			ef.linked = posted[k-1]
+		}
+		d, next, err := s.deliver(ctx, e, ef, g, results)
+		if d != nil && !d.Failed && ef.Op == opPost {
+			posted[i] = d.Result
+		}
+		if refused == nil && (isDiscordCode(err, discordgo.ErrCodeMissingPermissions) || isDiscordCode(err, discordgo.ErrCodeMissingAccess)) {
+			refused = err
+		}
+		if d != nil {
+			done = append(done, *d)
 		}
 		if !next {
-			b.nudgeSender()
-			return
+			s.nudge()
+			return refused
 		}
 	}
+	return refused
 }
 
 // RunSender delivers the outbox until ctx ends: what could not be delivered
 // at once, and what another process left behind.
-func (b *Bot) RunSender(ctx context.Context) {
+func (b *Bot) RunSender(ctx context.Context) { b.out.run(ctx) }
+
+// SendPass claims the effects that are due and delivers them; it returns
+// how many it took.
+func (b *Bot) SendPass(ctx context.Context) (int, error) { return b.out.pass(ctx) }
+
+// run is the sender's loop (see RunSender).
+func (s *sender) run(ctx context.Context) {
 	for ctx.Err() == nil {
-		n, err := b.SendPass(ctx)
+		n, err := s.pass(ctx)
 		if err != nil && ctx.Err() == nil {
-			b.log.Error("outbox", "err", err)
+			s.log.Error("outbox", "err", err)
 		}
 		if n > 0 {
 			continue
 		}
 		wait := senderIdle
-		if next, ok, err := b.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("outbox: next effect", "err", err)
+		if next, ok, err := s.db.NextEffectAt(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("outbox: next effect", "err", err)
 		} else if ok {
-			wait = min(max(next.Sub(b.db.Now()), 0), senderIdle) // the outbox keeps the store's time
+			wait = min(max(next.Sub(s.db.Time()), 0), senderIdle) // the outbox keeps the store's time
 		}
-		if !sleep(ctx, wait, b.send) {
+		if !sleep(ctx, wait, s.wake) {
 			return
 		}
 	}
 }
 
-// SendPass claims the effects that are due and delivers them; it returns
-// how many it took.
-func (b *Bot) SendPass(ctx context.Context) (int, error) {
-	effects, err := b.db.ClaimEffects(ctx, b.owner, deliveryLease, senderBatch)
+// pass claims the effects that are due and delivers them; it returns how
+// many it took. Each is delivered with the game read as it is now (the
+// effects of a pass may come from other processes) and recorded at once.
+func (s *sender) pass(ctx context.Context) (int, error) {
+	effects, err := s.db.ClaimEffects(ctx, s.owner, deliveryLease, senderBatch)
 	if err != nil {
 		return 0, err
 	}
 	for _, e := range effects {
-		unlock := b.sending.lock(e.GameID)
-		b.deliver(ctx, e) // the outcome is recorded and logged
+		unlock := s.locks.lock(e.GameID)
+		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}
 	return len(effects), nil
 }
 
-func (b *Bot) nudgeSender() {
-	select {
-	case b.send <- struct{}{}:
-	default:
-	}
-}
-
-// deliver sends one claimed effect and records the outcome; it reports
-// whether the game's next effect may follow (delivered, or given up), and
-// Discord's refusal, if any.
-func (b *Bot) deliver(ctx context.Context, e store.Effect) (next bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
-				"stack", string(debug.Stack()))
-			b.giveUp(ctx, e, fmt.Sprintf("panic: %v", p))
-			next, err = true, errPanic
-		}
-	}()
+// deliverClaimed delivers one effect the sender loop claimed.
+func (s *sender) deliverClaimed(ctx context.Context, e store.Effect) {
 	var ef effect
 	if err := json.Unmarshal(e.Payload, &ef); err != nil {
-		b.giveUp(ctx, e, "unreadable: "+err.Error())
-		return true, err
+		s.giveUp(ctx, e, "unreadable: "+err.Error())
+		return
 	}
-	result, rec, err := b.send1(ctx, e, ef)
-	switch {
-	case err == nil:
-		if err := b.db.EffectDone(ctx, b.owner, e.ID, result, rec); err != nil {
-			b.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
-			return false, nil
+	g, err := s.db.Game(ctx, e.GameID)
+	if err != nil {
+		s.log.Error("outbox: could not read the game", "game", e.GameID, "effect", e.ID, "err", err)
+		return
+	}
+	var results []store.Result
+	if ef.Ratings {
+		if results, err = s.db.GameResults(ctx, e.GameID); err != nil {
+			s.log.Error("outbox: could not read the results", "game", e.GameID, "effect", e.ID, "err", err)
+			return
 		}
-		return true, nil
-	case retryable(err) && e.Attempts+1 < maxAttempts:
-		wait := backoff(e.Attempts)
-		b.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
-			"attempt", e.Attempts+1, "in", wait, "err", err)
-		if err := b.db.RetryEffect(ctx, b.owner, e.ID, wait, err.Error()); err != nil {
-			b.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
+	}
+	if d, _, _ := s.deliver(ctx, e, ef, g, results); d != nil {
+		if err := s.db.RecordDeliveries(ctx, s.owner, []store.Delivery{*d}); err != nil {
+			s.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
 		}
-		return false, err
-	default:
-		b.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
-		b.giveUp(ctx, e, err.Error())
-		return true, err
 	}
 }
 
-func (b *Bot) giveUp(ctx context.Context, e store.Effect, reason string) {
-	if err := b.db.EffectFailed(ctx, b.owner, e.ID, reason); err != nil {
-		b.log.Error("outbox: could not record a failure", "game", e.GameID, "effect", e.ID, "err", err)
+// nudge wakes the loop to look at the outbox again.
+func (s *sender) nudge() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliver sends one claimed effect of game g (whose message IDs it updates
+// with the new message's) and returns its outcome to record, if it is done
+// (delivered, or given up): then the game's next effect may follow. An
+// effect refused for now is put back for a retry (recorded at once; no
+// outcome) and Discord's refusal returned.
+func (s *sender) deliver(ctx context.Context, e store.Effect, ef effect, g *store.Game, results []store.Result) (d *store.Delivery, next bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
+				"stack", string(debug.Stack()))
+			d, next, err = &store.Delivery{ID: e.ID, Failed: true, Result: fmt.Sprintf("panic: %v", p)}, true, errPanic
+		}
+	}()
+	result, rec, err := s.attempt(ctx, e, ef, g, results)
+	switch {
+	case err == nil:
+		if rec != nil {
+			setMessageID(g, *rec)
+		}
+		return &store.Delivery{ID: e.ID, Result: result, Record: rec}, true, nil
+	case retryable(err) && e.Attempts+1 < maxAttempts:
+		wait := backoff(e.Attempts)
+		s.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
+			"attempt", e.Attempts+1, "in", wait, "err", err)
+		if err := s.db.RetryEffect(ctx, s.owner, e.ID, wait, err.Error()); err != nil {
+			s.log.Error("outbox: could not schedule a retry", "game", e.GameID, "effect", e.ID, "err", err)
+		}
+		return nil, false, err
+	default:
+		s.log.Warn("outbox: Discord refused, giving up", "game", e.GameID, "effect", e.ID, "op", ef.Op, "err", err)
+		return &store.Delivery{ID: e.ID, Failed: true, Result: err.Error()}, true, err
+	}
+}
+
+// setMessageID keeps a delivery's new message ID in g.
+func setMessageID(g *store.Game, rec store.MessageRecord) {
+	switch rec.Role {
+	case store.RoleLobby:
+		g.LobbyMessageID = rec.MessageID
+	case store.RoleTurn:
+		g.TurnMessageID = rec.MessageID
+	case store.RoleThread:
+		g.ThreadID = rec.MessageID
+	case store.RoleReminder:
+		g.ReminderMessageID = rec.MessageID
+	}
+}
+
+func (s *sender) giveUp(ctx context.Context, e store.Effect, reason string) {
+	if err := s.db.EffectFailed(ctx, s.owner, e.ID, reason); err != nil {
+		s.log.Error("outbox: could not record a failure", "game", e.GameID, "effect", e.ID, "err", err)
 	}
 }
 
 // retryable reports whether Discord may take the request later: a rate
-// limit, a server error or no answer at all. Any other refusal (a missing
+// limit, a server error, no answer at all, or a message not made yet. Any other refusal (a missing
 // permission, an unknown channel) is final.
 func retryable(err error) bool {
+	var ny *notYet
+	if errors.As(err, &ny) {
+		return true
+	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil {
 		return re.Response.StatusCode == http.StatusTooManyRequests || re.Response.StatusCode >= 500
@@ -189,194 +321,3 @@ func backoff(attempts int) time.Duration {
 	}
 	return d + time.Duration(rand.Int64N(int64(d/4)+1))
 }
-
-// send1 makes the request of effect ef, and returns what Discord answered
-// and where a new message's ID goes.
-func (b *Bot) send1(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if ef.Place {
-		sg, err := b.db.Game(ctx, e.GameID)
-		if err != nil {
-			return "", nil, err
-		}
-		if sg.ThreadID != "" {
-			ef.Channel = sg.ThreadID
-		}
-	}
-	switch ef.Op {
-	case opDM:
-		return b.sendDM(ctx, e, ef)
-	case opThread, opMember, opArchive, opDelete:
-		return b.sendThreadOp(ctx, e, ef)
-	case opPost:
-		id, err := b.postMessage(ctx, e, ef)
-		if err != nil {
-			return "", nil, err
-		}
-		return id, record(ef.Record, id), nil
-	case opEdit:
-		return b.editMessage(ctx, e, ef)
-	case opAdopt:
-		m, err := b.dc.InteractionResponse(&discordgo.Interaction{AppID: ef.App, Token: ef.Token}, discordgo.WithContext(ctx))
-		if err != nil {
-			return "", nil, err
-		}
-		return m.ID, record(ef.Record, m.ID), nil
-	}
-	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
-}
-
-func record(role store.MessageRole, id string) *store.MessageRecord {
-	if role == "" {
-		return nil
-	}
-	return &store.MessageRecord{Role: role, MessageID: id}
-}
-
-// postMessage creates the effect's message with Discord's nonce, so that
-// sending it again creates nothing new.
-func (b *Bot) postMessage(ctx context.Context, e store.Effect, ef effect) (string, error) {
-	var body map[string]json.RawMessage
-	if err := json.Unmarshal(ef.Body, &body); err != nil {
-		return "", err
-	}
-	// Discord's edit body names attachments to keep; a new message has none.
-	delete(body, "attachments")
-	if ef.Ratings {
-		if err := b.withRatings(ctx, e.GameID, body); err != nil {
-			return "", err
-		}
-	}
-	body["nonce"] = mustJSON("mf" + strconv.FormatInt(e.ID, 10))
-	body["enforce_nonce"] = mustJSON(true)
-	endpoint := discordgo.EndpointChannelMessages(ef.Channel)
-	data, err := b.request(ctx, http.MethodPost, endpoint, endpoint, body, ef)
-	if err != nil {
-		return "", err
-	}
-	var m discordgo.Message
-	if err := json.Unmarshal(data, &m); err != nil {
-		return "", err
-	}
-	return m.ID, nil
-}
-
-// editMessage edits the game's message that the effect targets; when it is
-// gone and the effect says so, the message is posted again.
-func (b *Bot) editMessage(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
-	id := messageID(sg, ef.Target)
-	if id != "" {
-		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
-		_, err := b.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
-		if err == nil {
-			return id, nil, nil
-		}
-		if !isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
-			return "", nil, err
-		}
-	}
-	if !ef.Repost {
-		return "gone", nil, nil // nothing worth posting again
-	}
-	newID, err := b.postMessage(ctx, e, ef)
-	if err != nil {
-		return "", nil, err
-	}
-	return newID, record(ef.Target, newID), nil
-}
-
-// request sends body (JSON) to endpoint, with the effect's board attached
-// when it has one.
-func (b *Bot) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
-	if ef.Board == nil {
-		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
-	}
-	f, err := b.boardFile(*ef.Board)
-	if err != nil {
-		// Drawing fails the same way every time: send the message
-		// without its picture rather than not at all.
-		b.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
-		return b.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
-	}
-	contentType, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{f})
-	if err != nil {
-		return nil, err
-	}
-	return b.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
-}
-
-// messageID is the recorded ID of the game's message of role.
-func messageID(sg *store.Game, role store.MessageRole) string {
-	switch role {
-	case store.RoleTurn:
-		return sg.TurnMessageID
-	case store.RoleReminder:
-		return sg.ReminderMessageID
-	case store.RoleThread:
-		return sg.ThreadID
-	}
-	return sg.LobbyMessageID
-}
-
-// sendThreadOp makes the request of a thread or delete effect. A thread
-// that was never made (no permission, no lobby message) leaves the game in
-// its channel: the ops on it are done with nothing to do.
-func (b *Bot) sendThreadOp(ctx context.Context, e store.Effect, ef effect) (string, *store.MessageRecord, error) {
-	sg, err := b.db.Game(ctx, e.GameID)
-	if err != nil {
-		return "", nil, err
-	}
-	switch ef.Op {
-	case opThread:
-		if sg.LobbyMessageID == "" {
-			// The lobby's ID was never recorded: the game plays in
-			// its channel.
-			return "no lobby message", nil, nil
-		}
-		endpoint := discordgo.EndpointChannelMessageThread(ef.Channel, sg.LobbyMessageID)
-		body := map[string]any{"name": ef.Name, "auto_archive_duration": threadArchiveMinutes}
-		data, err := b.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
-		if isDiscordCode(err, discordgo.ErrCodeThreadAlreadyCreatedForThisMessage) {
-			// Made by an earlier try: a thread has its message's ID.
-			return sg.LobbyMessageID, record(ef.Record, sg.LobbyMessageID), nil
-		} else if err != nil {
-			return "", nil, err
-		}
-		var ch discordgo.Channel
-		if err := json.Unmarshal(data, &ch); err != nil {
-			return "", nil, err
-		}
-		return ch.ID, record(ef.Record, ch.ID), nil
-	case opMember, opArchive:
-		if sg.ThreadID == "" {
-			return "no thread", nil, nil
-		}
-		if ef.Op == opMember {
-			endpoint := discordgo.EndpointThreadMember(sg.ThreadID, ef.User)
-			_, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, nil, discordgo.EndpointThreadMembers(sg.ThreadID), discordgo.WithContext(ctx))
-			return ef.User, nil, err
-		}
-		endpoint := discordgo.EndpointChannel(sg.ThreadID)
-		_, err := b.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"archived": true}, endpoint, discordgo.WithContext(ctx))
-		return "archived", nil, err
-	}
-	id := messageID(sg, ef.Target)
-	if id == "" {
-		return "none", nil, nil
-	}
-	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
-	_, err = b.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
-	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
-		return "gone", nil, nil
-	}
-	return id, nil, err
-}
-
-// threadArchiveMinutes is how long a game's thread stays open without
-// messages (Discord's longest, a week); the bot archives it at the end.
-const threadArchiveMinutes = 10080

@@ -4,13 +4,16 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
-func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return refuse(msgNeedManageServer)
+		return refuse(locales.ErrNeedManageServer)
 	}
-	s, err := b.db.GuildSettings(ctx, r.i.GuildID)
+	s, err := p.db.GuildSettings(ctx, r.i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -29,29 +32,29 @@ func (b *Bot) cmdSettings(ctx context.Context, r *request, o options) error {
 		s.Threads, changed = o.bool("threads", true), true
 	}
 	if v := o.string("roll", ""); v != "" {
-		if v != rollAuto && v != rollButton {
-			return refuse(msgUnknownCommand)
+		if v != table.RollAuto && v != table.RollButton {
+			return refuse(locales.ErrUnknownCommand)
 		}
 		s.Roll, changed = v, true
 	}
 	s.Roll = serverRoll(s)
 	if changed {
-		if err := b.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
+		if err := p.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
 			return err
 		}
 	}
-	reminders := tr(r.lang, msgOff)
+	reminders := tr(r.lang, locales.Off)
 	if s.Reminders {
-		reminders = tr(r.lang, msgOn)
+		reminders = tr(r.lang, locales.On)
 	}
-	key := msgSettingsNow
+	key := locales.SettingsNow
 	if changed {
-		key = msgSettingsSaved
+		key = locales.SettingsSaved
 	}
-	threads := tr(r.lang, msgOff)
+	threads := tr(r.lang, locales.Off)
 	if s.Threads {
-		threads = tr(r.lang, msgOn)
+		threads = tr(r.lang, locales.On)
 	}
-	b.replyPrivate(ctx, r, tr(r.lang, key, formatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
+	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -27,34 +29,34 @@ const (
 )
 
 // extraSubcommands are the statistics and settings subcommands.
-func extraSubcommands() []subcommand {
+func extraSubcommands(p *panel) []subcommand {
 	minPage, minGame := 1.0, 1.0
 	periods := []*discordgo.ApplicationCommandOptionChoice{
-		{Name: tr("en", msgPeriodAll), NameLocalizations: localizations(msgPeriodAll), Value: "all"},
-		{Name: tr("en", msgPeriod30), NameLocalizations: localizations(msgPeriod30), Value: "30d"},
+		{Name: tr("en", locales.PeriodAll), NameLocalizations: localizations(locales.PeriodAll), Value: "all"},
+		{Name: tr("en", locales.Period30d), NameLocalizations: localizations(locales.Period30d), Value: "30d"},
 	}
 	timeouts := timeoutChoices()
 	return []subcommand{
-		{name: "leaderboard", desc: msgCmdLeaderboard, run: (*Bot).cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
-			stringOption("period", msgOptPeriod, periods),
-			intOption("page", msgOptPage, &minPage, 1000),
+		{name: "leaderboard", desc: locales.CmdLeaderboard, run: p.cmdLeaderboard, options: []*discordgo.ApplicationCommandOption{
+			stringOption("period", locales.OptPeriod, periods),
+			intOption("page", locales.OptPage, &minPage, 1000),
 		}},
-		{name: "stats", desc: msgCmdStats, run: (*Bot).cmdStats, options: []*discordgo.ApplicationCommandOption{
-			userOption("user", msgOptUser),
+		{name: "stats", desc: locales.CmdStats, run: p.cmdStats, options: []*discordgo.ApplicationCommandOption{
+			userOption("user", locales.OptUser),
 		}},
-		{name: "history", desc: msgCmdHistory, run: (*Bot).cmdHistory},
-		{name: "replay", desc: msgCmdReplay, run: (*Bot).cmdReplay, options: []*discordgo.ApplicationCommandOption{
+		{name: "history", desc: locales.CmdHistory, run: p.cmdHistory},
+		{name: "replay", desc: locales.CmdReplay, run: p.cmdReplay, options: []*discordgo.ApplicationCommandOption{
 			func() *discordgo.ApplicationCommandOption {
-				o := intOption("game", msgOptGame, &minGame, maxGameID)
+				o := intOption("game", locales.OptGame, &minGame, table.MaxGameID)
 				o.Required = true
 				return o
 			}(),
 		}, heavy: true},
-		{name: "settings", desc: msgCmdSettings, run: (*Bot).cmdSettings, options: []*discordgo.ApplicationCommandOption{
-			stringOption("turn-timeout", msgOptDefaultTimeout, timeouts),
-			boolOption("reminders", msgOptReminders),
-			boolOption("threads", msgOptThreads),
-			stringOption("roll", msgOptRoll, rollChoices()),
+		{name: "settings", desc: locales.CmdSettings, run: p.cmdSettings, options: []*discordgo.ApplicationCommandOption{
+			stringOption("turn-timeout", locales.OptDefaultTimeout, timeouts),
+			boolOption("reminders", locales.OptReminders),
+			boolOption("threads", locales.OptThreads),
+			stringOption("roll", locales.OptRoll, rollChoices()),
 		}},
 	}
 }
@@ -63,20 +65,20 @@ func extraSubcommands() []subcommand {
 func playerLabel(lang string, player, name string, computer bool) string {
 	if computer {
 		level := strings.TrimPrefix(player, "ai:")
-		return "🤖 " + tr(lang, msgComputerNamed, tr(lang, levelName(level)))
+		return "🤖 " + tr(lang, locales.Computer, tr(lang, levelName(level)))
 	}
 	return quote(name)
 }
 
-func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 	var since time.Time
-	period := tr(r.guildLang, msgPeriodAll)
+	period := tr(r.guildLang, locales.PeriodAll)
 	if o.string("period", "all") == "30d" {
-		since = b.now().Add(-recentPeriod)
-		period = tr(r.guildLang, msgPeriod30)
+		since = p.now().Add(-recentPeriod)
+		period = tr(r.guildLang, locales.Period30d)
 	}
 	page := max(o.int("page", 1), 1)
-	entries, total, err := b.db.Leaderboard(ctx, r.i.GuildID, since, leaderboardMinGames, (page-1)*leaderboardPage, leaderboardPage)
+	entries, total, err := p.db.Leaderboard(ctx, r.i.GuildID, since, leaderboardMinGames, (page-1)*leaderboardPage, leaderboardPage)
 	if err != nil {
 		return err
 	}
@@ -87,8 +89,8 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 		if e.Rank <= len(medals) {
 			rank = medals[e.Rank-1]
 		}
-		return tr(lang, msgLeaderLine, rank, playerLabel(lang, e.Player, e.Name, e.Computer), int(e.Rating+0.5),
-			tr(lang, msgGamesCount, e.Games), tr(lang, msgWinsCount, e.Wins), formatPercent(lang, e.WinRate))
+		return tr(lang, locales.LeaderLine, rank, playerLabel(lang, e.Player, e.Name, e.Computer), int(e.Rating+0.5),
+			tr(lang, locales.LeaderGames, e.Games), tr(lang, locales.LeaderWins, e.Wins), formatPercent(lang, e.WinRate))
 	}
 	var lines []string
 	mine := false
@@ -100,10 +102,10 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 		lines = append(lines, l)
 	}
 	if len(entries) == 0 {
-		lines = append(lines, tr(lang, msgLeaderEmpty, leaderboardMinGames))
+		lines = append(lines, tr(lang, locales.LeaderEmpty, leaderboardMinGames))
 	}
 	if !mine {
-		if e, err := b.db.LeaderboardRank(ctx, r.i.GuildID, since, leaderboardMinGames, r.userID); err == nil {
+		if e, err := p.db.LeaderboardRank(ctx, r.i.GuildID, since, leaderboardMinGames, r.userID); err == nil {
 			lines = append(lines, "…", "**"+line(e)+"**")
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -111,16 +113,16 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *request, o options) error {
 	}
 	pages := max((total+leaderboardPage-1)/leaderboardPage, 1)
 	embed := &discordgo.MessageEmbed{
-		Title:       tr(lang, msgLeaderTitle, period),
+		Title:       tr(lang, locales.LeaderTitle, period),
 		Description: strings.Join(lines, "\n"),
 		Color:       0xE8B923,
-		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, msgLeaderFooter, page, pages, leaderboardMinGames)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, locales.LeaderFooter, page, pages, leaderboardMinGames)},
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
 
-func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 	player, name := r.userID, r.name
 	if id, ok := o.user("user"); ok {
 		player, name = id, id
@@ -132,18 +134,18 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 		}
 	}
 	lang := r.guildLang
-	s, err := b.db.PlayerStats(ctx, r.i.GuildID, player)
+	s, err := p.db.PlayerStats(ctx, r.i.GuildID, player)
 	if errors.Is(err, store.ErrNotFound) {
-		return refuse(msgNoStats, quote(name))
+		return refuse(locales.StatsNone, quote(name))
 	} else if err != nil {
 		return err
 	}
-	streak := tr(lang, msgStreakNone)
+	streak := tr(lang, locales.StatsStreakNone)
 	switch {
 	case s.Streak > 0:
-		streak = tr(lang, msgStreakWins, s.Streak)
+		streak = tr(lang, locales.StatsStreakWins, s.Streak)
 	case s.Streak < 0:
-		streak = tr(lang, msgStreakLosses, -s.Streak)
+		streak = tr(lang, locales.StatsStreakLosses, -s.Streak)
 	}
 	field := func(k msg, v string) *discordgo.MessageEmbedField {
 		return &discordgo.MessageEmbedField{Name: tr(lang, k), Value: v, Inline: true}
@@ -156,25 +158,25 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 	}
 	fav := "—"
 	if s.FavoriteColor != "" {
-		for c := range colorName {
-			if colors[c].String() == s.FavoriteColor {
-				fav = colorLabel(lang, colors[c])
+		for c := range table.Colors {
+			if table.Colors[c].String() == s.FavoriteColor {
+				fav = table.ColorLabel(lang, table.Colors[c])
 			}
 		}
 	}
 	embed := &discordgo.MessageEmbed{
-		Title: tr(lang, msgStatsTitle, playerLabel(lang, s.Player, name, s.Computer)),
+		Title: tr(lang, locales.StatsTitle, playerLabel(lang, s.Player, name, s.Computer)),
 		Color: 0xE8B923,
 		Fields: []*discordgo.MessageEmbedField{
-			field(msgStatRating, fmt.Sprintf("%d (#%d)", int(s.Rating+0.5), s.Rank)),
-			field(msgStatGames, strconv.Itoa(s.Games)),
-			field(msgStatWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate))),
-			field(msgStatCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
-			field(msgStatBarricades, strconv.Itoa(s.Barricades)),
-			field(msgStatAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0)),
-			field(msgStatFastest, dash(float64(s.FastestWin), s.Wins > 0)),
-			field(msgStatStreak, streak),
-			field(msgStatColor, fav),
+			field(locales.StatsRating, fmt.Sprintf("%d (#%d)", int(s.Rating+0.5), s.Rank)),
+			field(locales.StatsGames, strconv.Itoa(s.Games)),
+			field(locales.StatsWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate))),
+			field(locales.StatsCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
+			field(locales.StatsBarricades, strconv.Itoa(s.Barricades)),
+			field(locales.StatsAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0)),
+			field(locales.StatsFastest, dash(float64(s.FastestWin), s.Wins > 0)),
+			field(locales.StatsStreak, streak),
+			field(locales.StatsColor, fav),
 		},
 	}
 	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
@@ -187,14 +189,14 @@ func (b *Bot) cmdStats(ctx context.Context, r *request, o options) error {
 			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 		} else {
-			b.log.Warn("rating chart", "err", err)
+			p.log.Warn("rating chart", "err", err)
 		}
 	}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 }
 
-func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
-	games, err := b.db.RecentGames(ctx, r.i.GuildID, historyLength)
+func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {
+	games, err := p.db.RecentGames(ctx, r.i.GuildID, historyLength)
 	if err != nil {
 		return err
 	}
@@ -210,30 +212,30 @@ func (b *Bot) cmdHistory(ctx context.Context, r *request, _ options) error {
 		}
 		win := playerLabel(lang, w.Player, w.Name, w.Computer)
 		if w.Forfeit {
-			win += " " + tr(lang, msgForfeitMark)
+			win += " " + tr(lang, locales.HistoryForfeit)
 		}
-		lines = append(lines, tr(lang, msgHistoryLine, g.GameID, win, strings.Join(others, ", "), g.Turns, g.FinishedAt.Unix()))
+		lines = append(lines, tr(lang, locales.HistoryLine, g.GameID, win, strings.Join(others, ", "), g.Turns, g.FinishedAt.Unix()))
 	}
 	if len(lines) == 0 {
-		lines = append(lines, tr(lang, msgHistoryEmpty))
+		lines = append(lines, tr(lang, locales.HistoryEmpty))
 	}
-	embed := &discordgo.MessageEmbed{Title: tr(lang, msgHistoryTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	embed := &discordgo.MessageEmbed{Title: tr(lang, locales.HistoryTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
 
 // cmdReplay answers with an animated GIF of a game of this server, replayed
 // from its event log. Drawing a long game takes a moment: the route answers
 // "thinking…" first and draws at most a few at once (see subcommand.heavy).
-func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
+func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
-	sg, err := b.db.Game(ctx, id)
+	sg, err := p.db.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sg.GuildID != r.i.GuildID) {
-		return refuse(msgNoSuchGame)
+		return refuse(locales.ErrNoSuchGame)
 	} else if err != nil {
 		return err
 	}
-	events, err := b.db.Events(ctx, id)
+	events, err := p.db.Events(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -242,14 +244,14 @@ func (b *Bot) cmdReplay(ctx context.Context, r *request, o options) error {
 		return err
 	}
 	if g == nil {
-		return refuse(msgNotStarted)
+		return refuse(locales.ErrNotStarted)
 	}
 	var buf bytes.Buffer
 	if err := render.ReplayGIF(&buf, render.ReplayScenes(g), nil); err != nil {
 		return err
 	}
-	content := tr(r.guildLang, msgReplayDone, id, g.TurnNumber())
-	return b.respond(r, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+	content := tr(r.guildLang, locales.ReplayDone, id, g.TurnNumber())
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
 }

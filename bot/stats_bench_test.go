@@ -44,10 +44,14 @@ func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
 	return bot, rec
 }
 
-func commandRequest() *request {
-	return &request{userID: "1", name: "Ann", lang: "en", guildLang: "en", i: &discordgo.Interaction{
+// commandRequest is a /malefiz command of user "1" in guild "1", answered
+// to rec.
+func commandRequest(rec *answerRecorder) *request {
+	i := &discordgo.Interaction{
 		ID: "9", GuildID: "1", ChannelID: "c", Type: discordgo.InteractionApplicationCommand,
-		Data: discordgo.ApplicationCommandInteractionData{Name: CommandName}}}
+		Data: discordgo.ApplicationCommandInteractionData{Name: CommandName}}
+	return &request{userID: "1", name: "Ann", lang: "en", guildLang: "en", i: i, dc: rec,
+		answer: func(r *discordgo.InteractionResponse) error { return rec.InteractionRespond(i, r) }}
 }
 
 // BenchmarkStatsAnswer is /malefiz stats from the query to the response,
@@ -57,7 +61,7 @@ func BenchmarkStatsAnswer(b *testing.B) {
 	bot, rec := statsBot(b, 120)
 	b.ResetTimer()
 	for b.Loop() {
-		if err := bot.cmdStats(context.Background(), commandRequest(), options{}); err != nil {
+		if err := bot.panel.cmdStats(context.Background(), commandRequest(rec), options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -73,7 +77,7 @@ func BenchmarkLeaderboardAnswer(b *testing.B) {
 	bot, rec := statsBot(b, 20)
 	b.ResetTimer()
 	for b.Loop() {
-		if err := bot.cmdLeaderboard(context.Background(), commandRequest(), options{}); err != nil {
+		if err := bot.panel.cmdLeaderboard(context.Background(), commandRequest(rec), options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

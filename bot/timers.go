@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/malefiz-discord/malefiz/engine"
-	"github.com/malefiz-discord/malefiz/store"
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
 const (
@@ -37,6 +33,7 @@ const (
 // resumes after a restart by itself.
 func (b *Bot) RunScheduler(ctx context.Context) {
 	for {
+		b.schedulerNext.Store(0) // looking now: every new timer wakes it again
 		n, err := b.Tick(ctx)
 		if err != nil && ctx.Err() == nil {
 			b.log.Error("scheduler", "err", err)
@@ -56,7 +53,8 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 				wait = claimedWait // due, but another process holds it
 			}
 		}
-		if !sleep(ctx, wait, b.wake) {
+		b.schedulerNext.Store(b.now().Add(wait).UnixMilli())
+		if !sleep(ctx, wait, b.wakeScheduler) {
 			return
 		}
 	}
@@ -98,72 +96,7 @@ func (b *Bot) wakeSafely(ctx context.Context, id int64) (err error) {
 			err = fmt.Errorf("game %d: %w", id, errPanic)
 		}
 	}()
-	return b.change(ctx, nil, id, b.wakeGame)
-}
-
-// wakeGame acts on one game's due timer.
-func (b *Bot) wakeGame(m *match) error {
-	sg := m.stored
-	if sg.WakeAt.IsZero() || sg.WakeAt.After(m.now) {
-		return nil // someone acted first
-	}
-	switch {
-	case sg.Status == store.StatusLobby:
-		return b.expireLobby(m)
-	case sg.Status != store.StatusRunning || m.game == nil || m.game.Over():
-		sg.WakeAt = time.Time{}
-		m.changed()
-		return nil
-	case !sg.Deadline.IsZero() && !sg.Deadline.After(m.now):
-		return b.timeout(m)
-	case m.toMove() != nil && (m.toMove().Computer != "" || (m.autoRoll() && m.game.Phase() == engine.PhaseRoll)):
-		// Turns that play themselves, more than one change plays.
-		m.beginTurn()
-		at := len(m.effects)
-		lines, err := b.advance(m)
-		if err != nil {
-			return err
-		}
-		if len(lines) > 0 {
-			m.post(view{content: joinLines(lines)}, "")
-			last := len(m.effects) - 1
-			m.effects = slices.Insert(m.effects[:last], at, m.effects[last])
-		}
-		return nil
-	case !sg.ReminderSent && !sg.RemindAt.IsZero() && !sg.RemindAt.After(m.now):
-		return b.remind(m)
-	}
-	sg.WakeAt = m.timerWake()
-	m.changed()
-	return nil
-}
-
-// expireLobby closes a lobby nobody started in time.
-func (b *Bot) expireLobby(m *match) error {
-	m.stored.Status = store.StatusCancelled
-	m.stored.WakeAt = time.Time{}
-	m.record(store.EventCancel, "", "", "expired")
-	m.edit(store.RoleLobby, closedData(tr(m.stored.Locale, msgLobbyExpired)), false)
-	return nil
-}
-
-// remind pings the player to move once, halfway through the turn. The
-// reminder is committed with its message in the outbox: sent once, even
-// across restarts.
-func (b *Bot) remind(m *match) error {
-	sg := m.stored
-	seat := m.toMove()
-	sg.ReminderSent = true
-	sg.WakeAt = m.timerWake()
-	m.record(store.EventRemind, seat.UserID, seat.Color, "")
-	v := view{content: tr(sg.Locale, msgReminder, mention(seat.UserID), sg.ID, sg.Deadline.Unix()), pings: []string{seat.UserID}}
-	if sg.TurnMessageID != "" {
-		f := false
-		v.reference = &discordgo.MessageReference{MessageID: sg.TurnMessageID, GuildID: sg.GuildID, FailIfNotExists: &f}
-	}
-	m.post(v, store.RoleReminder)
-	m.notify(seat.UserID, tr(sg.Locale, msgDMReminder, sg.ID, sg.Deadline.Unix(), linkPlaceholder), store.RoleTurn)
-	return nil
+	return b.change(ctx, nil, id, (*table.Table).Due)
 }
 
 // skipList remembers games left alone until a time.

@@ -23,6 +23,10 @@ type Commit struct {
 	// over once the lease runs out (see ClaimEffects).
 	Owner string
 	Lease time.Duration
+	// Head is set by Commit: the new effects are the head of the game's
+	// queue (no older effect is pending), so their owner may deliver them
+	// now, in order, without asking the store (see ClaimedEffects).
+	Head bool
 }
 
 // Commit writes c in one transaction, committed to disk before it returns.
@@ -73,6 +77,12 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
+	head := false
+	if len(effects) > 0 {
+		if head, err = firstInQueue(ctx, tx, id, effects[0].ID); err != nil {
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
@@ -86,5 +96,6 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	}
 	copy(c.Results, rated)
 	copy(c.Effects, effects)
+	c.Head = head
 	return nil
 }

@@ -344,11 +344,5 @@ func (db *DB) backupToSQLite(ctx context.Context, path string) error {
 	if err := out.Close(); err != nil {
 		return err
 	}
-	if err := syncFile(name); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	return syncFile(filepath.Dir(path))
+	return installFile(name, path)
 }

@@ -1,6 +1,13 @@
 // Package store keeps every game in one database: games and their seats,
 // the append-only event log of each game, per-guild settings, and the
-// statistics of finished games (results, ratings, leaderboards).
+// statistics of finished games (results, ratings, leaderboards). The types
+// of games, seats, events and settings are the domain's (package malefiz,
+// aliased here, see domain.go); the store knows nothing of Discord or of
+// the game's rules. Files: db.go opens, migrate.go migrates, tx.go begins
+// and counts the transactions, commit.go writes a change, game.go and
+// load.go read games, outbox.go and claims.go keep the outbox, results.go,
+// leaderboard.go and stats.go the statistics, backup.go and copy.go the
+// copies.
 //
 // The database is a SQLite file (the default: one process, nothing to
 // install, a backup is a file copy) or PostgreSQL (one database that several
@@ -60,7 +67,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,23 +117,26 @@ type DB struct {
 	path      string      // SQLite: the file; PostgreSQL: the URL
 	w         *sql.DB     // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	st        *writeStmts // prepared on w
+	rst       *readStmts  // prepared on r
 	r         *sql.DB     // read-only transactions; PostgreSQL: the pool again
 	closeOnce sync.Once
 	closeErr  error
 
 	changes atomic.Int64 // committed Commits
 	writes  atomic.Int64 // committed write transactions of any kind
+	reads   atomic.Int64 // read transactions begun
 }
 
-// Counts are the writes a DB committed since it was opened.
+// Counts are the transactions of a DB since it was opened.
 type Counts struct {
 	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
 	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
+	Reads   int64 // every read transaction
 }
 
-// Counts returns the writes committed so far.
+// Counts returns the transactions so far.
 func (db *DB) Counts() Counts {
-	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load()}
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load()}
 }
 
 // Open opens the database that s names and brings its schema up to date:
@@ -141,10 +150,19 @@ func (db *DB) Counts() Counts {
 // that is not a SQLite database, or that cannot be written, is refused with
 // an error saying so.
 func Open(ctx context.Context, s string) (*DB, error) {
+	open := func() (*DB, error) { return openSQLite(ctx, strings.TrimPrefix(s, "sqlite:")) }
 	if isPostgresURL(s) {
-		return openPostgres(ctx, s)
+		open = func() (*DB, error) { return openPostgres(ctx, s) }
 	}
-	return openSQLite(ctx, strings.TrimPrefix(s, "sqlite:"))
+	db, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if db.rst, err = prepareReads(ctx, db.r, db.d); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	return db, nil
 }
 
 // sqliteDialect is SQLite's spelling.
@@ -280,12 +298,16 @@ func explain(err error) error {
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		var errs []error
+		if db.rst != nil {
+			errs = append(errs, db.rst.close())
+		}
 		if db.r != nil && db.r != db.w {
 			errs = append(errs, db.r.Close())
 		}
 		if db.st != nil {
 			errs = append(errs, db.st.close())
 		}
+
 		if db.w != nil {
 			if db.d == sqliteDialect {
 				// Let SQLite refresh the statistics its planner uses,
@@ -300,280 +322,9 @@ func (db *DB) Close() error {
 	return db.closeErr
 }
 
-// migrate applies the embedded migrations of the backend that the database
-// lacks, in name order, each in its own transaction together with its record
-// in the migrations table. It refuses a database that has migrations it does
-// not know.
-func (db *DB) migrate(ctx context.Context) error {
-	if err := db.createMigrationsTable(ctx); err != nil {
-		return fmt.Errorf("migrations table: %w", err)
-	}
-	names, err := migrationNames(db.d.name)
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if err := db.migrateFile(ctx, name, names); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// migrationNames returns the names of a backend's migrations, in order.
-func migrationNames(backend string) ([]string, error) {
-	names, err := fs.Glob(migrationFS, "migrations/"+backend+"/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	for i, name := range names {
-		names[i] = filepath.Base(name)
-	}
-	slices.Sort(names)
-	return names, nil
-}
-
-// createMigrationsTable creates the table of applied migrations unless it
-// exists. Two PostgreSQL sessions creating it at once can fail on the
-// catalog's unique index: then the other one made it, and it exists.
-func (db *DB) createMigrationsTable(ctx context.Context) error {
-	var err error
-	for range 3 {
-		var tx wtx
-		if tx, err = db.beginWrite(ctx); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
-			name       TEXT   PRIMARY KEY,
-			applied_at BIGINT NOT NULL
-		)`)
-		if err == nil {
-			err = tx.Commit()
-		}
-		tx.Rollback()
-		if err == nil || !isUniqueViolation(err) {
-			return err
-		}
-	}
-	return err
-}
-
-// migrateFile applies one migration unless it is recorded as applied.
-func (db *DB) migrateFile(ctx context.Context, name string, known []string) error {
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-
-	// Checked inside the write transaction, so that two processes opening
-	// the same database at once cannot both apply a migration: SQLite's
-	// write lock admits one, and on PostgreSQL the record is inserted
-	// first, so that a second process waits for the first one's
-	// transaction on the record's key and then finds it taken.
-	applied, err := appliedMigrations(ctx, tx.dtx)
-	if err != nil {
-		return err
-	}
-	for _, a := range applied {
-		if !slices.Contains(known, a) {
-			return fmt.Errorf("%w: it has migration %q, which this program does not know; upgrade malefiz", ErrNewerSchema, a)
-		}
-	}
-	if slices.Contains(applied, name) {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`,
-		name, db.Now().UnixMilli()); isUniqueViolation(err) {
-		return nil // applied by another process meanwhile
-	} else if err != nil {
-		return fmt.Errorf("migration %s: %w", name, err)
-	}
-
-	text, err := fs.ReadFile(migrationFS, "migrations/"+db.d.name+"/"+name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.Tx.ExecContext(ctx, string(text)); err != nil {
-		return fmt.Errorf("migration %s: %w", name, err)
-	}
-	if db.d == sqliteDialect {
-		// user_version mirrors the count, for tools that look there.
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(applied)+1)); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return tx.Commit()
-}
-
-func appliedMigrations(ctx context.Context, tx dtx) ([]string, error) {
-	return queryStrings(ctx, tx, `SELECT name FROM migrations ORDER BY name`)
-}
-
-// queryStrings runs a query of one text column and returns its values.
-func queryStrings(ctx context.Context, tx dtx, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
-// Backup writes a consistent copy of the live database to path, a SQLite
-// file, while games go on. The copy is written beside path, synced, and
-// renamed over it, so path holds either the old file or a complete copy.
-//
-// SQLite copies itself with VACUUM INTO. From PostgreSQL, Backup copies
-// every table as it was at one moment (a REPEATABLE READ snapshot) into a
-// new SQLite file, as Copy does, and checks the counts: a file that Open
-// reads as it is and that Copy can bring back into an empty PostgreSQL
-// database. pg_dump remains the tool for a dump of the PostgreSQL database
-// itself.
-func (db *DB) Backup(ctx context.Context, path string) (err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("store: backup to %s: %w", path, err)
-		}
-	}()
-	if db.d != sqliteDialect {
-		return db.backupToSQLite(ctx, path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // after a successful rename there is nothing there
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// VACUUM INTO wants a file that does not exist or is empty; it is empty.
-	// It reads within one read transaction, so the writer is not held up.
-	// The readers are query_only, which forbids VACUUM INTO: a connection of
-	// its own.
-	conn, err := sql.Open("sqlite", dsn(db.path))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
-		return err
-	}
-	// SQLite does not sync the file VACUUM INTO writes.
-	if err := syncFile(name); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	return syncFile(filepath.Dir(path))
-}
-
-func syncFile(name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// beginRead starts a read-only transaction that sees one snapshot (on
-// SQLite deferred: it takes no lock a writer waits for).
-func (db *DB) beginRead(ctx context.Context) (dtx, error) {
-	tx, err := db.r.BeginTx(ctx, db.d.read)
-	return dtx{Tx: tx, d: db.d}, err
-}
-
-// wtx is a write transaction, with the write connection's prepared
-// statements at hand.
-type wtx struct {
-	dtx
-	st *writeStmts
-	db *DB
-}
-
-// Commit commits the transaction and counts it.
-func (tx wtx) Commit() error {
-	if err := tx.Tx.Commit(); err != nil {
-		return err
-	}
-	tx.db.writes.Add(1)
-	return nil
-}
-
-// stmt returns s for use within the transaction.
-func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, s) }
-
-// beginWrite starts a write transaction (on SQLite, on the one write
-// connection).
-func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
-	tx, err := db.w.BeginTx(ctx, nil)
-	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
-}
-
-// writeStmts are the statements of a move, prepared once: parsing them
-// would take a third of a move's time.
-type writeStmts struct {
-	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
-}
-
-func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, error) {
-	var st writeStmts
-	for _, p := range []struct {
-		s     **sql.Stmt
-		query string
-	}{
-		// ?15: finishing; then the stored game must be open. Else it must
-		// have the new status already, or be open and become open or
-		// cancelled. The message IDs are not written here: deliveries
-		// record them (see SetMessageID).
-		{&st.updateGame, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
-				locale = ?5, deadline = ?6, remind_at = ?7,
-				reminder_sent = ?8, wake_at = ?9, updated_at = ?10, finished_at = ?11,
-				version = version + 1, last_seq = last_seq + ?12
-			WHERE id = ?13 AND version = ?14 AND CASE
-				WHEN ?15 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
-				ELSE status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled'))
-			END
-			RETURNING version, last_seq`},
-		{&st.gameSeats, seatsQuery},
-		{&st.deleteSeats, `DELETE FROM seats WHERE game_id = ?`},
-		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`},
-	} {
-		var err error
-		if *p.s, err = w.PrepareContext(ctx, d.sql(p.query)); err != nil {
-			st.close()
-			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
-		}
-	}
-	return &st, nil
-}
-
-func (st *writeStmts) close() error {
-	var errs []error
-	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent} {
-		if s != nil {
-			errs = append(errs, s.Close())
-		}
-	}
-	return errors.Join(errs...)
-}
+// Time is the store's time: Now to the millisecond, in UTC (the outbox's
+// times are in it).
+func (db *DB) Time() time.Time { return db.now() }
 
 // now is db.Now to the millisecond, in UTC: what a time column stores.
 func (db *DB) now() time.Time {

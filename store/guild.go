@@ -8,28 +8,6 @@ import (
 	"time"
 )
 
-// DefaultTurnTimeout is a guild's turn timeout until it sets one.
-const DefaultTurnTimeout = 24 * time.Hour
-
-// GuildSettings are a guild's defaults for its games.
-type GuildSettings struct {
-	// TurnTimeout is how long a player has for a turn unless the game says
-	// otherwise.
-	TurnTimeout time.Duration
-	// Reminders: a player gets one reminder halfway through the turn.
-	Reminders bool
-	// Threads: each new game plays in a thread of its own.
-	Threads bool
-	// Roll is how new games roll the die: "auto" or "button".
-	Roll string
-}
-
-// DefaultGuildSettings are the settings of a guild that has set none:
-// DefaultTurnTimeout, reminders on, threads on, the die rolled for the player.
-func DefaultGuildSettings() GuildSettings {
-	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true, Threads: true, Roll: "auto"}
-}
-
 // GuildSettings returns a guild's settings, or DefaultGuildSettings when it
 // has set none.
 func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings, error) {
@@ -39,18 +17,35 @@ func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings,
 	}
 	defer tx.Rollback()
 
-	s := DefaultGuildSettings()
-	var timeout int64
-	err = tx.QueryRowContext(ctx, `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`,
-		guildID).Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return s, tx.Commit()
-	case err != nil:
+	s, err := guildSettings(ctx, tx, guildID)
+	if err != nil {
 		return GuildSettings{}, fmt.Errorf("store: settings of guild %s: %w", guildID, err)
 	}
-	s.TurnTimeout = time.Duration(timeout) * time.Millisecond
 	return s, tx.Commit()
+}
+
+// guildSettingsQuery reads a guild's settings.
+const guildSettingsQuery = `SELECT turn_timeout, reminders, threads, roll FROM guild_settings WHERE guild_id = ?`
+
+// guildSettings reads a guild's settings within tx.
+func guildSettings(ctx context.Context, tx dtx, guildID string) (GuildSettings, error) {
+	return scanGuildSettings(tx.QueryRowContext(ctx, guildSettingsQuery, guildID))
+}
+
+// scanGuildSettings reads the row of guildSettingsQuery: the defaults when
+// there is none.
+func scanGuildSettings(row *sql.Row) (GuildSettings, error) {
+	s := DefaultGuildSettings()
+	var timeout int64
+	err := row.Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return s, nil
+	case err != nil:
+		return GuildSettings{}, err
+	}
+	s.TurnTimeout = time.Duration(timeout) * time.Millisecond
+	return s, nil
 }
 
 // SetGuildSettings stores a guild's settings. The turn timeout must be at

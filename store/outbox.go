@@ -69,6 +69,15 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 	return out, nil
 }
 
+// firstInQueue reports whether no effect of game gameID older than id is
+// pending: the effects from id on are the head of the game's queue.
+func firstInQueue(ctx context.Context, tx wtx, gameID, id int64) (bool, error) {
+	var older int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE game_id = ? AND done_at IS NULL AND id < ?`,
+		gameID, id).Scan(&older)
+	return older == 0, err
+}
+
 // ClaimEffects claims for owner, for lease, up to limit effects that are
 // due: each the oldest pending effect of its game, not claimed by anyone (or
 // whose claim ran out), and not to be retried later. They are returned
@@ -79,34 +88,27 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 		return nil, errors.New("store: claim effects: empty owner")
 	}
 	now := db.now()
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	defer tx.Rollback()
-
 	// On PostgreSQL the candidates are locked as they are chosen, passing
 	// over those another claimer holds, and the claim's conditions are
 	// checked again on each row as it is updated.
-	rows, err := tx.QueryContext(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
+	var effects []Effect
+	err := db.claim(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
 		WHERE id IN (
 			SELECT o.id FROM outbox AS o
 			WHERE o.done_at IS NULL AND o.next_at <= ?3
 				AND (o.lease_until IS NULL OR o.lease_until <= ?3)
 				AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)
 			ORDER BY o.next_at, o.id
-			LIMIT ?4`+tx.d.skipLocked+`)
+			LIMIT ?4%s)
 			AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?3)
 		RETURNING id, game_id, kind, payload, attempts, created_at`,
-		owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
+		[]any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
+		func(rows *sql.Rows) error {
+			e, err := scanEffect(rows)
+			effects = append(effects, e)
+			return err
+		})
 	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	effects, err := scanEffects(rows)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim effects: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store: claim effects: %w", err)
 	}
 	sortEffects(effects)
@@ -152,43 +154,21 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	return out, tx.Commit()
 }
 
-func scanEffects(rows *sql.Rows) ([]Effect, error) {
-	defer rows.Close()
-	var out []Effect
-	for rows.Next() {
-		var e Effect
-		var created int64
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
-			return nil, err
-		}
-		e.CreatedAt = time.UnixMilli(created).UTC()
-		out = append(out, e)
+// scanEffect reads an effect's row: id, game_id, kind, payload, attempts,
+// created_at.
+func scanEffect(rows *sql.Rows) (Effect, error) {
+	var e Effect
+	var created int64
+	if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
+		return e, err
 	}
-	return out, rows.Err()
+	e.CreatedAt = time.UnixMilli(created).UTC()
+	return e, nil
 }
 
 // sortEffects orders effects by ID (RETURNING gives no order).
 func sortEffects(effects []Effect) {
 	slices.SortFunc(effects, func(a, b Effect) int { return cmp.Compare(a.ID, b.ID) })
-}
-
-// MessageRole names a message of a game whose ID the store keeps.
-type MessageRole string
-
-// The messages of a game whose IDs are kept in Game.
-const (
-	RoleLobby MessageRole = "lobby" // Game.LobbyMessageID
-	RoleTurn  MessageRole = "turn"  // Game.TurnMessageID
-	// RoleThread is Game.ThreadID: the thread started from the lobby.
-	RoleThread MessageRole = "thread"
-	// RoleReminder is Game.ReminderMessageID.
-	RoleReminder MessageRole = "reminder"
-)
-
-// MessageRecord says where a delivery's new message ID goes.
-type MessageRecord struct {
-	Role      MessageRole
-	MessageID string
 }
 
 // EffectDone records that owner delivered effect id: result is what Discord
@@ -208,30 +188,50 @@ func (db *DB) EffectFailed(ctx context.Context, owner string, id int64, reason s
 }
 
 func (db *DB) finishEffect(ctx context.Context, owner string, id int64, failed bool, result string, rec *MessageRecord) error {
+	return db.RecordDeliveries(ctx, owner, []Delivery{{ID: id, Failed: failed, Result: result, Record: rec}})
+}
+
+// Delivery is the outcome of one effect's delivery.
+type Delivery struct {
+	ID     int64
+	Failed bool           // given up (see EffectFailed); else delivered (see EffectDone)
+	Result string         // what Discord answered, or why it was given up
+	Record *MessageRecord // delivered: where the new message's ID goes, if anywhere
+}
+
+// RecordDeliveries records the outcomes of several effects delivered by
+// owner in one transaction, as EffectDone and EffectFailed each do. When one
+// of them is no longer owner's (ErrLeaseLost), nothing is recorded.
+func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []Delivery) error {
+	if len(deliveries) == 0 {
+		return nil
+	}
+	first := deliveries[0].ID
 	now := db.now()
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
+		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	defer tx.Rollback()
-
-	var gameID int64
-	err = tx.QueryRowContext(ctx, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
-			attempts = attempts + 1
-		WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-		RETURNING game_id`, now.UnixMilli(), failed, result, id, owner).Scan(&gameID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: effect %d: %w", id, ErrLeaseLost)
-	} else if err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
-	}
-	if rec != nil {
-		if err := setMessageID(ctx, tx, gameID, rec.Role, rec.MessageID); err != nil {
-			return fmt.Errorf("store: effect %d: %w", id, err)
+	for _, d := range deliveries {
+		var gameID int64
+		err = tx.QueryRowContext(ctx, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
+				attempts = attempts + 1
+			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
+			RETURNING game_id`, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: effect %d: %w", d.ID, ErrLeaseLost)
+		} else if err != nil {
+			return fmt.Errorf("store: effect %d: %w", d.ID, err)
+		}
+		if d.Record != nil {
+			if err := setMessageID(ctx, tx, gameID, d.Record.Role, d.Record.MessageID); err != nil {
+				return fmt.Errorf("store: effect %d: %w", d.ID, err)
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: effect %d: %w", id, err)
+		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	return nil
 }

@@ -21,41 +21,28 @@ func (db *DB) ClaimDueGames(ctx context.Context, owner string, now time.Time, le
 	if owner == "" {
 		return nil, errors.New("store: claim due games: empty owner")
 	}
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim due games: %w", err)
-	}
-	defer tx.Rollback()
-
-	rows, err := tx.QueryContext(ctx, `UPDATE games SET timer_owner = ?1, timer_until = ?2
+	type due struct{ id, wake int64 }
+	var claimed []due
+	err := db.claim(ctx, `UPDATE games SET timer_owner = ?1, timer_until = ?2
 		WHERE id IN (
 			SELECT id FROM games
 			WHERE wake_at IS NOT NULL AND wake_at <= ?3
 				AND (timer_until IS NULL OR timer_until <= ?3 OR timer_owner = ?1)
 			ORDER BY wake_at, id
-			LIMIT ?4`+tx.d.skipLocked+`)
+			LIMIT ?4%s)
 			AND (timer_until IS NULL OR timer_until <= ?3 OR timer_owner = ?1)
-		RETURNING id, wake_at`, owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
+		RETURNING id, wake_at`, []any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
+		func(rows *sql.Rows) error {
+			var d due
+			var wake sql.NullInt64
+			if err := rows.Scan(&d.id, &wake); err != nil {
+				return err
+			}
+			d.wake = wake.Int64
+			claimed = append(claimed, d)
+			return nil
+		})
 	if err != nil {
-		return nil, fmt.Errorf("store: claim due games: %w", err)
-	}
-	type due struct{ id, wake int64 }
-	var claimed []due
-	for rows.Next() {
-		var d due
-		var wake sql.NullInt64
-		if err := rows.Scan(&d.id, &wake); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store: claim due games: %w", err)
-		}
-		d.wake = wake.Int64
-		claimed = append(claimed, d)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: claim due games: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store: claim due games: %w", err)
 	}
 	// RETURNING gives no order: earliest first, as the scheduler expects.

@@ -7,16 +7,6 @@ import (
 	"fmt"
 )
 
-// UserSettings are one Discord user's settings, the same in every guild.
-type UserSettings struct {
-	// DM: the bot also sends a direct message on the user's turn and when
-	// their game ends.
-	DM bool
-	// DMRefused: Discord refused the last direct message (closed DMs);
-	// the user has not been told yet.
-	DMRefused bool
-}
-
 // UserSettings returns a user's settings; a user who set none has them off.
 func (db *DB) UserSettings(ctx context.Context, userID string) (UserSettings, error) {
 	tx, err := db.beginRead(ctx)

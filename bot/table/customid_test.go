@@ -1,4 +1,4 @@
-package bot
+package table
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{Action: ActJoin, Game: 1},
 		{Action: ActRoll, Game: 42, Turn: 17},
 		{Action: ActMove, Game: 42, Turn: 17, Arg: "home-c1"},
-		{Action: ActPlace, Game: maxGameID, Turn: maxTurnNumber, Arg: "h11"},
+		{Action: ActPlace, Game: MaxGameID, Turn: maxTurnNumber, Arg: "h11"},
 	} {
 		got, err := ParseCustomID(c.String())
 		if err != nil || got != c {

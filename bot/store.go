@@ -1,0 +1,69 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// The bot's use of the database, in the few methods each part needs;
+// *store.DB implements them all (Store).
+
+// Games is what the change path reads and writes: a game with what its
+// decisions need, and the commit of a change.
+type Games interface {
+	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
+	Game(ctx context.Context, id int64) (*store.Game, error)
+	OpenGames(ctx context.Context, guildID, channelID string) ([]*store.Game, error)
+	UserGames(ctx context.Context, guildID, userID string) ([]*store.Game, error)
+	Events(ctx context.Context, gameID int64) ([]store.Event, error)
+	Commit(ctx context.Context, c *store.Commit) error
+	SetMessageID(ctx context.Context, gameID int64, role store.MessageRole, messageID string) error
+}
+
+// Outbox is what the sender needs: claims, outcomes and retries of the
+// effects, and the results a result message shows.
+type Outbox interface {
+	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
+	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
+	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
+	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
+	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
+	NextEffectAt(ctx context.Context) (time.Time, bool, error)
+	GameResults(ctx context.Context, gameID int64) ([]store.Result, error)
+	Time() time.Time
+}
+
+// Timers is what the scheduler needs.
+type Timers interface {
+	ClaimDueGames(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]int64, error)
+	NextWake(ctx context.Context) (time.Time, bool, error)
+}
+
+// Settings are the servers' and the users' settings.
+type Settings interface {
+	GuildSettings(ctx context.Context, guildID string) (store.GuildSettings, error)
+	SetGuildSettings(ctx context.Context, guildID string, s store.GuildSettings) error
+	UserSettings(ctx context.Context, userID string) (store.UserSettings, error)
+	SetUserSettings(ctx context.Context, userID string, s store.UserSettings) error
+}
+
+// Stats are the finished games' figures the statistics commands read.
+type Stats interface {
+	Leaderboard(ctx context.Context, guild string, since time.Time, minGames, offset, limit int) ([]store.LeaderboardEntry, int, error)
+	LeaderboardRank(ctx context.Context, guild string, since time.Time, minGames int, player string) (store.LeaderboardEntry, error)
+	PlayerStats(ctx context.Context, guild, player string) (*store.PlayerStats, error)
+	RecentGames(ctx context.Context, guild string, limit int) ([]store.FinishedGame, error)
+}
+
+// Store is every part of the database the bot uses.
+type Store interface {
+	Games
+	Outbox
+	Timers
+	Settings
+	Stats
+}
+
+var _ Store = (*store.DB)(nil)

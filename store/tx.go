@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// beginRead starts a read-only transaction that sees one snapshot (on
+// SQLite deferred: it takes no lock a writer waits for).
+func (db *DB) beginRead(ctx context.Context) (dtx, error) {
+	db.reads.Add(1)
+	tx, err := db.r.BeginTx(ctx, db.d.read)
+	return dtx{Tx: tx, d: db.d}, err
+}
+
+// wtx is a write transaction, with the write connection's prepared
+// statements at hand.
+type wtx struct {
+	dtx
+	st *writeStmts
+	db *DB
+}
+
+// Commit commits the transaction and counts it.
+func (tx wtx) Commit() error {
+	if err := tx.Tx.Commit(); err != nil {
+		return err
+	}
+	tx.db.writes.Add(1)
+	return nil
+}
+
+// stmt returns s for use within the transaction.
+func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, s) }
+
+// beginWrite starts a write transaction (on SQLite, on the one write
+// connection).
+func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
+}
+
+// writeStmts are the statements of a move, prepared once: parsing them
+// would take a third of a move's time.
+type writeStmts struct {
+	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
+}
+
+func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, error) {
+	var st writeStmts
+	for _, p := range []struct {
+		s     **sql.Stmt
+		query string
+	}{
+		// ?15: finishing; then the stored game must be open. Else it must
+		// have the new status already, or be open and become open or
+		// cancelled. The message IDs are not written here: deliveries
+		// record them (see SetMessageID).
+		{&st.updateGame, `UPDATE games SET status = ?1, host_id = ?2, options = ?3, state = ?4,
+				locale = ?5, deadline = ?6, remind_at = ?7,
+				reminder_sent = ?8, wake_at = ?9, updated_at = ?10, finished_at = ?11,
+				version = version + 1, last_seq = last_seq + ?12
+			WHERE id = ?13 AND version = ?14 AND CASE
+				WHEN ?15 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
+				ELSE status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled'))
+			END
+			RETURNING version, last_seq`},
+		{&st.gameSeats, seatsQuery},
+		{&st.deleteSeats, `DELETE FROM seats WHERE game_id = ?`},
+		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		var err error
+		if *p.s, err = w.PrepareContext(ctx, d.sql(p.query)); err != nil {
+			st.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
+		}
+	}
+	return &st, nil
+}
+
+func (st *writeStmts) close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// readStmts are the statements of LoadGame, the read every click starts
+// with, prepared once on the readers.
+type readStmts struct {
+	game, seats, guild *sql.Stmt
+}
+
+func prepareReads(ctx context.Context, r *sql.DB, d *dialect) (*readStmts, error) {
+	var st readStmts
+	for _, p := range []struct {
+		s     **sql.Stmt
+		query string
+	}{
+		{&st.game, `SELECT ` + gameColumns + ` FROM games WHERE id = ?`},
+		{&st.seats, seatsQuery},
+		{&st.guild, guildSettingsQuery},
+	} {
+		var err error
+		if *p.s, err = r.PrepareContext(ctx, d.sql(p.query)); err != nil {
+			st.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
+		}
+	}
+	return &st, nil
+}
+
+func (st *readStmts) close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{st.game, st.seats, st.guild} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
