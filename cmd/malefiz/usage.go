@@ -17,6 +17,7 @@ var synopses = map[string]string{
 	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
 	"render":      "malefiz render [-roll N] [-size PX] -o FILE POSITION",
 	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-seed S] [-json] [-q]",
+	"train":       "malefiz train [-games N] [-seed S] [-out FILE] [-calibrate N] [-rollouts N] [-cache DIR] [-q]",
 	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
 	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
 	"replay":      "malefiz replay [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] DATABASE GAME",

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/malefiz-discord/malefiz/engine/ai"
+)
+
+// trainCommand trains the win-chance estimator on mixed self-play games
+// and measures it on other games.
+func trainCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("train")
+	games := fs.Int("games", 2000, "number of training games")
+	seed := fs.Uint64("seed", 1, "seed of the training games")
+	out := fs.String("out", "", "write the model here (engine/ai/model.json to retrain the embedded one)")
+	calGames := fs.Int("calibrate", 2000, "number of calibration games (0: none)")
+	calSeed := fs.Uint64("calibrate-seed", 2, "seed of the calibration games")
+	rollouts := fs.Int("rollouts", 0, "also measure the Monte Carlo estimator with this many rollouts per estimate")
+	rolloutEvery := fs.Int("rollout-every", 100, "measure the Monte Carlo estimator on every n-th position only")
+	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again")
+	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "train: unexpected argument %q", fs.Arg(0))
+	}
+	if *games < 1 || *calGames < 0 {
+		return fail(stderr, "train: -games must be at least 1 and -calibrate at least 0")
+	}
+	var progressOut io.Writer
+	if !*quiet && isTerminal(stderr) {
+		progressOut = stderr
+	}
+	train, err := mixedGames(*seed, *games, *cache, progressOut)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	model, info := ai.Fit(train)
+	info.Seed = *seed
+	data, err := ai.MarshalModel(model, info)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f\n", info.Games, info.Seed, info.Positions, info.LogLoss)
+	if *out != "" {
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			return fail(stderr, "train: %v", err)
+		}
+		fmt.Fprintf(stdout, "model written to %s\n", *out)
+	}
+	if *calGames == 0 {
+		return 0
+	}
+	cal, err := mixedGames(*calSeed, *calGames, *cache, progressOut)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	estimators := []struct {
+		name  string
+		est   ai.Estimator
+		every int
+	}{
+		{"learned", model.Chances, 1},
+		{"heuristic", ai.HeuristicChances, 1},
+	}
+	if *rollouts > 0 {
+		estimators = append(estimators, struct {
+			name  string
+			est   ai.Estimator
+			every int
+		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery})
+	}
+	for _, e := range estimators {
+		c := ai.Calibrate(cal, e.est, e.every)
+		fmt.Fprintf(stdout, "\n%s on %d calibration games (seed %d), %d positions, %d estimates:\n", e.name, c.Games, *calSeed, c.Positions, c.Estimates)
+		fmt.Fprintf(stdout, "Brier %.4f (1/n for everyone: %.4f), log loss %.4f, largest decile gap %.1f points\n",
+			c.Brier, c.BrierUniform, c.LogLoss, 100*c.MaxGap(1))
+		if e.every == 1 {
+			fmt.Fprintf(stdout, "| predicted | estimates | mean predicted | observed |\n|---|---:|---:|---:|\n")
+			for _, b := range c.Bins {
+				fmt.Fprintf(stdout, "| %2.0f–%3.0f %% | %d | %.1f %% | %.1f %% |\n", 100*b.Lo, 100*b.Hi, b.N, 100*b.Predicted, 100*b.Observed)
+			}
+		}
+	}
+	return 0
+}
+
+// mixedGames returns games 0 to n-1 of the mixed self-play series of seed
+// (ai.PlayMixedGame), played on every CPU, or read from cache when a
+// previous run kept them there.
+func mixedGames(seed uint64, n int, cache string, progressOut io.Writer) ([]ai.GameRecord, error) {
+	var file string
+	if cache != "" {
+		file = filepath.Join(cache, fmt.Sprintf("mixed-%d-%d.json", seed, n))
+		if data, err := os.ReadFile(file); err == nil {
+			var games []ai.GameRecord
+			if err := json.Unmarshal(data, &games); err == nil {
+				return games, nil
+			}
+		}
+	}
+	games := make([]ai.GameRecord, n)
+	errs := make([]error, n)
+	bar := startProgress(progressOut, "games", n)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				games[i], errs[i] = ai.PlayMixedGame(seed, i)
+				bar.Add(1)
+			}
+		}()
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	bar.Stop()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if file != "" {
+		data, err := json.Marshal(games)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return games, nil
+}
