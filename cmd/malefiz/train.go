@@ -92,23 +92,43 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// cacheChunk is how many games one cache file holds.
+const cacheChunk = 100
+
 // mixedGames returns games 0 to n-1 of the mixed self-play series of seed
-// (ai.PlayMixedGame), played on every CPU, or read from cache when a
-// previous run kept them there.
+// (ai.PlayMixedGame), played on every CPU, or read from cache where a
+// previous run kept them: a file per hundred games, so that an interrupted
+// run loses little.
 func mixedGames(seed uint64, n int, cache string, progressOut io.Writer) ([]ai.GameRecord, error) {
+	games := make([]ai.GameRecord, 0, n)
+	bar := startProgress(progressOut, "games", n)
+	defer bar.Stop()
+	for lo := 0; lo < n; lo += cacheChunk {
+		hi := min(lo+cacheChunk, n)
+		chunk, err := mixedChunk(seed, lo, hi, cache, bar)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, chunk...)
+	}
+	return games, nil
+}
+
+// mixedChunk returns games lo to hi-1 of the series of seed.
+func mixedChunk(seed uint64, lo, hi int, cache string, bar *progress) ([]ai.GameRecord, error) {
 	var file string
 	if cache != "" {
-		file = filepath.Join(cache, fmt.Sprintf("mixed-%d-%d.json", seed, n))
+		file = filepath.Join(cache, fmt.Sprintf("mixed-%d-%d-%d.json", seed, lo, hi))
 		if data, err := os.ReadFile(file); err == nil {
 			var games []ai.GameRecord
 			if err := json.Unmarshal(data, &games); err == nil {
+				bar.Add(hi - lo)
 				return games, nil
 			}
 		}
 	}
-	games := make([]ai.GameRecord, n)
-	errs := make([]error, n)
-	bar := startProgress(progressOut, "games", n)
+	games := make([]ai.GameRecord, hi-lo)
+	errs := make([]error, hi-lo)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
@@ -116,17 +136,16 @@ func mixedGames(seed uint64, n int, cache string, progressOut io.Writer) ([]ai.G
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				games[i], errs[i] = ai.PlayMixedGame(seed, i)
+				games[i-lo], errs[i-lo] = ai.PlayMixedGame(seed, i)
 				bar.Add(1)
 			}
 		}()
 	}
-	for i := range n {
+	for i := lo; i < hi; i++ {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	bar.Stop()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

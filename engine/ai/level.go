@@ -11,7 +11,7 @@ import (
 // Level names a computer player's strength.
 type Level string
 
-// The levels. Easy, Normal and Hard are offered to players; Greedy is the
+// The levels. Easy, Normal, Hard and Expert are offered to players; Greedy is the
 // baseline used to measure them.
 const (
 	// Easy plays legal moves with little foresight.
