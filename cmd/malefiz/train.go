@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine/ai"
@@ -24,6 +25,8 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	rollouts := fs.Int("rollouts", 0, "also measure the Monte Carlo estimator with this many rollouts per estimate")
 	rolloutEvery := fs.Int("rollout-every", 100, "measure the Monte Carlo estimator on every n-th position only")
 	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again")
+	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
+	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal,hard", "the levels of the calibration games")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "train: %v", err)
@@ -34,11 +37,19 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if *games < 1 || *calGames < 0 {
 		return fail(stderr, "train: -games must be at least 1 and -calibrate at least 0")
 	}
+	pool, err := parseLevels(*levelsFlag)
+	if err != nil {
+		return fail(stderr, "train: -levels: %v", err)
+	}
+	calPool, err := parseLevels(*calLevelsFlag)
+	if err != nil {
+		return fail(stderr, "train: -calibrate-levels: %v", err)
+	}
 	var progressOut io.Writer
 	if !*quiet && isTerminal(stderr) {
 		progressOut = stderr
 	}
-	train, err := mixedGames(*seed, *games, *cache, progressOut)
+	train, err := mixedGames(*seed, *games, pool, *cache, progressOut)
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
@@ -58,7 +69,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if *calGames == 0 {
 		return 0
 	}
-	cal, err := mixedGames(*calSeed, *calGames, *cache, progressOut)
+	cal, err := mixedGames(*calSeed, *calGames, calPool, *cache, progressOut)
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
@@ -99,13 +110,13 @@ const cacheChunk = 100
 // (ai.PlayMixedGame), played on every CPU, or read from cache where a
 // previous run kept them: a file per hundred games, so that an interrupted
 // run loses little.
-func mixedGames(seed uint64, n int, cache string, progressOut io.Writer) ([]ai.GameRecord, error) {
+func mixedGames(seed uint64, n int, pool []ai.Level, cache string, progressOut io.Writer) ([]ai.GameRecord, error) {
 	games := make([]ai.GameRecord, 0, n)
 	bar := startProgress(progressOut, "games", n)
 	defer bar.Stop()
 	for lo := 0; lo < n; lo += cacheChunk {
 		hi := min(lo+cacheChunk, n)
-		chunk, err := mixedChunk(seed, lo, hi, cache, bar)
+		chunk, err := mixedChunk(seed, lo, hi, pool, cache, bar)
 		if err != nil {
 			return nil, err
 		}
@@ -115,10 +126,14 @@ func mixedGames(seed uint64, n int, cache string, progressOut io.Writer) ([]ai.G
 }
 
 // mixedChunk returns games lo to hi-1 of the series of seed.
-func mixedChunk(seed uint64, lo, hi int, cache string, bar *progress) ([]ai.GameRecord, error) {
+func mixedChunk(seed uint64, lo, hi int, pool []ai.Level, cache string, bar *progress) ([]ai.GameRecord, error) {
 	var file string
 	if cache != "" {
-		file = filepath.Join(cache, fmt.Sprintf("mixed-%d-%d-%d.json", seed, lo, hi))
+		var names []string
+		for _, l := range pool {
+			names = append(names, string(l))
+		}
+		file = filepath.Join(cache, fmt.Sprintf("mixed-%s-%d-%d-%d.json", strings.Join(names, "+"), seed, lo, hi))
 		if data, err := os.ReadFile(file); err == nil {
 			var games []ai.GameRecord
 			if err := json.Unmarshal(data, &games); err == nil {
@@ -136,7 +151,7 @@ func mixedChunk(seed uint64, lo, hi int, cache string, bar *progress) ([]ai.Game
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				games[i-lo], errs[i-lo] = ai.PlayMixedGame(seed, i)
+				games[i-lo], errs[i-lo] = ai.PlayMixedGame(seed, i, pool)
 				bar.Add(1)
 			}
 		}()
@@ -164,4 +179,17 @@ func mixedChunk(seed uint64, lo, hi int, cache string, bar *progress) ([]ai.Game
 		}
 	}
 	return games, nil
+}
+
+// parseLevels reads a comma-separated list of levels.
+func parseLevels(s string) ([]ai.Level, error) {
+	var out []ai.Level
+	for _, name := range strings.Split(s, ",") {
+		l, err := ai.ParseLevel(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

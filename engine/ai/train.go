@@ -37,15 +37,14 @@ var errNoWinner = errors.New("no winner")
 
 // PlayMixedGame plays game i of the mixed self-play series of seed: 2, 3
 // and 4 players in turn (i mod 3), the four combinations of the house
-// rules in turn (i/3 mod 4), each seat a level of MixedLevels drawn at
-// random. Dice, levels and players all come from seed and i, so a game
-// replays exactly.
-func PlayMixedGame(seed uint64, i int) (GameRecord, error) {
+// rules in turn (i/3 mod 4), each seat a level of pool (MixedLevels, or
+// fewer to play faster) drawn at random. Dice, levels and players all come
+// from seed and i, so a game replays exactly.
+func PlayMixedGame(seed uint64, i int, pool []Level) (GameRecord, error) {
 	rng := rand.New(rand.NewPCG(splitmix(seed, uint64(i)), 0x747261696e)) // "train"
 	n := 2 + i%3
 	k := (i / 3) % 4
 	rules := engine.Rules{SixAgain: k&1 != 0, SafeRow2: k&2 != 0}
-	pool := MixedLevels()
 	levels := make([]Level, n)
 	for j := range levels {
 		levels[j] = pool[rng.IntN(len(pool))]
