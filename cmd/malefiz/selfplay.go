@@ -35,8 +35,8 @@ type gameResult struct {
 
 func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selfplay")
-	games := fs.Int("games", 100, "number of games")
-	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, greedy) "+requiredFlag)
+	games := fs.Int("games", 100, "number of games; the seats rotate from game to game (player j sits in seat j+game mod n), so the first player's advantage cancels out over every n games")
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, greedy) "+requiredFlag)
 	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")

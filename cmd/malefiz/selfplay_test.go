@@ -69,7 +69,7 @@ func TestSelfplayErrors(t *testing.T) {
 		{"no players", []string{"-games", "2"}},
 		{"one player", []string{"-players", "hard"}},
 		{"five players", []string{"-players", "easy,easy,easy,easy,easy"}},
-		{"unknown level", []string{"-players", "hard,expert"}},
+		{"unknown level", []string{"-players", "hard,master"}},
 		{"no games", []string{"-games", "0", "-players", "hard,greedy"}},
 		{"bad flag", []string{"-gmaes", "3", "-players", "hard,greedy"}},
 		{"extra argument", []string{"-players", "hard,greedy", "start"}},

@@ -21,7 +21,7 @@ func TestParseLevel(t *testing.T) {
 		{"greedy", Greedy, false},
 		{"Hard", "", true},
 		{"", "", true},
-		{"expert", "", true},
+		{"expert", Expert, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -37,12 +37,12 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestLevels(t *testing.T) {
-	require.Equal(t, []Level{Easy, Normal, Hard}, Levels())
+	require.Equal(t, []Level{Easy, Normal, Hard, Expert}, Levels())
 	for _, l := range append(Levels(), Greedy) {
 		_, err := New(l, 1)
 		assert.NoError(t, err, "New(%q)", l)
 	}
-	_, err := New("expert", 1)
+	_, err := New("master", 1)
 	assert.ErrorIs(t, err, ErrUnknownLevel)
 }
 
