@@ -116,6 +116,8 @@ const (
 	LeaderWins            Key = "leader.wins"
 	LevelEasy             Key = "level.easy"
 	LevelEasyHint         Key = "level.easy.hint"
+	LevelExpert           Key = "level.expert"
+	LevelExpertHint       Key = "level.expert.hint"
 	LevelGreedy           Key = "level.greedy"
 	LevelGreedyHint       Key = "level.greedy.hint"
 	LevelHard             Key = "level.hard"
