@@ -53,13 +53,13 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
-	model, info := ai.Fit(train)
+	models, info := ai.Fit(train)
 	info.Seed = *seed
-	data, err := ai.MarshalModel(model, info)
+	data, err := ai.MarshalModel(models, info)
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
-	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f\n", info.Games, info.Seed, info.Positions, info.LogLoss)
+	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
 	if *out != "" {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fail(stderr, "train: %v", err)
@@ -78,7 +78,8 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 		est   ai.Estimator
 		every int
 	}{
-		{"learned", model.Chances, 1},
+		{"learned", models.Chances.Chances, 1},
+		{"play model", models.Play.Chances, 1},
 		{"heuristic", ai.HeuristicChances, 1},
 	}
 	if *rollouts > 0 {
