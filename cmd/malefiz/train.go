@@ -87,7 +87,12 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 			name  string
 			est   ai.Estimator
 			every int
-		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery})
+		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery},
+			struct {
+				name  string
+				est   ai.Estimator
+				every int
+			}{"learned, on the same positions as the rollouts", models.Chances.Chances, *rolloutEvery})
 	}
 	for _, e := range estimators {
 		c := ai.Calibrate(cal, e.est, e.every)
