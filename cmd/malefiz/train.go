@@ -17,7 +17,7 @@ import (
 // and measures it on other games.
 func trainCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("train")
-	games := fs.Int("games", 2000, "number of training games")
+	games := fs.Int("games", 600, "number of training games")
 	seed := fs.Uint64("seed", 1, "seed of the training games")
 	out := fs.String("out", "", "write the model here (engine/ai/model.json to retrain the embedded one)")
 	calGames := fs.Int("calibrate", 2000, "number of calibration games (0: none)")
@@ -26,7 +26,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	rolloutEvery := fs.Int("rollout-every", 100, "measure the Monte Carlo estimator on every n-th position only")
 	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again")
 	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
-	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal,hard", "the levels of the calibration games")
+	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "train: %v", err)
