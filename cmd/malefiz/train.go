@@ -17,7 +17,7 @@ import (
 // and measures it on other games.
 func trainCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("train")
-	games := fs.Int("games", 2000, "number of training games")
+	games := fs.Int("games", 600, "number of training games")
 	seed := fs.Uint64("seed", 1, "seed of the training games")
 	out := fs.String("out", "", "write the model here (engine/ai/model.json to retrain the embedded one) (default: write nothing)")
 	calGames := fs.Int("calibrate", 2000, "number of calibration games (0: none)")
@@ -26,7 +26,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	rolloutEvery := fs.Int("rollout-every", 100, "measure the Monte Carlo estimator on every n-th position only")
 	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again (default: keep nothing)")
 	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
-	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal,hard", "the levels of the calibration games")
+	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "train: %v", err)
@@ -53,13 +53,13 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
-	model, info := ai.Fit(train)
+	models, info := ai.Fit(train)
 	info.Seed = *seed
-	data, err := ai.MarshalModel(model, info)
+	data, err := ai.MarshalModel(models, info)
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
-	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f\n", info.Games, info.Seed, info.Positions, info.LogLoss)
+	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
 	if *out != "" {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fail(stderr, "train: %v", err)
@@ -78,7 +78,8 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 		est   ai.Estimator
 		every int
 	}{
-		{"learned", model.Chances, 1},
+		{"learned", models.Chances.Chances, 1},
+		{"play model", models.Play.Chances, 1},
 		{"heuristic", ai.HeuristicChances, 1},
 	}
 	if *rollouts > 0 {
@@ -86,7 +87,12 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 			name  string
 			est   ai.Estimator
 			every int
-		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery})
+		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery},
+			struct {
+				name  string
+				est   ai.Estimator
+				every int
+			}{"learned, on the same positions as the rollouts", models.Chances.Chances, *rolloutEvery})
 	}
 	for _, e := range estimators {
 		c := ai.Calibrate(cal, e.est, e.every)

@@ -290,6 +290,8 @@ type colorTerms struct {
 	// lead is the expected turns of the colour's best pawn (or of a pawn
 	// in the house when that is better).
 	lead float64
+	// second is the same for its second-best pawn.
+	second float64
 	// seat is the colour's place in the round from the colour to move,
 	// 0 to n-1, divided by n.
 	seat float64
@@ -336,12 +338,19 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 		vals, sqs := &vals[c], &sqs[c]
 		home := homes[c]
 		base := e.colorTime(vals[:k], t.home[c], home)
-		lead := unreachable + 0.0
+		lead, second := unreachable+0.0, unreachable+0.0
 		if home > 0 {
 			lead = t.home[c]
+			if home > 1 {
+				second = t.home[c]
+			}
 		}
 		for j := 0; j < k; j++ {
-			lead = min(lead, vals[j])
+			if v := vals[j]; v < lead {
+				lead, second = v, lead
+			} else if v < second {
+				second = v
+			}
 		}
 		total := base
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
@@ -378,7 +387,7 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 			}
 		}
 		seat := float64(i) / float64(n)
-		ts[c] = colorTerms{base: base, total: total + seat, lead: lead, seat: seat, home: home}
+		ts[c] = colorTerms{base: base, total: total + seat, lead: lead, second: second, seat: seat, home: home}
 	}
 	return ts, order, n
 }

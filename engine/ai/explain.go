@@ -20,8 +20,8 @@ const (
 	// says whether it was that colour's pawn nearest the goal.
 	ReasonCaptures
 	// ReasonBlocks: the captured barricade goes on Reason.Square, in front
-	// of Reason.Color, whose pawn nearest the goal stands Reason.Steps steps
-	// from it.
+	// of Reason.Color, whose pawn nearest the goal behind the barricade
+	// stands Reason.Steps steps from it.
 	ReasonBlocks
 	// ReasonRuns: the mover's pawn nearest the goal runs for it; it stands
 	// Reason.Steps steps from the goal afterwards.
@@ -79,15 +79,17 @@ const runSteps = 12
 
 // Explain returns why a player might play m, one of pos's legal moves for
 // roll under rules r (with its placement, if it captures a barricade):
-// the biggest terms of the learned evaluation's change, biggest first.
-// It always returns at least one reason (ReasonNone when nothing counts).
+// the biggest terms of the change in the mover's chance by expert's
+// evaluation (Models.Play), biggest first. It always returns at least one
+// reason: when no term gains, the pawn's own (ReasonNone only when the
+// move changes nothing).
 func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Reason {
 	if m.To == engine.Goal {
 		return []Reason{{Kind: ReasonWins, Color: engine.NoColor, Square: m.To, Gain: 1 - WinChances(pos, r)[pos.Turn()]}}
 	}
 	me := pos.Turn()
 	e := newEvaluator(defaultParams)
-	e.model, e.rules = learned, r
+	e.model, e.rules = learnedPlay, r
 	// before: pos as it would stand after the turn without the move (the
 	// same colour to move as after it); lifted: after the move with a
 	// captured barricade lifted off the board; after: after the move.
@@ -132,7 +134,7 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 			}
 		}
 		if o != engine.NoColor {
-			out = append(out, Reason{Kind: ReasonBlocks, Color: o, Steps: nearest(&after, o), Square: m.Place,
+			out = append(out, Reason{Kind: ReasonBlocks, Color: o, Steps: nearestBehind(&after, o, m.Place), Square: m.Place,
 				Gain: loss * share(&chAfter, o)})
 		}
 	}
@@ -164,7 +166,12 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 		}
 	}
 	if len(kept) == 0 {
-		return []Reason{{Kind: ReasonNone, Color: engine.NoColor, Square: m.To}}
+		// Nothing gains: the move is the least bad, and what it does is
+		// what its pawn does.
+		if pr.Gain == 0 {
+			pr.Kind = ReasonNone
+		}
+		return []Reason{pr}
 	}
 	return kept
 }
@@ -183,6 +190,26 @@ func nearest(b *engine.Position, c engine.Color) int {
 	}
 	for _, q := range b.Pawns(c) {
 		d = min(d, engine.DistanceToGoal(q))
+	}
+	return d
+}
+
+// nearestBehind returns how far colour c's pawn nearest the goal among
+// those farther from it than the barricade on q is from the goal (a pawn
+// in the house counting as one step behind its entry square), or nearest
+// when none is.
+func nearestBehind(b *engine.Position, c engine.Color, q engine.Square) int {
+	d, lim := 1<<30, engine.DistanceToGoal(q)
+	if b.Home(c) > 0 {
+		d = engine.DistanceToGoal(engine.Entry(c)) + 1
+	}
+	for _, p := range b.Pawns(c) {
+		if x := engine.DistanceToGoal(p); x > lim {
+			d = min(d, x)
+		}
+	}
+	if d == 1<<30 {
+		return nearest(b, c)
 	}
 	return d
 }
@@ -244,8 +271,8 @@ type Placement struct {
 	Color engine.Color
 	// Steps is how far that opponent's pawn nearest the goal is from it.
 	Steps int
-	// Chance is the placer's win chance with the barricade there, by the
-	// learned estimator.
+	// Chance is the placer's win chance with the barricade there, by
+	// expert's evaluation (Models.Play).
 	Chance float64
 }
 
@@ -262,13 +289,13 @@ const blockLoss = 0.002
 // position before the move (a game's position while it waits for the
 // placement), roll the roll and legal the allowed squares
 // (engine.Game.PlacementSquares). Squares are ranked by the placer's win
-// chance afterwards, by the learned estimator; a square on the placer's
+// chance afterwards, by expert's evaluation; a square on the placer's
 // own way forward (where the barricade costs its own pawns time) comes
 // only after all the others.
 func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending engine.Move, legal []engine.Square, n int) []Placement {
 	me := pos.Turn()
 	e := newEvaluator(defaultParams)
-	e.model, e.rules = learned, r
+	e.model, e.rules = learnedPlay, r
 	lifted := pos
 	m := pending
 	m.Place = engine.NoSquare
@@ -290,7 +317,7 @@ func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending en
 			}
 		}
 		if p.Color != engine.NoColor {
-			p.Steps = nearest(&after, p.Color)
+			p.Steps = nearestBehind(&after, p.Color, q)
 		}
 		if ts[me].base-tsLifted[me].base > ownWayCost {
 			p.Kind = PlaceOwnWay

@@ -21,8 +21,8 @@ const (
 	// Hard searches the rolls and replies of the next players (expectimax)
 	// with normal's evaluation.
 	Hard Level = "hard"
-	// Expert searches like hard, deeper, with the learned win-chance
-	// estimator (WinChances) as its evaluation.
+	// Expert searches like hard with a learned win-chance estimator as
+	// its evaluation (see Models).
 	Expert Level = "expert"
 	// Greedy captures a pawn when it can, otherwise brings a pawn closest
 	// to the goal, and puts captured barricades on a random square.
@@ -86,7 +86,7 @@ func New(level Level, seed uint64) (Player, error) {
 	case Hard:
 		return &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}, nil
 	case Expert:
-		return &hardPlayer{rng: rng, budget: expertBudget, p: defaultParams, model: learned}, nil
+		return &hardPlayer{rng: rng, budget: expertBudget, p: defaultParams, model: learnedPlay}, nil
 	case Greedy:
 		return &greedyPlayer{rng: rng}, nil
 	}

@@ -108,4 +108,4 @@ func fastMove(b *engine.Position, moves []engine.Move, rules engine.Rules, rng *
 // rolloutsCompared is the number of rollouts per estimate at which the
 // Monte Carlo estimator was compared with the learned one: what fits in
 // the 15 ms budget at the 95th percentile (BenchmarkRolloutChances).
-const rolloutsCompared = 12
+const rolloutsCompared = 40

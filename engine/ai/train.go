@@ -149,11 +149,23 @@ func samples(games []GameRecord) [3][]sample {
 // features that hardly vary finite.
 const ridge = 1e-4
 
-// Fit fits a model to games by maximum likelihood (Newton's method on the
-// conditional logit, a small ridge penalty), separately for each number of
-// players. It starts from the hand-made evaluation's weights, which it
-// keeps for a number of players that games do not include.
-func Fit(games []GameRecord) (*Model, TrainInfo) {
+// Fit fits the models to games by maximum likelihood (Newton's method on
+// the conditional logit, a small ridge penalty), separately for each
+// number of players. It starts from the hand-made evaluation's weights,
+// which it keeps for a number of players that games do not include.
+func Fit(games []GameRecord) (Models, TrainInfo) {
+	chances, info := fitMasked(games, allFeatures)
+	play, playInfo := fitMasked(games, playFeatures)
+	info.PlayLogLoss = playInfo.LogLoss
+	return Models{Chances: chances, Play: play}, info
+}
+
+// allFeatures marks every feature as fitted.
+var allFeatures = [numFeatures]bool{true, true, true, true, true, true, true, true, true}
+
+// fitMasked is Fit with only the features of active fitted; the others
+// keep the hand-made evaluation's weights.
+func fitMasked(games []GameRecord, active [numFeatures]bool) (*Model, TrainInfo) {
 	m := new(Model)
 	info := TrainInfo{Games: len(games)}
 	all := samples(games)
@@ -163,7 +175,7 @@ func Fit(games []GameRecord) (*Model, TrainInfo) {
 		if len(ss) == 0 {
 			continue
 		}
-		l := fitLogit(&m.Weights[k], ss)
+		l := fitLogit(&m.Weights[k], ss, active)
 		loss += l * float64(len(ss))
 		info.Positions += len(ss)
 	}
@@ -174,7 +186,7 @@ func Fit(games []GameRecord) (*Model, TrainInfo) {
 }
 
 // fitLogit fits w to ss in place and returns the mean log loss.
-func fitLogit(w *[numFeatures]float64, ss []sample) float64 {
+func fitLogit(w *[numFeatures]float64, ss []sample, active [numFeatures]bool) float64 {
 	const d = numFeatures
 	cur := logLoss(w, ss)
 	for iter := 0; iter < 50; iter++ {
@@ -196,6 +208,15 @@ func fitLogit(w *[numFeatures]float64, ss []sample) float64 {
 		}
 		n := float64(len(ss))
 		for a := range d {
+			if !active[a] {
+				// A fixed weight: no step, and no coupling to the others.
+				grad[a] = 0
+				for b := range d {
+					hess[a][b], hess[b][a] = 0, 0
+				}
+				hess[a][a] = 1
+				continue
+			}
 			grad[a] = grad[a]/n - ridge*w[a]
 			for b := a; b < d; b++ {
 				hess[a][b] /= n
