@@ -13,6 +13,7 @@
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
 //	malefiz replay [-o FILE] [-width PX] [-db PATH] GAME
+//	malefiz analyse [-o FILE] [-db PATH] GAME
 //	malefiz healthcheck [-ready] [-addr HOST:PORT]
 //
 // malefiz -h, malefiz help and malefiz COMMAND -h print the usage, every
@@ -44,11 +45,12 @@ var commands = map[string]command{
 	"backup":      {"copy the live database safely into a SQLite file", backupCommand},
 	"migrate-to":  {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
 	"replay":      {"write an animated GIF of a stored game", replayCommand},
+	"analyse":     {"print a stored game's turning points; -o writes the chart of the chances", analyseCommand},
 	"healthcheck": {"ask the running bot's /healthz (or /readyz with -ready)", healthcheckCommand},
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "backup", "migrate-to", "replay", "healthcheck"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

@@ -21,6 +21,7 @@ var synopses = map[string]string{
 	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
 	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
 	"replay":      "malefiz replay [-o FILE] [-width PX] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] [-width PX] DATABASE GAME",
+	"analyse":     "malefiz analyse [-o FILE] [-db FILE] [-config FILE] GAME\n       malefiz analyse [-o FILE] DATABASE GAME",
 	"healthcheck": "malefiz healthcheck [-ready] [-addr HOST:PORT]",
 }
 
