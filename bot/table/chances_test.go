@@ -72,7 +72,7 @@ func TestReasonTexts(t *testing.T) {
 
 // playedOut is a game of two computers played to its end, as the scheduler
 // plays it, with the events of every change but the last in log.
-func playedOut(t *testing.T) (tb *Table, log []malefiz.Event) {
+func playedOut(t testing.TB) (tb *Table, log []malefiz.Event) {
 	t.Helper()
 	tb = lobby()
 	tb.Game.Seats = []malefiz.Seat{{Computer: "normal", Name: "normal"}, {Computer: "easy", Name: "easy"}}
