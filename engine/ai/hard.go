@@ -47,11 +47,7 @@ type hardPlayer struct {
 	// model, when set, is the evaluation instead of the power law of p:
 	// the learned estimator, for expert.
 	model *Model
-	// oppByHeuristic, with model, chooses the opponents' replies in the
-	// search by the hand-made evaluation, as hard plays them, while the
-	// player's own moves and the values come from model.
-	oppByHeuristic bool
-	work           int // the work of the last decision, for tests
+	work  int // the work of the last decision, for tests
 }
 
 type candidate struct {
@@ -88,9 +84,6 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	}
 	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
-	if p.model != nil && p.oppByHeuristic {
-		s.opp = newEvaluator(p.p)
-	}
 	after := func(c *candidate) engine.Position {
 		b := pos
 		b.Play(c.move, roll, rules)
@@ -136,10 +129,7 @@ func byStatic(a, b candidate) int {
 
 // searcher holds the state of one hard decision.
 type searcher struct {
-	e *evaluator
-	// opp, when set, chooses the opponents' replies instead of e (the
-	// values still come from e).
-	opp    *evaluator
+	e      *evaluator
 	rules  engine.Rules
 	me     engine.Color
 	budget budget
@@ -198,14 +188,10 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 	)
 	bestX := -1.0
 	bars := b.BarricadeSet()
-	chooser := s.e
-	if s.opp != nil && x != s.me {
-		chooser = s.opp
-	}
 	try := func(m engine.Move) {
 		nb := *b
 		nb.Play(m, roll, s.rules)
-		if ch := chooser.chances(&nb); ch[x] > bestX {
+		if ch := s.e.chances(&nb); ch[x] > bestX {
 			best, bestCh, bestX = nb, ch, ch[x]
 		}
 	}
@@ -236,9 +222,6 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 			m.Place = q
 			try(m)
 		}
-	}
-	if chooser != s.e {
-		bestCh = s.e.chances(&best)
 	}
 	return best, bestCh
 }
