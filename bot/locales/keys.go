@@ -204,7 +204,6 @@ const (
 	PlaceOwnWay           Key = "place.own_way"
 	ReasonAdvances        Key = "reason.advances"
 	ReasonBlocks          Key = "reason.blocks"
-	ReasonCaptures        Key = "reason.captures"
 	ReasonCapturesLead    Key = "reason.captures_lead"
 	ReasonClears          Key = "reason.clears"
 	ReasonEnters          Key = "reason.enters"

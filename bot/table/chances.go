@@ -33,9 +33,27 @@ func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
 	return ai.WinChances(t.State.Position(), t.Rules()), true
 }
 
+// said is what a reason's words already say of a move, for its line to
+// leave out.
+type said struct {
+	captures bool // whose pawn the move captured
+}
+
+// why is the reason of the computer's i-th move of turn in words, "" when
+// there is none worth saying.
+func (t *Table) why(lang string, turn, i int) (string, said) {
+	rs := t.reasons[turn]
+	if i >= len(rs) {
+		return "", said{}
+	}
+	text := t.reasonText(lang, rs[i])
+	return text, said{captures: text != "" && rs[i].Kind == ai.ReasonCaptures}
+}
+
 // reasonText puts a computer's reason for its move into words in lang; ""
-// when nothing is worth saying (the move wins, which its line says, or
-// nothing stands out).
+// when nothing is worth saying beyond what the move's line says (the move
+// wins, captures a pawn that was not its colour's lead, or nothing stands
+// out).
 func (t *Table) reasonText(lang string, r ai.Reason) string {
 	who := func() string { return t.seatLabel(t.SeatByColor(r.Color)) }
 	switch r.Kind {
@@ -43,7 +61,7 @@ func (t *Table) reasonText(lang string, r ai.Reason) string {
 		if r.Lead {
 			return tr(lang, locales.ReasonCapturesLead, who())
 		}
-		return tr(lang, locales.ReasonCaptures, who())
+		return "" // the line says "captures …" already
 	case ai.ReasonBlocks:
 		return tr(lang, locales.ReasonBlocks, who(), r.Steps)
 	case ai.ReasonRuns:

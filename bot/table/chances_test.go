@@ -55,14 +55,14 @@ func TestReasonTexts(t *testing.T) {
 		want string
 	}{
 		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red, Lead: true}, "captures 🔴 Ann's lead pawn"},
-		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red}, "sends a pawn of 🔴 Ann home"},
+		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red}, ""},
 		{ai.Reason{Kind: ai.ReasonBlocks, Color: engine.Green, Steps: 3}, "blocks 🟢 Ben 3 steps from the goal with the barricade"},
 		{ai.Reason{Kind: ai.ReasonBlocks, Color: engine.Green, Steps: 1}, "blocks 🟢 Ben 1 step from the goal with the barricade"},
 		{ai.Reason{Kind: ai.ReasonRuns, Steps: 4}, "runs for the goal"},
 		{ai.Reason{Kind: ai.ReasonEnters}, "brings a pawn into play"},
 		{ai.Reason{Kind: ai.ReasonClears}, "clears a barricade from its way"},
 		{ai.Reason{Kind: ai.ReasonEscapes, Color: engine.Green}, "gets away from 🟢 Ben"},
-		{ai.Reason{Kind: ai.ReasonAdvances, Steps: 9}, "moves up to 9 steps from the goal"},
+		{ai.Reason{Kind: ai.ReasonAdvances, Steps: 9}, "brings a pawn to 9 steps from the goal"},
 		{ai.Reason{Kind: ai.ReasonWins}, ""},
 		{ai.Reason{Kind: ai.ReasonNone}, ""},
 	} {
@@ -139,4 +139,24 @@ func TestResultListsTurningPointsAndTheChart(t *testing.T) {
 
 	_, err = tb.Conclude(nil)
 	assert.Error(t, err, "a log that does not replay to the state")
+}
+
+func TestLineSaysACaptureOnce(t *testing.T) {
+	tb := running(t, "players=rg turn=r r=c1 g=e1 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(2))
+	turn := tb.State.TurnNumber()
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
+	// As if a computer had played it: its reason is a lead capture.
+	tb.reasons = map[int][]ai.Reason{turn: {{Kind: ai.ReasonCaptures, Color: engine.Green, Lead: true}}}
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "c1-e1"}))
+	line := strings.Split(tb.Reply.Message.Content, "\n")[0]
+	assert.Contains(t, line, "c1→e1 — captures 🟢 Ben's lead pawn")
+	assert.Equal(t, 1, strings.Count(line, "captures"), line)
+
+	tb = running(t, "players=rg turn=r r=c1 g=e1 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(2))
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
+	tb.reasons = map[int][]ai.Reason{turn: {{Kind: ai.ReasonCaptures, Color: engine.Green}}}
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "c1-e1"}))
+	line = strings.Split(tb.Reply.Message.Content, "\n")[0]
+	assert.Contains(t, line, "c1→e1, "+tr("en", locales.TurnCaptured, "🟢 Ben"), "a capture of no lead says so as before")
+	assert.NotContains(t, line, " — ")
 }

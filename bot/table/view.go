@@ -100,8 +100,10 @@ func (t *Table) summaryAs(turn int, as string) string {
 		case engine.RecordPass:
 			parts = append(parts, tr(lang, locales.TurnNoMove))
 		case engine.RecordMove:
+			why, says := t.why(lang, turn, moves)
+			moves++
 			s := moveText(lang, rec.Move.From, rec.Move.To)
-			if rec.Captured != engine.NoColor {
+			if rec.Captured != engine.NoColor && !says.captures {
 				s += ", " + tr(lang, locales.TurnCaptured, t.seatLabel(t.SeatByColor(rec.Captured)))
 			}
 			if rec.Move.Place != engine.NoSquare {
@@ -110,12 +112,9 @@ func (t *Table) summaryAs(turn int, as string) string {
 			if rec.Move.To == engine.Goal {
 				s += " — " + tr(lang, locales.TurnReachedGoal)
 			}
-			if rs := t.reasons[turn]; moves < len(rs) {
-				if why := t.reasonText(lang, rs[moves]); why != "" {
-					s += " — " + why
-				}
+			if why != "" {
+				s += " — " + why
 			}
-			moves++
 			parts = append(parts, s)
 		case engine.RecordRemove:
 			parts = append(parts, tr(lang, locales.TurnLeftGame, who))

@@ -59,7 +59,11 @@ func TestSandboxShowsTheChances(t *testing.T) {
 	screenshot(t, ctx, filepath.Join(out, "chances-card.png"))
 	openThread(t, ctx)
 
-	view := playToTheEnd(t, ctx)
+	view := playToTheEnd(t, ctx, func(moves int) {
+		if moves == 8 {
+			screenshot(t, ctx, filepath.Join(out, "chances-lines.png"))
+		}
+	})
 	require.NotEmpty(t, view.Winner)
 	text := pageText(t, ctx, `#messages`)
 	assert.Regexp(t, `Computer \(hard\) rolled \d: [^\n]*→[^\n]* — `, text, "a computer's line says why")
@@ -128,11 +132,12 @@ func markResult(t *testing.T, ctx context.Context) chromedp.ID {
 }
 
 // playToTheEnd plays Alice's turns by what the page offers, the move
-// nearest the goal first, until the winner's line.
-func playToTheEnd(t *testing.T, ctx context.Context) turnView {
+// nearest the goal first, until the winner's line; before each of her
+// moves it calls before with the number of moves she made.
+func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int)) turnView {
 	t.Helper()
 	deadline := time.Now().Add(120 * time.Second)
-	retries := 0
+	retries, moves := 0, 0
 	var view turnView
 	var err error
 	for time.Now().Before(deadline) {
@@ -150,12 +155,17 @@ func playToTheEnd(t *testing.T, ctx context.Context) turnView {
 		case view.Roll != "":
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
 		case len(view.Moves) > 0:
+			before(moves)
+			moves++
 			cid := nearestMove(t, view.Moves)
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
 		case len(view.Pawns) > 0:
 			cid := nearestPawn(view.Pawns)
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
 		case len(view.Places) > 0:
+			if len(view.Places) > 1 {
+				screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "chances-places.png"))
+			}
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
 		case len(view.Menus) > 0:
 			cid := view.Menus[len(view.Menus)-1]
