@@ -184,12 +184,34 @@ func (t *Table) Conclude(events []malefiz.Event) ([]malefiz.Result, error) {
 // the chart of the chances.
 func (t *Table) addAnalysis(msg *Message, a ai.Analysis) {
 	lang := t.Game.Locale
-	chart := &Chart{}
+	chart := t.chart(a)
+	lines := t.turningLines(lang, a)
+	desc := tr(lang, locales.ChancesChart)
+	if len(lines) > 0 {
+		desc = strings.Join(lines, "\n") + "\n\n" + desc
+	}
+	msg.Embeds = append(msg.Embeds, Embed{Title: tr(lang, locales.ChancesTitle), Description: desc,
+		Color: msg.Embeds[0].Color, Chart: true})
+	msg.Chart = chart
+}
+
+// turningLines are the turning points of a, one line each in lang,
+// numbered as the chart's markers.
+func (t *Table) turningLines(lang string, a ai.Analysis) []string {
 	var lines []string
 	for i, tp := range a.Turning {
-		chart.Markers = append(chart.Markers, tp.Turn)
 		lines = append(lines, tr(lang, locales.ChancesPoint, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)),
 			moveLine(lang, tp.Move), Percent(lang, tp.Before), Percent(lang, tp.After)))
+	}
+	return lines
+}
+
+// chart is the chart of each colour's chance along a, one point a turn,
+// with the turning points as markers.
+func (t *Table) chart(a ai.Analysis) *Chart {
+	chart := &Chart{}
+	for _, tp := range a.Turning {
+		chart.Markers = append(chart.Markers, tp.Turn)
 	}
 	for _, c := range a.Colors {
 		s := render.ChanceSeries{Color: c}
@@ -213,13 +235,7 @@ func (t *Table) addAnalysis(msg *Message, a ai.Analysis) {
 		}
 		chart.Series = append(chart.Series, s)
 	}
-	desc := tr(lang, locales.ChancesChart)
-	if len(lines) > 0 {
-		desc = strings.Join(lines, "\n") + "\n\n" + desc
-	}
-	msg.Embeds = append(msg.Embeds, Embed{Title: tr(lang, locales.ChancesTitle), Description: desc,
-		Color: msg.Embeds[0].Color, Chart: true})
-	msg.Chart = chart
+	return chart
 }
 
 // moveLine is a move as a history line writes it, with its barricade.
@@ -232,20 +248,12 @@ func moveLine(lang string, m engine.Move) string {
 }
 
 // ChartOf is the chance chart of a whole game g (a replay), with its
-// turning points as markers, and the turning points as lines in lang, as
-// `malefiz analyse` prints them.
+// turning points as markers, and the turning points as the result message
+// writes them in the game's language (Markdown), as `malefiz analyse`
+// prints them.
 func (t *Table) ChartOf(g *engine.Game) (*Chart, []string) {
-	msg := Message{Embeds: []Embed{{}}}
-	t.addAnalysis(&msg, ai.Analyse(g, nil, turningPoints))
-	var lines []string
-	if d := msg.Embeds[1].Description; d != "" {
-		for _, l := range strings.Split(d, "\n") {
-			if strings.HasPrefix(l, "**") {
-				lines = append(lines, strings.ReplaceAll(l, "**", ""))
-			}
-		}
-	}
-	return msg.Chart, lines
+	a := ai.Analyse(g, nil, turningPoints)
+	return t.chart(a), t.turningLines(t.Game.Locale, a)
 }
 
 // replayed is the whole game, rebuilt from its log, checked against the

@@ -137,6 +137,12 @@ func TestResultListsTurningPointsAndTheChart(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, png)
 
+	g, err := tb.replayed(log)
+	require.NoError(t, err)
+	chart, same := tb.ChartOf(g)
+	assert.Equal(t, lines[:turningPoints], same, "malefiz analyse's lines are the result's")
+	assert.Equal(t, result.Chart, chart)
+
 	_, err = tb.Conclude(nil)
 	assert.Error(t, err, "a log that does not replay to the state")
 }

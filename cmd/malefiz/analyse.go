@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz/bot"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
@@ -73,7 +74,7 @@ func analyseCommand(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintln(stdout, "Turning points:")
 		for _, l := range lines {
-			fmt.Fprintln(stdout, l)
+			fmt.Fprintln(stdout, strings.ReplaceAll(l, "**", "")) // the Markdown's bold
 		}
 	}
 	if *out != "" {
