@@ -166,3 +166,16 @@ func TestLineSaysACaptureOnce(t *testing.T) {
 	assert.Contains(t, line, "c1→e1, "+tr("en", locales.TurnCaptured, "🟢 Ben"), "a capture of no lead says so as before")
 	assert.NotContains(t, line, " — ")
 }
+
+func TestLobbyOffersEveryLevel(t *testing.T) {
+	menu := lobby(ann).LobbyMessage().Rows[1].Menu
+	require.NotNil(t, menu)
+	var values []string
+	for _, o := range menu.Options {
+		values = append(values, o.Value)
+	}
+	assert.Equal(t, []string{"easy", "normal", "hard", "expert"}, values)
+	assert.Equal(t, "expert", menu.Options[3].Label)
+	assert.Equal(t, tr("en", locales.LevelExpertHint), menu.Options[3].Description)
+	assert.Contains(t, tr("en", locales.ErrBadLevel), "expert")
+}
