@@ -171,12 +171,15 @@ type GuildSettings struct {
 	Threads bool
 	// Roll is how new games roll the die: "auto" or "button".
 	Roll string
+	// Chances: the scoreboard card shows each seat's chance to win.
+	Chances bool
 }
 
 // DefaultGuildSettings are the settings of a guild that has set none:
-// DefaultTurnTimeout, reminders on, threads on, the die rolled for the player.
+// DefaultTurnTimeout, reminders on, threads on, the die rolled for the player,
+// the chances to win shown.
 func DefaultGuildSettings() GuildSettings {
-	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true, Threads: true, Roll: "auto"}
+	return GuildSettings{TurnTimeout: DefaultTurnTimeout, Reminders: true, Threads: true, Roll: "auto", Chances: true}
 }
 
 // UserSettings are one Discord user's settings, the same in every guild.

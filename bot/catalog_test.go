@@ -50,6 +50,11 @@ func TestNumbersByLanguage(t *testing.T) {
 }
 
 func TestEveryLevelHasANameAndHint(t *testing.T) {
+	var offered []string
+	for _, c := range levelChoices() {
+		offered = append(offered, c.Value.(string))
+	}
+	assert.Equal(t, []string{"easy", "normal", "hard", "expert"}, offered, "/malefiz new level: offers every level")
 	for _, c := range levelChoices() {
 		level := c.Value.(string)
 		for _, key := range []msg{levelName(level), levelHint(level)} {

@@ -106,11 +106,23 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 		return nil, nil, nil
 	}
 	finished := t.Finished()
+	var results []store.Result
+	if finished {
+		// The result's contents come from the whole log, decided
+		// before the effects are: they are complete when committed.
+		events, err := b.db.Events(ctx, t.Game.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if results, err = t.Conclude(events); err != nil {
+			return nil, nil, err
+		}
+	}
 	sg, err := t.Snapshot()
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease, Rate: table.Elo}
+	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease, Results: results, Rate: table.Elo}
 	efs := make([]effect, len(effects))
 	for i, e := range effects {
 		efs[i] = outboxEffect(r, sg, e)
@@ -121,13 +133,6 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 		c.Effects = append(c.Effects, se)
 	}
 	if finished {
-		events, err := b.db.Events(ctx, sg.ID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.Results, err = t.Results(events); err != nil {
-			return nil, nil, err
-		}
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
 	}
 	start := time.Now()

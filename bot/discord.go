@@ -18,6 +18,9 @@ import (
 // boardFileName is the attachment every board travels as.
 const boardFileName = "board.png"
 
+// chartFileName is the name of a result's chance chart.
+const chartFileName = "chances.png"
+
 // embedsOf returns msg's embeds as Discord takes them.
 func embedsOf(msg table.Message) []*discordgo.MessageEmbed {
 	var out []*discordgo.MessageEmbed
@@ -28,6 +31,9 @@ func embedsOf(msg table.Message) []*discordgo.MessageEmbed {
 		}
 		if e.Board {
 			de.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFileName}
+		}
+		if e.Chart {
+			de.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + chartFileName}
 		}
 		out = append(out, de)
 	}
@@ -121,6 +127,15 @@ func (bd *boards) file(s render.Scene) (*discordgo.File, error) {
 		bd.keep(string(key), data)
 	}
 	return &discordgo.File{Name: boardFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
+}
+
+// chartFile draws a result's chance chart as chances.png.
+func chartFile(c *table.Chart) (*discordgo.File, error) {
+	data, err := c.PNG()
+	if err != nil {
+		return nil, err
+	}
+	return &discordgo.File{Name: chartFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
 }
 
 // keep remembers the board of key, forgetting the oldest beyond boardsKept.

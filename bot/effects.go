@@ -37,6 +37,8 @@ type effect struct {
 	Body   json.RawMessage `json:"body,omitempty"` // the message as Discord takes it
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene `json:"board,omitempty"`
+	// Chart, when set, is drawn and attached as chances.png.
+	Chart *table.Chart `json:"chart,omitempty"`
 	// Target is the message an edit changes: the game's message of that
 	// role as recorded when the edit is delivered (an earlier post of the
 	// same game is delivered first).
@@ -112,7 +114,7 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
 			f := false
 			body.Reference = &discordgo.MessageReference{MessageID: msg.ReplyTo, GuildID: sg.GuildID, FailIfNotExists: &f}
 		}
-		out.Body, out.Board = mustJSON(body), msg.Board
+		out.Body, out.Board, out.Chart = mustJSON(body), msg.Board, msg.Chart
 	case table.Edit:
 		msg := *e.Message
 		content, embeds, comps := msg.Content, embedsOf(msg), componentsOf(msg)

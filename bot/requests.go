@@ -102,17 +102,28 @@ func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg 
 // request sends body (JSON) to endpoint, with the effect's board attached
 // when it has one.
 func (s *sender) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
-	if ef.Board == nil {
+	var files []*discordgo.File
+	if ef.Board != nil {
+		f, err := s.board(*ef.Board)
+		if err != nil {
+			// Drawing fails the same way every time: send the message
+			// without its picture rather than not at all.
+			s.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
+		} else {
+			files = append(files, f)
+		}
+	}
+	if ef.Chart != nil {
+		if f, err := chartFile(ef.Chart); err != nil {
+			s.log.Error("could not draw the chance chart", "channel", ef.Channel, "err", err)
+		} else {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
 		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
 	}
-	f, err := s.board(*ef.Board)
-	if err != nil {
-		// Drawing fails the same way every time: send the message
-		// without its picture rather than not at all.
-		s.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
-		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
-	}
-	contentType, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{f})
+	contentType, data, err := discordgo.MultipartBodyWithJSON(body, files)
 	if err != nil {
 		return nil, err
 	}

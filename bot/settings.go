@@ -31,6 +31,9 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if _, ok := o["threads"]; ok {
 		s.Threads, changed = o.bool("threads", true), true
 	}
+	if _, ok := o["chances"]; ok {
+		s.Chances, changed = o.bool("chances", true), true
+	}
 	if v := o.string("roll", ""); v != "" {
 		if v != table.RollAuto && v != table.RollButton {
 			return refuse(locales.ErrUnknownCommand)
@@ -55,6 +58,10 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if s.Threads {
 		threads = tr(r.lang, locales.On)
 	}
-	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll))
+	chances := tr(r.lang, locales.Off)
+	if s.Chances {
+		chances = tr(r.lang, locales.On)
+	}
+	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll, chances))
 	return nil
 }

@@ -57,6 +57,7 @@ func extraSubcommands(p *panel) []subcommand {
 			boolOption("reminders", locales.OptReminders),
 			boolOption("threads", locales.OptThreads),
 			stringOption("roll", locales.OptRoll, rollChoices()),
+			boolOption("chances", locales.OptChances),
 		}},
 	}
 }

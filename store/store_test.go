@@ -585,7 +585,7 @@ func TestGuildSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Threads: true, Roll: "auto"}); s != want {
+		if want := (store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Threads: true, Roll: "auto", Chances: true}); s != want {
 			t.Errorf("default settings %+v, want %+v", s, want)
 		}
 		set := store.GuildSettings{TurnTimeout: 90 * time.Minute, Reminders: false, Threads: false, Roll: "button"}
@@ -595,6 +595,11 @@ func TestGuildSettings(t *testing.T) {
 		if s, _ := db.GuildSettings(ctxT(t), "guild1"); s != set {
 			t.Errorf("settings %+v, want %+v", s, set)
 		}
+		set.Chances = true
+		require.NoError(t, db.SetGuildSettings(ctxT(t), "guild1", set))
+		s, err = db.GuildSettings(ctxT(t), "guild1")
+		require.NoError(t, err)
+		require.True(t, s.Chances, "chances on again")
 		if s, _ := db.GuildSettings(ctxT(t), "guild2"); s != store.DefaultGuildSettings() {
 			t.Errorf("another guild's settings %+v", s)
 		}

@@ -50,6 +50,8 @@ var pluralArg = map[Key]int{
 	ReplayDone:        1,
 	TimerTakenOver:    1,
 	ErrBadBots:        0,
+	ReasonAdvances:    0,
+	ReasonBlocks:      1,
 }
 
 // PluralArg returns the argument of key that picks its plural form, if it

@@ -22,6 +22,7 @@ func (t *Table) cardEmbed() Embed {
 	sg := t.Game
 	var lines []string
 	toMove := t.ToMove()
+	chances, showChances := t.chances()
 	for i := range sg.Seats {
 		s := &sg.Seats[i]
 		who := Mention(s.UserID)
@@ -40,6 +41,9 @@ func (t *Table) cardEmbed() Embed {
 			line += " · " + tr(lang, locales.CardLeft)
 		case t.State != nil:
 			line += " · " + tr(lang, locales.CardToGo, distance(t.State.Position(), SeatColor(s)))
+			if showChances {
+				line += " · " + Percent(lang, chances[SeatColor(s)])
+			}
 		}
 		lines = append(lines, line)
 	}

@@ -15,6 +15,8 @@ type Message struct {
 	ReplyTo string
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene
+	// Chart, when set, is drawn and attached as chances.png.
+	Chart *Chart
 }
 
 // Embed is one embed of a message.
@@ -25,6 +27,8 @@ type Embed struct {
 	Footer      string
 	// Board: the embed shows the message's board as its image.
 	Board bool
+	// Chart: the embed shows the message's chart as its image.
+	Chart bool
 }
 
 // Row is a row of components: buttons, or one select menu.

@@ -78,13 +78,15 @@ func apply(g *engine.Game, e malefiz.Event) error {
 // Results counts each seat's part of the game that just finished, from the
 // replay of its whole log (events, the stored ones, then the change's own); the replay must end where the snapshot is.
 func (t *Table) Results(events []malefiz.Event) ([]malefiz.Result, error) {
-	g, err := Replay(t.Game, append(events, t.Events...))
+	g, err := t.replayed(events)
 	if err != nil {
 		return nil, err
 	}
-	if g == nil || g.Position() != t.State.Position() || g.Winner() != t.State.Winner() {
-		return nil, fmt.Errorf("game %d: the event log does not replay to the game's state", t.Game.ID)
-	}
+	return t.results(g), nil
+}
+
+// results counts each seat's part of the finished game g, replayed whole.
+func (t *Table) results(g *engine.Game) []malefiz.Result {
 	var out []malefiz.Result
 	for _, s := range t.Game.Seats {
 		c := SeatColor(&s)
@@ -111,5 +113,5 @@ func (t *Table) Results(events []malefiz.Event) ([]malefiz.Result, error) {
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }

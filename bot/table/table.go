@@ -57,7 +57,8 @@ type Table struct {
 	AdoptReply malefiz.MessageRole
 
 	effects        []Effect
-	reminderToDrop bool // the sent reminder of the turn that ended goes
+	reasons        map[int][]ai.Reason // by turn: why the computer played its moves
+	reminderToDrop bool                // the sent reminder of the turn that ended goes
 }
 
 // New returns the table of game g, its engine state decoded from the stored

@@ -306,6 +306,7 @@ func (t *Table) playFor(level string) error {
 		moves = slices.DeleteFunc(t.State.LegalMoves(), func(mv engine.Move) bool { return mv.From != pending.From || mv.To != pending.To })
 	}
 	mv := player.Choose(t.State.Position(), t.State.Rolled(), t.Rules(), moves)
+	t.explain(mv)
 	if err := t.State.Move(mv); err != nil {
 		return fmt.Errorf("game %d: computer %s chose %s: %w", t.Game.ID, level, mv, err)
 	}

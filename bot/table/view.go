@@ -1,7 +1,6 @@
 package table
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -86,6 +85,7 @@ func (t *Table) summaryAs(turn int, as string) string {
 	lang := t.Game.Locale
 	var parts []string
 	var who string
+	moves := 0
 	for _, rec := range t.State.History() {
 		if rec.Turn != turn {
 			continue
@@ -100,8 +100,10 @@ func (t *Table) summaryAs(turn int, as string) string {
 		case engine.RecordPass:
 			parts = append(parts, tr(lang, locales.TurnNoMove))
 		case engine.RecordMove:
+			why, says := t.why(lang, turn, moves)
+			moves++
 			s := moveText(lang, rec.Move.From, rec.Move.To)
-			if rec.Captured != engine.NoColor {
+			if rec.Captured != engine.NoColor && !says.captures {
 				s += ", " + tr(lang, locales.TurnCaptured, t.seatLabel(t.SeatByColor(rec.Captured)))
 			}
 			if rec.Move.Place != engine.NoSquare {
@@ -109,6 +111,9 @@ func (t *Table) summaryAs(turn int, as string) string {
 			}
 			if rec.Move.To == engine.Goal {
 				s += " — " + tr(lang, locales.TurnReachedGoal)
+			}
+			if why != "" {
+				s += " — " + why
 			}
 			parts = append(parts, s)
 		case engine.RecordRemove:
@@ -234,10 +239,11 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		preview.Apply(engine.Move{From: pending.From, To: pending.To, Place: engine.NoSquare})
 		sc.Position = preview
 		var buttons []Button
-		for i, sq := range suggestPlacements(pos, t.State.Turn(), squares) {
+		for i, s := range t.suggestions(lang) {
 			n := strconv.Itoa(i + 1)
-			sc.Candidates = append(sc.Candidates, render.Label{Square: sq, Text: n})
-			buttons = append(buttons, Button{Label: n + " · " + sq.String(), Style: Primary, CustomID: cid(ActPlace, sq.String())})
+			sc.Candidates = append(sc.Candidates, render.Label{Square: s.Square, Text: n})
+			buttons = append(buttons, Button{Label: clip(n+" · "+s.Square.String()+" · "+s.Reason, maxLabel), Style: Primary,
+				CustomID: cid(ActPlace, s.Square.String())})
 		}
 		rows = buttonRows(buttons)
 		rows = append(rows, rowMenu(lang, squares, cid(ActPlaceRow, "")))
@@ -317,58 +323,6 @@ func rowSquares(squares []engine.Square, row int) []engine.Square {
 		if sq.Row() == row {
 			out = append(out, sq)
 		}
-	}
-	return out
-}
-
-// suggestPlacements picks up to maxSuggestions squares for a captured
-// barricade: first the squares just ahead of the opponents' leading pawns on
-// their way to the goal, then the free squares closest to the goal.
-func suggestPlacements(pos engine.Position, mover engine.Color, legal []engine.Square) []engine.Square {
-	ok := map[engine.Square]bool{}
-	for _, sq := range legal {
-		ok[sq] = true
-	}
-	var out []engine.Square
-	add := func(sq engine.Square) {
-		if ok[sq] && len(out) < maxSuggestions {
-			ok[sq] = false
-			out = append(out, sq)
-		}
-	}
-	type lead struct {
-		sq   engine.Square
-		dist int
-	}
-	var leaders []lead
-	for _, c := range pos.Players() {
-		if c == mover {
-			continue
-		}
-		for _, sq := range pos.Pawns(c) {
-			leaders = append(leaders, lead{sq, engine.DistanceToGoal(sq)})
-		}
-	}
-	slices.SortStableFunc(leaders, func(x, y lead) int { return x.dist - y.dist })
-	for _, l := range leaders[:min(2, len(leaders))] {
-		at, found := l.sq, 0
-		for step := 0; step < 8 && at != engine.Goal && found < 2; step++ {
-			for _, n := range engine.Neighbors(at) {
-				if engine.DistanceToGoal(n) == engine.DistanceToGoal(at)-1 {
-					at = n
-					break
-				}
-			}
-			if ok[at] {
-				add(at)
-				found++
-			}
-		}
-	}
-	rest := append([]engine.Square(nil), legal...)
-	slices.SortStableFunc(rest, func(x, y engine.Square) int { return engine.DistanceToGoal(x) - engine.DistanceToGoal(y) })
-	for _, sq := range rest {
-		add(sq)
 	}
 	return out
 }

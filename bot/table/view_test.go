@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 )
@@ -93,21 +94,33 @@ func TestMoveButtonsMatchBoardLetters(t *testing.T) {
 }
 
 func TestSuggestedPlacementsBlockTheLeader(t *testing.T) {
-	p, _ := engine.ParsePosition("players=rg turn=r r=e2 g=i7 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13")
-	legal := p.PlacementSquares(engine.SquareAt(4, 2), engine.SquareAt(4, 3), engine.Rules{})
-	got := suggestPlacements(p, engine.Red, legal)
-	if len(got) != maxSuggestions {
-		t.Fatalf("%d suggestions, want %d", len(got), maxSuggestions)
-	}
-	if got[0].String() != "h7" && got[0].String() != "j7" && got[0].String() != "i8" {
-		// green on i7 heads for the goal through h7/j7 (i8 does not exist)
-		t.Errorf("first suggestion %s, want a square just ahead of green on i7", got[0])
-	}
+	tb := running(t, "players=rg turn=r r=e2 g=i7 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(1))
+	turn := tb.State.TurnNumber()
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "e2-e3"}))
+	got := tb.suggestions("en")
+	require.Len(t, got, maxSuggestions)
 	seen := map[engine.Square]bool{}
 	for _, s := range got {
-		if seen[s] {
-			t.Errorf("suggestion %s twice", s)
+		assert.False(t, seen[s.Square], "suggestion %s twice", s.Square)
+		seen[s.Square] = true
+	}
+	// Green on i7 is the one to stop: the best square blocks it, and says so.
+	assert.Equal(t, tr("en", locales.PlaceBlocks, "🟢 Ben"), got[0].Reason)
+	// The buttons are the suggestions, best first, each with its reason.
+	buttons := tb.Reply.Message.Rows[0].Buttons
+	require.Len(t, buttons, maxSuggestions)
+	assert.Equal(t, "1 · "+got[0].Square.String()+" · "+got[0].Reason, buttons[0].Label)
+	for _, b := range buttons {
+		assert.LessOrEqual(t, len([]rune(b.Label)), maxLabel)
+	}
+	// A square on red's own way forward comes after every other.
+	own := false
+	for _, s := range got {
+		if s.Reason == tr("en", locales.PlaceOwnWay) {
+			own = true
+		} else {
+			assert.False(t, own, "%s after a square on the placer's own way", s.Square)
 		}
-		seen[s] = true
 	}
 }

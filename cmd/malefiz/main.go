@@ -9,9 +9,11 @@
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION
 //	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-json] [-q]
+//	malefiz train [-games N] [-seed S] [-out FILE] [-calibrate N]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
 //	malefiz replay [-o FILE] [-width PX] [-db PATH] GAME
+//	malefiz analyse [-o FILE] [-db PATH] GAME
 //	malefiz healthcheck [-ready] [-addr HOST:PORT]
 //
 // malefiz -h, malefiz help and malefiz COMMAND -h print the usage, every
@@ -39,14 +41,16 @@ var commands = map[string]command{
 	"perft":       {"count move sequences from a position (docs/rules.md's perft)", perftCommand},
 	"render":      {"write a PNG of a position", renderCommand},
 	"selfplay":    {"play computer players against each other and report win rates", selfplayCommand},
+	"train":       {"train the win-chance estimator on self-play games and measure it", trainCommand},
 	"backup":      {"copy the live database safely into a SQLite file", backupCommand},
 	"migrate-to":  {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
 	"replay":      {"write an animated GIF of a stored game", replayCommand},
+	"analyse":     {"print a stored game's turning points; -o writes the chart of the chances", analyseCommand},
 	"healthcheck": {"ask the running bot's /healthz (or /readyz with -ready)", healthcheckCommand},
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "backup", "migrate-to", "replay", "healthcheck"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

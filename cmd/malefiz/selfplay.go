@@ -35,9 +35,10 @@ type gameResult struct {
 
 func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selfplay")
-	games := fs.Int("games", 100, "number of games")
-	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, greedy) "+requiredFlag)
+	games := fs.Int("games", 100, "number of games; the seats rotate from game to game (player j sits in seat j+game mod n), so the first player's advantage cancels out over every n games")
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, greedy) "+requiredFlag)
 	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
+	first := fs.Int("first", 0, "index of the first game: -first 400 -games 400 plays games 400 to 799 of the series, so a long run can be split and summed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
@@ -50,6 +51,9 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if *games < 1 {
 		return fail(stderr, "selfplay: -games must be at least 1, got %d", *games)
+	}
+	if *first < 0 {
+		return fail(stderr, "selfplay: -first must be at least 0, got %d", *first)
 	}
 	if *playersFlag == "" {
 		return fail(stderr, "selfplay: -players is required (for example: hard,greedy)")
@@ -80,7 +84,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = playGame(levels, rules, *seed, i)
+				results[i] = playGame(levels, rules, *seed, *first+i)
 				bar.Add(1)
 			}
 		}()

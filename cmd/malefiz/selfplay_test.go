@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func runSelfplay(args ...string) (code int, stdout, stderr string) {
@@ -69,8 +72,9 @@ func TestSelfplayErrors(t *testing.T) {
 		{"no players", []string{"-games", "2"}},
 		{"one player", []string{"-players", "hard"}},
 		{"five players", []string{"-players", "easy,easy,easy,easy,easy"}},
-		{"unknown level", []string{"-players", "hard,expert"}},
+		{"unknown level", []string{"-players", "hard,master"}},
 		{"no games", []string{"-games", "0", "-players", "hard,greedy"}},
+		{"negative first", []string{"-first", "-1", "-players", "hard,greedy"}},
 		{"bad flag", []string{"-gmaes", "3", "-players", "hard,greedy"}},
 		{"extra argument", []string{"-players", "hard,greedy", "start"}},
 	}
@@ -92,4 +96,22 @@ func TestWilson(t *testing.T) {
 	if lo, hi := wilson(0, 10); lo != 0 || hi < 0.27 || hi > 0.28 {
 		t.Errorf("wilson(0, 10) = %.4f, %.4f; want 0, about 0.2775", lo, hi)
 	}
+}
+
+func TestSelfplayFirstSplitsARun(t *testing.T) {
+	wins := func(args ...string) []int {
+		t.Helper()
+		code, out, errOut := runSelfplay(append([]string{"-players", "greedy,easy", "-seed", "5", "-json"}, args...)...)
+		require.Equal(t, 0, code, "stderr %q", errOut)
+		var got struct {
+			Seats []struct {
+				Wins int `json:"wins"`
+			} `json:"seats"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		return []int{got.Seats[0].Wins, got.Seats[1].Wins}
+	}
+	all := wins("-games", "8")
+	a, b := wins("-games", "5"), wins("-games", "3", "-first", "5")
+	assert.Equal(t, all, []int{a[0] + b[0], a[1] + b[1]}, "games 0-7 against 0-4 plus 5-7")
 }

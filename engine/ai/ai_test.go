@@ -21,7 +21,7 @@ func TestParseLevel(t *testing.T) {
 		{"greedy", Greedy, false},
 		{"Hard", "", true},
 		{"", "", true},
-		{"expert", "", true},
+		{"expert", Expert, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -37,12 +37,12 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestLevels(t *testing.T) {
-	require.Equal(t, []Level{Easy, Normal, Hard}, Levels())
+	require.Equal(t, []Level{Easy, Normal, Hard, Expert}, Levels())
 	for _, l := range append(Levels(), Greedy) {
 		_, err := New(l, 1)
 		assert.NoError(t, err, "New(%q)", l)
 	}
-	_, err := New("expert", 1)
+	_, err := New("master", 1)
 	assert.ErrorIs(t, err, ErrUnknownLevel)
 }
 
@@ -91,16 +91,18 @@ func TestValueTable(t *testing.T) {
 	assert.Greater(t, tab.home[engine.Red], tab.sq[sq("c1")], "the house against c1")
 }
 
-func TestHardChoosesLegalMovesAndReplays(t *testing.T) {
+func TestSearchersChooseLegalMovesAndReplay(t *testing.T) {
 	decisions := samplePositions(t, []Level{Greedy, Greedy}, engine.Rules{}, 1, 9)
 	decisions = append(decisions, samplePositions(t, []Level{Greedy, Greedy, Greedy, Greedy}, engine.Rules{SixAgain: true, SafeRow2: true}, 2, 15)...)
 	require.GreaterOrEqual(t, len(decisions), 10, "sampled positions")
-	for i, d := range decisions {
-		a, _ := New(Hard, uint64(i))
-		b, _ := New(Hard, uint64(i))
-		got := a.Choose(d.pos, d.roll, d.rules, d.moves)
-		require.Contains(t, d.moves, got, "%s roll %d: hard chose an illegal move", d.pos, d.roll)
-		require.Equal(t, got, b.Choose(d.pos, d.roll, d.rules, d.moves), "%s roll %d: the same seed chose again", d.pos, d.roll)
+	for _, level := range []Level{Hard, Expert} {
+		for i, d := range decisions {
+			a, _ := New(level, uint64(i))
+			b, _ := New(level, uint64(i))
+			got := a.Choose(d.pos, d.roll, d.rules, d.moves)
+			require.Contains(t, d.moves, got, "%s roll %d: %s chose an illegal move", d.pos, d.roll, level)
+			require.Equal(t, got, b.Choose(d.pos, d.roll, d.rules, d.moves), "%s roll %d: the same seed chose again", d.pos, d.roll)
+		}
 	}
 }
 
@@ -129,7 +131,7 @@ func TestSensibleMoves(t *testing.T) {
 			name:     "takes the win",
 			position: "players=rb turn=r r=h13,c5 b=j13 x=" + bars + ",i10,i11",
 			roll:     2,
-			levels:   []Level{Easy, Normal, Hard, Greedy},
+			levels:   []Level{Easy, Normal, Hard, Expert, Greedy},
 			want:     func(m engine.Move) bool { return m.To == engine.Goal },
 			wantText: "a move to the goal",
 		},
@@ -137,7 +139,7 @@ func TestSensibleMoves(t *testing.T) {
 			name:     "captures the leader",
 			position: "players=rb turn=r r=d13,c5 b=g13,e1 x=" + bars + ",i10,i11",
 			roll:     3,
-			levels:   []Level{Normal, Hard, Greedy},
+			levels:   []Level{Normal, Hard, Expert, Greedy},
 			want:     func(m engine.Move) bool { return m.To.String() == "g13" },
 			wantText: "d13-g13",
 		},
@@ -145,7 +147,7 @@ func TestSensibleMoves(t *testing.T) {
 			name:     "blocks the leader at the goal",
 			position: "players=rb turn=r r=i10 b=h13 x=" + bars + ",i11",
 			roll:     1,
-			levels:   []Level{Normal, Hard},
+			levels:   []Level{Normal, Hard, Expert},
 			want:     func(m engine.Move) bool { return m.To.String() == "i11" && m.Place.String() == "i13" },
 			wantText: "i10-i11/i13",
 		},

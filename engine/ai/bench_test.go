@@ -78,3 +78,45 @@ func BenchmarkNormalDecision(b *testing.B) { benchmarkDecisions(b, Normal) }
 
 // BenchmarkGreedyDecision measures greedy's time per decision.
 func BenchmarkGreedyDecision(b *testing.B) { benchmarkDecisions(b, Greedy) }
+
+// BenchmarkExpertDecision measures expert's time per decision, placement
+// of a captured barricade included; the target is a p95 under 100 ms and a
+// worst case under 500 ms.
+func BenchmarkExpertDecision(b *testing.B) { benchmarkDecisions(b, Expert) }
+
+// benchmarkEstimates times one estimate of est on each position of the
+// sampled decisions and reports the mean, the 95th percentile and the
+// worst, in milliseconds.
+func benchmarkEstimates(b *testing.B, est Estimator) {
+	decisions := benchDecisions(b)
+	var times []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range decisions {
+			start := time.Now()
+			est(d.pos, d.rules)
+			times = append(times, time.Since(start))
+		}
+	}
+	slices.Sort(times)
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(sum)/float64(len(times)), "mean-ms")
+	b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
+	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
+	b.ReportMetric(float64(len(decisions)), "positions")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkWinChances measures the learned estimator, a fresh one per
+// estimate as the bot calls it; the target is a p95 under 15 ms.
+func BenchmarkWinChances(b *testing.B) { benchmarkEstimates(b, WinChances) }
+
+// BenchmarkRolloutChances measures the Monte Carlo estimator at the
+// number of rollouts it was compared at (see the package comment).
+func BenchmarkRolloutChances(b *testing.B) {
+	benchmarkEstimates(b, RolloutEstimator{Rollouts: rolloutsCompared, Seed: 1}.Chances)
+}

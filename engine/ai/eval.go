@@ -63,6 +63,10 @@ type evaluator struct {
 	work  int
 	p     params
 	cache map[engine.SquareSet]*valueTable
+	// model, when set, turns the terms into chances instead of the power
+	// law, under rules (expert plays by it).
+	model *Model
+	rules engine.Rules
 	reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
 }
 
@@ -252,20 +256,58 @@ func (e *evaluator) chanceAfter(pos engine.Position, m engine.Move, roll int, r 
 
 // chances returns each colour's estimated chance to win from b.
 func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
+	if e.model != nil {
+		return e.model.chances(e, b, e.rules)
+	}
 	var out [engine.NumColors]float64
 	if w := b.Winner(); w != engine.NoColor {
 		out[w] = 1
 		return out
 	}
+	ts, order, n := e.terms(b)
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		c := order[i]
+		w := math.Pow(ts[c].total, -e.p.power)
+		out[c] = w
+		sum += w
+	}
+	for i := 0; i < n; i++ {
+		out[order[i]] /= sum
+	}
+	return out
+}
+
+// colorTerms are the evaluation's terms for one colour: the numbers that
+// chances turns into a win chance, and that the learned estimator (see
+// model.go) and the explanations (explain.go) read.
+type colorTerms struct {
+	// base is the expected turns the colour's pawns need, threats aside.
+	base float64
+	// total is base with the expected loss from captures and the seat's
+	// delay in the round added: the time chances compares.
+	total float64
+	// lead is the expected turns of the colour's best pawn (or of a pawn
+	// in the house when that is better).
+	lead float64
+	// second is the same for its second-best pawn.
+	second float64
+	// seat is the colour's place in the round from the colour to move,
+	// 0 to n-1, divided by n.
+	seat float64
+	// home is how many of its pawns wait in the house.
+	home int
+}
+
+// terms returns the evaluation's terms of each colour in play in b, the
+// colours in seat order from the colour to move and how many there are.
+// b must not be over.
+func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, order [engine.NumColors]engine.Color, n int) {
 	e.work++
 	bars := b.BarricadeSet()
 	t := e.table(bars)
 	// Seat order from the colour to move.
-	var (
-		order [engine.NumColors]engine.Color
-		homes [engine.NumColors]int
-	)
-	n := 0
+	var homes [engine.NumColors]int
 	for i, turn := 0, int(b.Turn()); i < engine.NumColors; i++ {
 		if c := engine.Color((turn + i) % engine.NumColors); b.InPlay(c) {
 			order[n], homes[c] = c, b.Home(c)
@@ -290,13 +332,26 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 			}
 		}
 	}
-	var times [engine.NumColors]float64
 	for i := 0; i < n; i++ {
 		c := order[i]
 		k := cnt[c]
 		vals, sqs := &vals[c], &sqs[c]
 		home := homes[c]
 		base := e.colorTime(vals[:k], t.home[c], home)
+		lead, second := unreachable+0.0, unreachable+0.0
+		if home > 0 {
+			lead = t.home[c]
+			if home > 1 {
+				second = t.home[c]
+			}
+		}
+		for j := 0; j < k; j++ {
+			if v := vals[j]; v < lead {
+				lead, second = v, lead
+			} else if v < second {
+				second = v
+			}
+		}
 		total := base
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
@@ -331,19 +386,10 @@ func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
 				total += risk * (lost - base)
 			}
 		}
-		times[c] = total + float64(i)/float64(n)
+		seat := float64(i) / float64(n)
+		ts[c] = colorTerms{base: base, total: total + seat, lead: lead, second: second, seat: seat, home: home}
 	}
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		c := order[i]
-		w := math.Pow(times[c], -e.p.power)
-		out[c] = w
-		sum += w
-	}
-	for i := 0; i < n; i++ {
-		out[order[i]] /= sum
-	}
-	return out
+	return ts, order, n
 }
 
 func popcount8(x uint8) int {

@@ -44,7 +44,10 @@ type hardPlayer struct {
 	rng    *rand.Rand
 	budget budget
 	p      params
-	work   int // the work of the last decision, for tests
+	// model, when set, is the evaluation instead of the power law of p:
+	// the learned estimator, for expert.
+	model *Model
+	work  int // the work of the last decision, for tests
 }
 
 type candidate struct {
@@ -59,6 +62,7 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 		return m
 	}
 	e := newEvaluator(p.p)
+	e.model, e.rules = p.model, rules
 	me := pos.Turn()
 
 	// Evaluate every move, then keep the best placements of each capture.
@@ -403,3 +407,6 @@ func cmpFloat(a, b float64) int {
 	}
 	return 0
 }
+
+// expertBudget is expert's search: hard's (with the learned evaluation).
+var expertBudget = defaultHardBudget

@@ -11,7 +11,7 @@ import (
 // Level names a computer player's strength.
 type Level string
 
-// The levels. Easy, Normal and Hard are offered to players; Greedy is the
+// The levels. Easy, Normal, Hard and Expert are offered to players; Greedy is the
 // baseline used to measure them.
 const (
 	// Easy plays legal moves with little foresight.
@@ -21,6 +21,9 @@ const (
 	// Hard searches the rolls and replies of the next players (expectimax)
 	// with normal's evaluation.
 	Hard Level = "hard"
+	// Expert searches like hard with a learned win-chance estimator as
+	// its evaluation (see Models).
+	Expert Level = "expert"
 	// Greedy captures a pawn when it can, otherwise brings a pawn closest
 	// to the goal, and puts captured barricades on a random square.
 	Greedy Level = "greedy"
@@ -31,16 +34,16 @@ const (
 var ErrUnknownLevel = errors.New("unknown level")
 
 // Levels returns the levels offered to players, weakest first: easy,
-// normal, hard.
-func Levels() []Level { return []Level{Easy, Normal, Hard} }
+// normal, hard, expert.
+func Levels() []Level { return []Level{Easy, Normal, Hard, Expert} }
 
-// ParseLevel reads a level name: easy, normal, hard or greedy.
+// ParseLevel reads a level name: easy, normal, hard, expert or greedy.
 func ParseLevel(s string) (Level, error) {
 	switch l := Level(s); l {
-	case Easy, Normal, Hard, Greedy:
+	case Easy, Normal, Hard, Expert, Greedy:
 		return l, nil
 	}
-	return "", fmt.Errorf("%w: %q (want easy, normal, hard or greedy)", ErrUnknownLevel, s)
+	return "", fmt.Errorf("%w: %q (want easy, normal, hard, expert or greedy)", ErrUnknownLevel, s)
 }
 
 // String returns the level's name.
@@ -82,6 +85,8 @@ func New(level Level, seed uint64) (Player, error) {
 		return &normalPlayer{rng: rng, p: defaultParams}, nil
 	case Hard:
 		return &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}, nil
+	case Expert:
+		return &hardPlayer{rng: rng, budget: expertBudget, p: defaultParams, model: learnedPlay}, nil
 	case Greedy:
 		return &greedyPlayer{rng: rng}, nil
 	}

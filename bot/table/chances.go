@@ -1,0 +1,270 @@
+package table
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/render"
+)
+
+// Who is winning, and why (issue 20): each seat's chance on the card, a
+// computer's reason beside its move, the barricade suggestions with theirs,
+// and after the game its turning points and the chart of the chances.
+
+// turningPoints is how many turning points the result lists.
+const turningPoints = 3
+
+// Percent formats a chance (0 to 1) as a whole percentage in lang.
+func Percent(lang string, chance float64) string {
+	return tr(lang, locales.FormatPercent, int(math.Round(100*chance)))
+}
+
+// chances are the win chances of the running game's colours, by the
+// learned estimator, when the server shows them; ok is false otherwise.
+func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
+	if !t.Settings.Chances || t.State == nil || t.State.Over() {
+		return ch, false
+	}
+	return ai.WinChances(t.State.Position(), t.Rules()), true
+}
+
+// said is what a reason's words already say of a move, for its line to
+// leave out.
+type said struct {
+	captures bool // whose pawn the move captured
+}
+
+// why is the reason of the computer's i-th move of turn in words, "" when
+// there is none worth saying.
+func (t *Table) why(lang string, turn, i int) (string, said) {
+	rs := t.reasons[turn]
+	if i >= len(rs) {
+		return "", said{}
+	}
+	text := t.reasonText(lang, rs[i])
+	return text, said{captures: text != "" && rs[i].Kind == ai.ReasonCaptures}
+}
+
+// reasonText puts a computer's reason for its move into words in lang; ""
+// when nothing is worth saying beyond what the move's line says (the move
+// wins, captures a pawn that was not its colour's lead, or nothing stands
+// out).
+func (t *Table) reasonText(lang string, r ai.Reason) string {
+	who := func() string { return t.seatLabel(t.SeatByColor(r.Color)) }
+	switch r.Kind {
+	case ai.ReasonCaptures:
+		if r.Lead {
+			return tr(lang, locales.ReasonCapturesLead, who())
+		}
+		return "" // the line says "captures …" already
+	case ai.ReasonBlocks:
+		return tr(lang, locales.ReasonBlocks, who(), r.Steps)
+	case ai.ReasonRuns:
+		return tr(lang, locales.ReasonRuns)
+	case ai.ReasonEnters:
+		return tr(lang, locales.ReasonEnters)
+	case ai.ReasonClears:
+		return tr(lang, locales.ReasonClears)
+	case ai.ReasonEscapes:
+		return tr(lang, locales.ReasonEscapes, who())
+	case ai.ReasonAdvances:
+		return tr(lang, locales.ReasonAdvances, r.Steps)
+	}
+	return ""
+}
+
+// explain records why the computer plays mv, the move it chose for the
+// position and roll the game stands at, for the turn's line.
+func (t *Table) explain(mv engine.Move) {
+	r := ai.ReasonFor(t.State.Position(), t.State.Rolled(), t.Rules(), mv)
+	if t.reasons == nil {
+		t.reasons = map[int][]ai.Reason{}
+	}
+	turn := t.State.TurnNumber()
+	t.reasons[turn] = append(t.reasons[turn], r)
+}
+
+// suggestion is a suggested square for a captured barricade with its
+// reason in words.
+type suggestion struct {
+	Square engine.Square
+	Reason string
+}
+
+// suggestions are the squares suggested for the barricade the pending move
+// captured, best first, by ai.SuggestPlacements, with their reasons in
+// lang; a square on the placer's own way comes only after the others.
+func (t *Table) suggestions(lang string) []suggestion {
+	pending, ok := t.State.Pending()
+	if !ok {
+		return nil
+	}
+	ps := ai.SuggestPlacements(t.State.Position(), t.Rules(), t.State.Rolled(), pending, t.State.PlacementSquares(), maxSuggestions)
+	out := make([]suggestion, 0, len(ps))
+	for _, p := range ps {
+		s := suggestion{Square: p.Square}
+		switch p.Kind {
+		case ai.PlaceBlocks:
+			s.Reason = tr(lang, locales.PlaceBlocks, t.plainLabel(t.SeatByColor(p.Color)))
+		case ai.PlaceOwnWay:
+			s.Reason = tr(lang, locales.PlaceOwnWay)
+		default:
+			s.Reason = tr(lang, locales.PlaceAside)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// plainLabel names a seat where Markdown is not read (a button's label):
+// the colour's emoji and the name as chosen.
+func (t *Table) plainLabel(s *malefiz.Seat) string {
+	if s == nil {
+		return "?"
+	}
+	name := s.Name
+	if s.Computer != "" && s.UserID == "" {
+		name = tr(t.Game.Locale, locales.Computer, tr(t.Game.Locale, locales.Level(s.Computer)))
+	}
+	if c := SeatColor(s); c.Valid() {
+		return ColorEmoji[c] + " " + name
+	}
+	return name
+}
+
+// maxLabel is the longest button label Discord takes.
+const maxLabel = 80
+
+// clip cuts s to at most n characters, with an ellipsis when cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// Chart is a chart of each seat's chance to win over a game, as plain
+// data: drawn with render.ChanceChart and attached as chances.png when its
+// message goes out.
+type Chart struct {
+	Series []render.ChanceSeries `json:"series"`
+	// Markers are the turns of the turning points, numbered 1, 2, … in
+	// this order on the chart and in the message.
+	Markers []int `json:"markers,omitempty"`
+}
+
+// PNG draws the chart at render's default size.
+func (c *Chart) PNG() ([]byte, error) { return render.ChanceChart(c.Series, c.Markers, 0, 0) }
+
+// Conclude completes the change that finished the game from its whole log,
+// events (the stored ones; the change's own are added): each seat's
+// results, and the result message's turning points and chance chart (the
+// snapshot keeps only what the present needs, so the game's course comes
+// from the log). The adapter calls it before it commits a finished game.
+func (t *Table) Conclude(events []malefiz.Event) ([]malefiz.Result, error) {
+	g, err := t.replayed(events)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.effects {
+		if e := &t.effects[i]; e.Kind == Post && e.Result && e.Message != nil {
+			t.addAnalysis(e.Message, ai.Analyse(g, nil, turningPoints))
+		}
+	}
+	return t.results(g), nil
+}
+
+// addAnalysis adds to the result msg the turning points of analysis a and
+// the chart of the chances.
+func (t *Table) addAnalysis(msg *Message, a ai.Analysis) {
+	lang := t.Game.Locale
+	chart := t.chart(a)
+	lines := t.turningLines(lang, a)
+	desc := tr(lang, locales.ChancesChart)
+	if len(lines) > 0 {
+		desc = strings.Join(lines, "\n") + "\n\n" + desc
+	}
+	msg.Embeds = append(msg.Embeds, Embed{Title: tr(lang, locales.ChancesTitle), Description: desc,
+		Color: msg.Embeds[0].Color, Chart: true})
+	msg.Chart = chart
+}
+
+// turningLines are the turning points of a, one line each in lang,
+// numbered as the chart's markers.
+func (t *Table) turningLines(lang string, a ai.Analysis) []string {
+	var lines []string
+	for i, tp := range a.Turning {
+		lines = append(lines, tr(lang, locales.ChancesPoint, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)),
+			moveLine(lang, tp.Move), Percent(lang, tp.Before), Percent(lang, tp.After)))
+	}
+	return lines
+}
+
+// chart is the chart of each colour's chance along a, one point a turn,
+// with the turning points as markers.
+func (t *Table) chart(a ai.Analysis) *Chart {
+	chart := &Chart{}
+	for _, tp := range a.Turning {
+		chart.Markers = append(chart.Markers, tp.Turn)
+	}
+	for _, c := range a.Colors {
+		s := render.ChanceSeries{Color: c}
+		if seat := t.SeatByColor(c); seat != nil {
+			s.Label = t.plainLabel(seat)
+			if c.Valid() {
+				s.Label = strings.TrimPrefix(s.Label, ColorEmoji[c]+" ")
+			}
+		}
+		// One point per turn: the chances after the turn's last move.
+		for _, p := range a.Points {
+			for len(s.Points) <= p.Turn {
+				s.Points = append(s.Points, math.NaN())
+			}
+			s.Points[p.Turn] = p.Chances[c]
+		}
+		for i := 1; i < len(s.Points); i++ {
+			if math.IsNaN(s.Points[i]) {
+				s.Points[i] = s.Points[i-1] // a turn without a move
+			}
+		}
+		chart.Series = append(chart.Series, s)
+	}
+	return chart
+}
+
+// moveLine is a move as a history line writes it, with its barricade.
+func moveLine(lang string, m engine.Move) string {
+	s := moveText(lang, m.From, m.To)
+	if m.Place != engine.NoSquare {
+		s += ", " + tr(lang, locales.TurnBarricadeTo, m.Place.String())
+	}
+	return s
+}
+
+// ChartOf is the chance chart of a whole game g (a replay), with its
+// turning points as markers, and the turning points as the result message
+// writes them in the game's language (Markdown), as `malefiz analyse`
+// prints them.
+func (t *Table) ChartOf(g *engine.Game) (*Chart, []string) {
+	a := ai.Analyse(g, nil, turningPoints)
+	return t.chart(a), t.turningLines(t.Game.Locale, a)
+}
+
+// replayed is the whole game, rebuilt from its log, checked against the
+// snapshot.
+func (t *Table) replayed(events []malefiz.Event) (*engine.Game, error) {
+	g, err := Replay(t.Game, append(events, t.Events...))
+	if err != nil {
+		return nil, err
+	}
+	if g == nil || g.Position() != t.State.Position() || g.Winner() != t.State.Winner() {
+		return nil, fmt.Errorf("game %d: the event log does not replay to the game's state", t.Game.ID)
+	}
+	return g, nil
+}

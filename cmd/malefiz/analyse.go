@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	gametable "github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// analyseCommand prints how the chances went in a stored game: its turning
+// points, the three moves that changed their mover's chance most, as the
+// result message lists them; -o writes the chart of each player's chance.
+func analyseCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("analyse")
+	out := fs.String("o", "", "write the chart of each player's chance over the game to this PNG file (default: no chart)")
+	dbFlag := fs.String("db", "", "the database of the game (default the configured [database] path, malefiz.db)")
+	configPath := fs.String("config", "", "the TOML configuration file that names the database (default malefiz.toml if present)")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	gameArg := fs.Arg(0)
+	switch {
+	case fs.NArg() == 2 && *dbFlag == "":
+		*dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
+	case fs.NArg() != 1:
+		return fail(stderr, "analyse: usage: malefiz analyse [-o FILE] [-db PATH] GAME")
+	}
+	id, err := strconv.ParseInt(gameArg, 10, 64)
+	if err != nil || id <= 0 {
+		return fail(stderr, "analyse: GAME must be a game number, got %q", gameArg)
+	}
+	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	if err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	defer db.Close()
+	sg, err := db.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fail(stderr, "analyse: there is no game %d", id)
+	} else if err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	events, err := db.Events(ctx, id)
+	if err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	g, err := bot.Replay(sg, events)
+	if err != nil {
+		return fail(stderr, "analyse: %v", err)
+	}
+	if g == nil {
+		return fail(stderr, "analyse: game %d never started", id)
+	}
+	en := *sg
+	en.Locale = "en"
+	t := &gametable.Table{Game: &en, State: g}
+	chart, lines := t.ChartOf(g)
+	fmt.Fprintf(stdout, "Malefiz #%d, %d turns: %s\n", id, g.TurnNumber(), outcome(t, g))
+	if len(lines) == 0 {
+		fmt.Fprintln(stdout, "No move was played.")
+	} else {
+		fmt.Fprintln(stdout, "Turning points:")
+		for _, l := range lines {
+			fmt.Fprintln(stdout, strings.ReplaceAll(l, "**", "")) // the Markdown's bold
+		}
+	}
+	if *out != "" {
+		png, err := chart.PNG()
+		if err != nil {
+			return fail(stderr, "analyse: %v", err)
+		}
+		if err := os.WriteFile(*out, png, 0o644); err != nil {
+			return fail(stderr, "analyse: %v", err)
+		}
+	}
+	return 0
+}
+
+// outcome says who won game g, or that it is still running.
+func outcome(t *gametable.Table, g *engine.Game) string {
+	if !g.Over() {
+		return "still running"
+	}
+	return t.SeatLabel(t.SeatByColor(g.Winner())) + " won"
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// percentLine is a card's seat line with the seat's chance to win.
+var percentLine = regexp.MustCompile(` · \d+ to go · \d+%$`)
+
+// swing is a turning point's line of the result: the mover's chance before
+// and after.
+var swing = regexp.MustCompile(`^\*\*[123]\.\*\* Turn \d+ · .+: .+ · \d+% → \d+%$`)
+
+// TestWhoIsWinningAndWhy plays a game against a hard computer to its end:
+// the card shows each seat's chance during play, the computer's lines say
+// why it moved, and the result lists three turning points with their
+// swings and carries the chart of the chances; malefiz analyse prints the
+// same turning points from the database.
+func TestWhoIsWinningAndWhy(t *testing.T) {
+	h := newHarness(t)
+	lobby := *h.command(alice, "new", map[string]any{"seats": 2, "bots": 1, "level": "hard"}).Message
+	id, err := bot.ParseCustomID(control(t, lobby, bot.ActStart))
+	require.NoError(t, err)
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	reasons, cards := 0, 0
+	for turn := 0; ; turn++ {
+		require.Less(t, turn, 300, "no winner after 300 turns")
+		turnMsg, running := h.waitTurn(id.Game)
+		if !running {
+			break
+		}
+		if turn%5 == 0 {
+			card, ok := h.fake.Message(lobby.ID)
+			require.True(t, ok)
+			seats := 0
+			for _, l := range strings.Split(card.Embeds[0].Description, "\n") {
+				if strings.Contains(l, " to go") {
+					seats++
+					assert.Regexp(t, percentLine, l, "the card's seat line carries its chance")
+				}
+			}
+			assert.Equal(t, 2, seats, "a line per seat: %q", card.Embeds[0].Description)
+			cards++
+		}
+		playTurn(t, h, id.Game, true)
+		played, ok := h.fake.Message(turnMsg.ID)
+		require.True(t, ok)
+		for _, l := range strings.Split(played.Content, "\n") {
+			if strings.Contains(l, "Computer (hard) rolled") && strings.Contains(l, "→") && strings.Contains(l, " — ") {
+				reasons++
+			}
+		}
+	}
+	assert.Positive(t, cards)
+	assert.Positive(t, reasons, "a computer's line says why")
+
+	sg, g := h.game(id.Game)
+	require.Equal(t, store.StatusFinished, sg.Status)
+	result := h.lastMessage()
+	require.Len(t, result.Embeds, 2, "the winner, then the turning points")
+	require.True(t, strings.HasPrefix(result.Embeds[0].Title, "🏆"))
+	var points []string
+	for _, l := range strings.Split(result.Embeds[1].Description, "\n") {
+		if strings.HasPrefix(l, "**") {
+			points = append(points, l)
+		}
+	}
+	require.Len(t, points, 3, "three turning points: %q", result.Embeds[1].Description)
+	for _, l := range points {
+		assert.Regexp(t, swing, l)
+	}
+	chart := attachment(result, "chances.png")
+	require.NotNil(t, chart, "the chart is the result's second image")
+	_, err = png.Decode(bytes.NewReader(chart.Data))
+	require.NoError(t, err)
+	assert.True(t, hasBoard(result))
+
+	out := filepath.Join(t.TempDir(), "chart.png")
+	code, stdout, stderr := runCLI("analyse", "-o", out, "-db", h.dbPath, strconv.FormatInt(id.Game, 10))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "Turning points:")
+	for _, l := range points {
+		assert.Contains(t, stdout, strings.ReplaceAll(l, "**", ""), "analyse prints the result's turning points")
+	}
+	assert.Contains(t, stdout, strconv.Itoa(g.TurnNumber())+" turns")
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	_, err = png.Decode(bytes.NewReader(data))
+	require.NoError(t, err)
+	for _, args := range [][]string{{"analyse"}, {"analyse", "-db", h.dbPath, "x"}, {"analyse", "-db", h.dbPath, "99"}} {
+		code, _, _ := runCLI(args...)
+		assert.Equal(t, 2, code, "%v", args)
+	}
+}
+
+// attachment is m's attachment named name, or nil.
+func attachment(m fakediscord.Message, name string) *fakediscord.Attachment {
+	for i := range m.Attachments {
+		if m.Attachments[i].Filename == name {
+			return &m.Attachments[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/malefiz-discord/malefiz/engine/ai"
+)
+
+// trainCommand trains the win-chance estimator on mixed self-play games
+// and measures it on other games.
+func trainCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("train")
+	games := fs.Int("games", 600, "number of training games")
+	seed := fs.Uint64("seed", 1, "seed of the training games")
+	out := fs.String("out", "", "write the model here (engine/ai/model.json to retrain the embedded one) (default: write nothing)")
+	calGames := fs.Int("calibrate", 2000, "number of calibration games (0: none)")
+	calSeed := fs.Uint64("calibrate-seed", 2, "seed of the calibration games")
+	rollouts := fs.Int("rollouts", 0, "also measure the Monte Carlo estimator with this many rollouts per estimate")
+	rolloutEvery := fs.Int("rollout-every", 100, "measure the Monte Carlo estimator on every n-th position only")
+	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again (default: keep nothing)")
+	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
+	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
+	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "train: unexpected argument %q", fs.Arg(0))
+	}
+	if *games < 1 || *calGames < 0 {
+		return fail(stderr, "train: -games must be at least 1 and -calibrate at least 0")
+	}
+	pool, err := parseLevels(*levelsFlag)
+	if err != nil {
+		return fail(stderr, "train: -levels: %v", err)
+	}
+	calPool, err := parseLevels(*calLevelsFlag)
+	if err != nil {
+		return fail(stderr, "train: -calibrate-levels: %v", err)
+	}
+	var progressOut io.Writer
+	if !*quiet && isTerminal(stderr) {
+		progressOut = stderr
+	}
+	train, err := mixedGames(*seed, *games, pool, *cache, progressOut)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	models, info := ai.Fit(train)
+	info.Seed = *seed
+	data, err := ai.MarshalModel(models, info)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
+	if *out != "" {
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			return fail(stderr, "train: %v", err)
+		}
+		fmt.Fprintf(stdout, "model written to %s\n", *out)
+	}
+	if *calGames == 0 {
+		return 0
+	}
+	cal, err := mixedGames(*calSeed, *calGames, calPool, *cache, progressOut)
+	if err != nil {
+		return fail(stderr, "train: %v", err)
+	}
+	estimators := []struct {
+		name  string
+		est   ai.Estimator
+		every int
+	}{
+		{"learned", models.Chances.Chances, 1},
+		{"play model", models.Play.Chances, 1},
+		{"heuristic", ai.HeuristicChances, 1},
+	}
+	if *rollouts > 0 {
+		estimators = append(estimators, struct {
+			name  string
+			est   ai.Estimator
+			every int
+		}{fmt.Sprintf("rollouts(%d)", *rollouts), ai.RolloutEstimator{Rollouts: *rollouts, Seed: *calSeed}.Chances, *rolloutEvery},
+			struct {
+				name  string
+				est   ai.Estimator
+				every int
+			}{"learned, on the same positions as the rollouts", models.Chances.Chances, *rolloutEvery})
+	}
+	for _, e := range estimators {
+		c := ai.Calibrate(cal, e.est, e.every)
+		fmt.Fprintf(stdout, "\n%s on %d calibration games (seed %d), %d positions, %d estimates:\n", e.name, c.Games, *calSeed, c.Positions, c.Estimates)
+		fmt.Fprintf(stdout, "Brier %.4f (1/n for everyone: %.4f), log loss %.4f, largest decile gap %.1f points\n",
+			c.Brier, c.BrierUniform, c.LogLoss, 100*c.MaxGap(1))
+		if e.every == 1 {
+			fmt.Fprintf(stdout, "| predicted | estimates | mean predicted | observed |\n|---|---:|---:|---:|\n")
+			for _, b := range c.Bins {
+				fmt.Fprintf(stdout, "| %2.0f–%3.0f %% | %d | %.1f %% | %.1f %% |\n", 100*b.Lo, 100*b.Hi, b.N, 100*b.Predicted, 100*b.Observed)
+			}
+		}
+	}
+	return 0
+}
+
+// cacheChunk is how many games one cache file holds.
+const cacheChunk = 100
+
+// mixedGames returns games 0 to n-1 of the mixed self-play series of seed
+// (ai.PlayMixedGame), played on every CPU, or read from cache where a
+// previous run kept them: a file per hundred games, so that an interrupted
+// run loses little.
+func mixedGames(seed uint64, n int, pool []ai.Level, cache string, progressOut io.Writer) ([]ai.GameRecord, error) {
+	games := make([]ai.GameRecord, 0, n)
+	bar := startProgress(progressOut, "games", n)
+	defer bar.Stop()
+	for lo := 0; lo < n; lo += cacheChunk {
+		hi := min(lo+cacheChunk, n)
+		chunk, err := mixedChunk(seed, lo, hi, pool, cache, bar)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, chunk...)
+	}
+	return games, nil
+}
+
+// mixedChunk returns games lo to hi-1 of the series of seed.
+func mixedChunk(seed uint64, lo, hi int, pool []ai.Level, cache string, bar *progress) ([]ai.GameRecord, error) {
+	var file string
+	if cache != "" {
+		var names []string
+		for _, l := range pool {
+			names = append(names, string(l))
+		}
+		file = filepath.Join(cache, fmt.Sprintf("mixed-%s-%d-%d-%d.json", strings.Join(names, "+"), seed, lo, hi))
+		if data, err := os.ReadFile(file); err == nil {
+			var games []ai.GameRecord
+			if err := json.Unmarshal(data, &games); err == nil {
+				bar.Add(hi - lo)
+				return games, nil
+			}
+		}
+	}
+	games := make([]ai.GameRecord, hi-lo)
+	errs := make([]error, hi-lo)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				games[i-lo], errs[i-lo] = ai.PlayMixedGame(seed, i, pool)
+				bar.Add(1)
+			}
+		}()
+	}
+	for i := lo; i < hi; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if file != "" {
+		data, err := json.Marshal(games)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return games, nil
+}
+
+// parseLevels reads a comma-separated list of levels.
+func parseLevels(s string) ([]ai.Level, error) {
+	var out []ai.Level
+	for _, name := range strings.Split(s, ",") {
+		l, err := ai.ParseLevel(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}

@@ -1,0 +1,91 @@
+package ai
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// Analysis is how the chances went in a game: each colour's chance to win
+// before the first move and after each move, and the moves that changed the
+// mover's chance most.
+type Analysis struct {
+	// Colors are the colours in play at the start.
+	Colors []engine.Color
+	// Points are the chances at the start (Points[0], turn 0) and after
+	// each move or removal, in order.
+	Points []ChancePoint
+	// Turning are the turning points, the largest swing first.
+	Turning []TurningPoint
+}
+
+// ChancePoint is each colour's chance to win at one moment of a game.
+type ChancePoint struct {
+	// Turn is the turn number of the move the chances follow (0 at the
+	// start).
+	Turn int
+	// Chances are indexed by colour: 0 for colours out of play.
+	Chances [engine.NumColors]float64
+}
+
+// TurningPoint is a move that changed its mover's chance to win a lot.
+type TurningPoint struct {
+	// Turn is the move's turn number; Color its mover; Move the move.
+	Turn  int
+	Color engine.Color
+	Move  engine.Move
+	// Before and After are the mover's chance before the turn (before
+	// the roll, so the die's luck counts) and after the move.
+	Before, After float64
+}
+
+// Swing is how much the mover's chance changed, in either direction.
+func (t TurningPoint) Swing() float64 {
+	d := t.After - t.Before
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// Analyse estimates the chances along g's history with est (nil means
+// WinChances) and picks the n moves that changed their mover's chance
+// most. The chances of a turn are those before its roll: a turn of several
+// moves (six-again) counts from the start of the first.
+func Analyse(g *engine.Game, est Estimator, n int) Analysis {
+	if est == nil {
+		est = WinChances
+	}
+	rules := g.Rules()
+	start := g.StartPosition()
+	a := Analysis{Colors: start.Players()}
+	last := est(start, rules)
+	a.Points = append(a.Points, ChancePoint{Chances: last})
+	var turning []TurningPoint
+	for r, pos := range g.Positions() {
+		if r.Kind != engine.RecordMove && r.Kind != engine.RecordRemove {
+			continue
+		}
+		now := est(pos, rules)
+		if pos.Over() {
+			now = [engine.NumColors]float64{}
+			now[pos.Winner()] = 1
+		}
+		if r.Kind == engine.RecordMove {
+			turning = append(turning, TurningPoint{Turn: r.Turn, Color: r.Color, Move: r.Move,
+				Before: last[r.Color], After: now[r.Color]})
+		}
+		a.Points = append(a.Points, ChancePoint{Turn: r.Turn, Chances: now})
+		last = now
+	}
+	if g.Over() && len(a.Points) > 0 {
+		// A forfeit ends the game without a move: the winner has it all.
+		end := [engine.NumColors]float64{}
+		end[g.Winner()] = 1
+		a.Points[len(a.Points)-1].Chances = end
+	}
+	slices.SortStableFunc(turning, func(x, y TurningPoint) int { return cmp.Compare(y.Swing(), x.Swing()) })
+	a.Turning = turning[:min(n, len(turning))]
+	return a
+}

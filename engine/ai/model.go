@@ -1,0 +1,216 @@
+package ai
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// The win-chance estimator is a conditional logit model over the
+// evaluation's terms (see colorTerms): each colour in play gets a score,
+// the dot product of its features with the weights for the number of
+// players, and the chances are the softmax of the scores. The hand-made
+// evaluation is the special case score = -3·log(total); the model learns
+// from self-play how much each term is worth and how sharply times turn
+// into chances. The weights come from `malefiz train` (see Fit) and are
+// embedded from model.json.
+
+// numFeatures is how many features describe one colour.
+const numFeatures = 9
+
+// featureNames name the features, in order, for model.json.
+var featureNames = [numFeatures]string{
+	"log_total", "log_base", "log_lead", "seat", "home", "risk", "six_again_log_total", "log_total_sq", "log_second",
+}
+
+// features returns the features of colour terms t under rules r.
+func features(t *colorTerms, r engine.Rules) [numFeatures]float64 {
+	lt := math.Log(t.total)
+	risk := 0.0
+	if t.base > 0 {
+		risk = (t.total - t.seat - t.base) / t.base
+	}
+	six := 0.0
+	if r.SixAgain {
+		six = lt
+	}
+	return [numFeatures]float64{
+		lt,
+		math.Log(t.base),
+		math.Log(t.lead),
+		t.seat,
+		float64(t.home) / engine.PawnsPerColor,
+		risk,
+		six,
+		lt * lt / 10,
+		math.Log(t.second),
+	}
+}
+
+// Model is a learned win-chance estimator: for 2, 3 and 4 players, the
+// weights of the features of a colour in its score.
+type Model struct {
+	// Weights holds the weights for 2, 3 and 4 players (index 0, 1, 2).
+	Weights [3][numFeatures]float64
+}
+
+// Models are the two learned models: Chances, the estimator over every
+// feature, and Play, the one expert searches with, over the features
+// log_total, seat and six_again_log_total only: the hand-made
+// evaluation's time, with its power learned for each number of players.
+// The full model estimates better, but a search exploits its other terms:
+// in games between mixed levels they partly tell the stronger player's
+// style apart rather than a better position, and expert, steered by them,
+// lost to hard (43 % of 23 games, against 60 % with Play).
+type Models struct {
+	// Chances is the estimator of WinChances.
+	Chances *Model
+	// Play is expert's evaluation.
+	Play *Model
+}
+
+// playFeatures are the features of Models.Play.
+var playFeatures = [numFeatures]bool{0: true, 3: true, 6: true}
+
+// modelFile is model.json's layout.
+type modelFile struct {
+	Comment     string                          `json:"comment"`
+	Features    [numFeatures]string             `json:"features"`
+	Weights     map[string][numFeatures]float64 `json:"weights"`
+	PlayWeights map[string][numFeatures]float64 `json:"play_weights"`
+	Training    TrainInfo                       `json:"training"`
+}
+
+// TrainInfo records how a model was trained, so that it can be trained again.
+type TrainInfo struct {
+	// Seed is the seed of the self-play games.
+	Seed uint64 `json:"seed"`
+	// Games is how many games were played.
+	Games int `json:"games"`
+	// Positions is how many positions the model was fitted to.
+	Positions int `json:"positions"`
+	// LogLoss is the mean log loss per position on the training games.
+	LogLoss float64 `json:"log_loss"`
+	// PlayLogLoss is the same for the play model.
+	PlayLogLoss float64 `json:"play_log_loss"`
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+// learned and learnedPlay are the embedded models.
+var learned, learnedPlay = mustModels(modelJSON)
+
+func mustModels(data []byte) (*Model, *Model) {
+	m, _, err := ParseModel(data)
+	if err != nil {
+		panic(err)
+	}
+	return m.Chances, m.Play
+}
+
+// ParseModel reads models in the layout of model.json and how they were
+// trained.
+func ParseModel(data []byte) (Models, TrainInfo, error) {
+	var f modelFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return Models{}, TrainInfo{}, fmt.Errorf("model: %w", err)
+	}
+	if f.Features != featureNames {
+		return Models{}, TrainInfo{}, fmt.Errorf("model: features %v, want %v", f.Features, featureNames)
+	}
+	ms := Models{Chances: new(Model), Play: new(Model)}
+	for n := 2; n <= engine.NumColors; n++ {
+		w, ok := f.Weights[fmt.Sprint(n)]
+		pw, pok := f.PlayWeights[fmt.Sprint(n)]
+		if !ok || !pok {
+			return Models{}, TrainInfo{}, fmt.Errorf("model: no weights for %d players", n)
+		}
+		ms.Chances.Weights[n-2], ms.Play.Weights[n-2] = w, pw
+	}
+	return ms, f.Training, nil
+}
+
+// MarshalModel writes ms in the layout of model.json, with info.
+func MarshalModel(ms Models, info TrainInfo) ([]byte, error) {
+	f := modelFile{
+		Comment:     "win-chance models of engine/ai; regenerate with: go run ./cmd/malefiz train -out engine/ai/model.json",
+		Features:    featureNames,
+		Weights:     map[string][numFeatures]float64{},
+		PlayWeights: map[string][numFeatures]float64{},
+		Training:    info,
+	}
+	for n := 2; n <= engine.NumColors; n++ {
+		f.Weights[fmt.Sprint(n)] = ms.Chances.Weights[n-2]
+		f.PlayWeights[fmt.Sprint(n)] = ms.Play.Weights[n-2]
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// chances returns each colour's chance to win from b by the model, with
+// the terms of e.
+func (m *Model) chances(e *evaluator, b *engine.Position, r engine.Rules) [engine.NumColors]float64 {
+	var out [engine.NumColors]float64
+	if w := b.Winner(); w != engine.NoColor {
+		out[w] = 1
+		return out
+	}
+	ts, order, n := e.terms(b)
+	if n == 1 {
+		out[order[0]] = 1
+		return out
+	}
+	w := &m.Weights[n-2]
+	var scores [engine.NumColors]float64
+	top := math.Inf(-1)
+	for i := 0; i < n; i++ {
+		c := order[i]
+		f := features(&ts[c], r)
+		s := 0.0
+		for k := range f {
+			s += w[k] * f[k]
+		}
+		scores[i] = s
+		top = max(top, s)
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		scores[i] = math.Exp(scores[i] - top)
+		sum += scores[i]
+	}
+	for i := 0; i < n; i++ {
+		out[order[i]] = scores[i] / sum
+	}
+	return out
+}
+
+// WinChances returns each colour's chance to win from pos under rules r,
+// by the learned estimator: indexed by colour, 0 for colours not in play,
+// adding up to 1. In a finished game the winner has 1.
+//
+// It takes about 30 µs (BenchmarkWinChances); its calibration on self-play
+// games is in the package comment.
+func WinChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
+	return learned.chances(newEvaluator(defaultParams), &pos, r)
+}
+
+// HeuristicChances returns each colour's chance to win from pos by the
+// hand-made evaluation that normal and hard play by, for comparison with
+// WinChances.
+func HeuristicChances(pos engine.Position, _ engine.Rules) [engine.NumColors]float64 {
+	e := newEvaluator(defaultParams)
+	return e.chances(&pos)
+}
+
+// Chances returns each colour's chance to win from pos under rules r by
+// m, as WinChances does by the embedded model.
+func (m *Model) Chances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
+	return m.chances(newEvaluator(defaultParams), &pos, r)
+}
