@@ -25,12 +25,13 @@ func Percent(lang string, chance float64) string {
 }
 
 // chances are the win chances of the running game's colours, by the
-// learned estimator, when the server shows them; ok is false otherwise.
+// learned estimator with the tempo taken out (ai.SteadyChances), when the
+// server shows them; ok is false otherwise.
 func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
 	if !t.Settings.Chances || t.State == nil || t.State.Over() {
 		return ch, false
 	}
-	return ai.WinChances(t.State.Position(), t.Rules()), true
+	return ai.SteadyChances(t.State.Position(), t.Rules()), true
 }
 
 // said is what a reason's words already say of a move, for its line to

@@ -19,7 +19,7 @@ func TestCardShowsEachSeatsChance(t *testing.T) {
 	desc := tb.CardMessage().Embeds[0].Description
 	lines := strings.Split(desc, "\n")
 	require.GreaterOrEqual(t, len(lines), 2)
-	ch := ai.WinChances(tb.State.Position(), tb.Rules())
+	ch := ai.SteadyChances(tb.State.Position(), tb.Rules())
 	assert.Equal(t, "▶️ 🔴 <@1> · "+tr("en", locales.CardToGo, 40)+" · "+Percent("en", ch[engine.Red]), lines[0])
 	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("en", locales.CardToGo, 40)+" · "+Percent("en", ch[engine.Green]), lines[1])
 

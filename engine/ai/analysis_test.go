@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -71,4 +72,50 @@ func TestAnalyseUsesTheGivenEstimator(t *testing.T) {
 	assert.InDelta(t, 1.0/3, a.Turning[0].Before, 1e-9)
 	assert.Equal(t, 1.0, a.Turning[0].After)
 	assert.InDelta(t, 0, a.Turning[1].Swing(), 1e-9)
+}
+
+// TestSteadyChancesTakeTheTempoOut checks the first entry of the game: a
+// pawn out of the house is no lead while the others' entries are still to
+// come, so the steady chance barely moves where WinChances jumps.
+func TestSteadyChancesTakeTheTempoOut(t *testing.T) {
+	start := engine.StartPosition()
+	rules := engine.Rules{}
+	mover := start.Turn()
+	for roll := 1; roll <= engine.MaxRoll; roll++ {
+		next := start
+		m := start.Moves(roll, rules)[0]
+		next.Play(m, roll, rules)
+		raw := WinChances(next, rules)[mover] - WinChances(start, rules)[mover]
+		steady := SteadyChances(next, rules)[mover] - SteadyChances(start, rules)[mover]
+		assert.Less(t, math.Abs(steady), 0.1, "roll %d %s: steady %+.3f", roll, m, steady)
+		assert.Less(t, math.Abs(steady), math.Abs(raw)/2, "roll %d %s: steady %+.3f, raw %+.3f", roll, m, steady, raw)
+	}
+	sum := 0.0
+	for _, c := range SteadyChances(start, rules) {
+		sum += c
+	}
+	assert.InDelta(t, 1, sum, 1e-9)
+}
+
+// TestTurningPointsAreNotTheOpening plays games and checks that the
+// turning points are not the pawns' first steps out of the house, as they
+// are with WinChances alone (19 of 24 in the first six turns of these
+// games; 6 with SteadyChances, most of them barricades taken early).
+func TestTurningPointsAreNotTheOpening(t *testing.T) {
+	early := func(est Estimator) (n, all int) {
+		for seed := uint64(1); seed <= 8; seed++ {
+			g := analysedGame(t, []Level{Normal, Greedy}, seed)
+			for _, tp := range Analyse(g, est, 3).Turning {
+				all++
+				if tp.Turn <= 6 {
+					n++
+				}
+			}
+		}
+		return n, all
+	}
+	steady, all := early(SteadyChances)
+	raw, _ := early(WinChances)
+	assert.LessOrEqual(t, steady, all/3, "%d of %d turning points in the first six turns", steady, all)
+	assert.Less(t, 2*steady, raw, "steady %d, WinChances %d of %d in the first six turns", steady, raw, all)
 }
