@@ -232,19 +232,25 @@ func readNonce(fs map[string]json.RawMessage) (string, bool, *apiError) {
 	return s, enforce, nil
 }
 
+// nonceKey indexes the messages created with a nonce: per channel, as
+// Discord scopes nonces.
+type nonceKey struct{ channel, nonce string }
+
 // nonceMessageLocked returns the live message the bot created in a
 // channel with the given nonce within the nonce window before now, or
-// nil. f.mu must be held.
+// nil. It looks the nonce up in Fake.nonces, so its cost does not grow
+// with the channel's messages. f.mu must be held.
 func (f *Fake) nonceMessageLocked(channelID, nonce string, now time.Time) *Message {
 	if nonce == "" {
 		return nil
 	}
-	for i := len(f.order) - 1; i >= 0; i-- {
-		m := f.messages[f.order[i]]
+	list := f.nonces[nonceKey{channelID, nonce}]
+	for i := len(list) - 1; i >= 0; i-- {
+		m := list[i]
 		if now.Sub(m.Created) > f.cfg.nonceWindow {
 			return nil
 		}
-		if m.ChannelID == channelID && m.Nonce == nonce && m.InteractionID == "" && !m.Deleted {
+		if !m.Deleted {
 			return m
 		}
 	}

@@ -126,6 +126,7 @@ type Fake struct {
 	calls        []Call
 	messages     map[string]*Message
 	order        []string                // message IDs in creation order
+	nonces       map[nonceKey][]*Message // channel messages by nonce, in creation order
 	interactions map[string]*interaction // by token
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
@@ -173,6 +174,7 @@ func Start(opts ...Option) *Fake {
 		token:        newToken("fake."),
 		changed:      make(chan struct{}),
 		messages:     make(map[string]*Message),
+		nonces:       make(map[nonceKey][]*Message),
 		interactions: make(map[string]*interaction),
 		commands:     make(map[string][]command),
 		perms:        make(map[string]int64),

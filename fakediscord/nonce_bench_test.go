@@ -1,0 +1,36 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkNonceCreate measures POST /channels/{channel}/messages with a
+// new nonce and "enforce_nonce": true in a channel that already holds
+// many messages inside the nonce window: the handler looks the nonce up
+// before it creates the message.
+func BenchmarkNonceCreate(b *testing.B) {
+	for _, n := range []int{100, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
+			f := Start()
+			defer f.Close()
+			now := time.Now()
+			f.mu.Lock()
+			for i := range n {
+				f.storeLocked(&Message{ID: newID(), ChannelID: f.ChannelID, GuildID: f.GuildID, Created: now, Nonce: fmt.Sprintf("n%d", i), Content: "x"})
+			}
+			f.mu.Unlock()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				body, _ := json.Marshal(map[string]any{"content": "turn", "nonce": fmt.Sprintf("b%d", i), "enforce_nonce": true})
+				c := &Call{Time: now, Method: "POST", Params: map[string]string{"channel": f.ChannelID}, Body: body}
+				if status, _ := f.createMessage(c); status != 200 {
+					b.Fatalf("status %d", status)
+				}
+			}
+		})
+	}
+}
