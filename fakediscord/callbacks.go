@@ -121,7 +121,7 @@ func (f *Fake) fillLocked(m *Message, data map[string]json.RawMessage, files []F
 		return e
 	}
 	if m.Flags&discordgo.MessageFlagsLoading == 0 {
-		m.Pinged = pinged(m.Content, m.AllowedMentions)
+		m.Pinged = pinged(mentionText(m), m.AllowedMentions)
 		f.mentionJoinLocked(m)
 	}
 	f.storeLocked(m)

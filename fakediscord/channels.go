@@ -133,7 +133,7 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 	if e := validateMessage(m); e != nil {
 		return e.reply()
 	}
-	m.Pinged = pinged(m.Content, m.AllowedMentions)
+	m.Pinged = pinged(mentionText(m), m.AllowedMentions)
 	f.mentionJoinLocked(m)
 	f.storeLocked(m)
 	return http.StatusOK, f.wireMessage(m)
@@ -192,6 +192,19 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 		return e
 	}
 	next.Flags &^= discordgo.MessageFlagsLoading
+	// An edit changes only SUPPRESS_EMBEDS and IS_COMPONENTS_V2 ("Edit
+	// the flags of a message (SUPPRESS_EMBEDS and IS_COMPONENTS_V2
+	// only)", developers/resources/message.mdx, Edit Message) ...
+	const editable = discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsIsComponentsV2
+	if m.Flags&discordgo.MessageFlagsLoading == 0 {
+		next.Flags = next.Flags&editable | m.Flags&^editable
+	}
+	// ... and "the IS_COMPONENTS_V2 flag can only be set" (ibid.; "Once
+	// a message has been sent with this flag, it can't be removed from
+	// that message", developers/components/reference.mdx).
+	if m.ComponentsV2() && !next.ComponentsV2() {
+		return invalidForm("MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message", "flags")
+	}
 	if e := validateMessage(&next); e != nil {
 		return e
 	}
@@ -199,7 +212,7 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 	next.Edits++
 	if m.Flags&discordgo.MessageFlagsLoading != 0 {
 		// The first edit of a deferred response is what pings.
-		next.Pinged = pinged(next.Content, next.AllowedMentions)
+		next.Pinged = pinged(mentionText(&next), next.AllowedMentions)
 		f.mentionJoinLocked(&next)
 	}
 	*m = next

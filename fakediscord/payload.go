@@ -119,7 +119,7 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	}
 	attachments := []any{}
 	for _, a := range m.Attachments {
-		url := f.URL() + "/attachments/" + m.ChannelID + "/" + a.ID + "/" + a.Filename
+		url := f.attachmentURL(m, a)
 		attachments = append(attachments, map[string]any{
 			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": url, "proxy_url": url, "content_type": a.ContentType,
 		})
@@ -128,10 +128,7 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	components := m.Components
-	if components == nil {
-		components = []Component{}
-	}
+	components := f.wireComponents(m)
 	out := map[string]any{
 		"id": m.ID, "channel_id": m.ChannelID, "author": f.botUser(),
 		"content": m.Content, "timestamp": m.Created.UTC().Format(time.RFC3339Nano), "edited_timestamp": nil,
