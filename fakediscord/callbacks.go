@@ -203,6 +203,9 @@ func (f *Fake) webhookMessageEdit(c *Call) (int, any) {
 	if e != nil {
 		return e.reply()
 	}
+	if f.archivedLocked(m.ChannelID) {
+		return errThreadArchived().reply()
+	}
 	if e := f.editLocked(m, data, c.Files, c.Time); e != nil {
 		return e.reply()
 	}
@@ -216,6 +219,9 @@ func (f *Fake) webhookMessageDelete(c *Call) (int, any) {
 	m, e := f.webhookTargetLocked(c)
 	if e != nil {
 		return e.reply()
+	}
+	if f.archivedLocked(m.ChannelID) {
+		return errThreadArchived().reply()
 	}
 	m.Deleted = true
 	return http.StatusNoContent, nil

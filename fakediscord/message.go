@@ -388,6 +388,9 @@ func (f *Fake) LastMessage(channelID string) (Message, bool) {
 func (f *Fake) storeLocked(m *Message) {
 	f.messages[m.ID] = m
 	f.order = append(f.order, m.ID)
+	if !m.Ephemeral {
+		f.touchLocked(m.ChannelID)
+	}
 	if m.Nonce != "" && m.InteractionID == "" {
 		k := nonceKey{m.ChannelID, m.Nonce}
 		f.nonces[k] = append(f.nonces[k], m)
