@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -148,6 +149,11 @@ func (f *Fake) webhookTargetLocked(c *Call) (*Message, *apiError) {
 	}
 	id := c.Param("message")
 	if id == "@original" {
+		if time.Now().Before(it.readyAt) {
+			// Not made yet: Discord answers as for an unknown token
+			// (issue 23; WithResponseDelay).
+			return nil, errUnknownWebhook()
+		}
 		id = it.original
 	}
 	m := f.liveLocked(id)

@@ -91,6 +91,9 @@ type interaction struct {
 	resp        *Response
 	messageType discordgo.MessageType
 	endpoint    string // the interactions endpoint asked for
+	// readyAt is when the message an HTTP answer created is made: until
+	// then @original is unknown (WithResponseDelay).
+	readyAt time.Time
 }
 
 // SlashCommand dispatches an application command interaction and waits,
