@@ -148,8 +148,8 @@ func (f *Fake) wireChannelLocked(id string) map[string]any {
 		}
 	}
 	count := 0
-	for _, mid := range f.order {
-		if m := f.messages[mid]; m.ChannelID == id && !m.Ephemeral && !m.Deleted {
+	for _, m := range f.byChannel[id] {
+		if !m.Ephemeral && !m.Deleted {
 			count++
 		}
 	}
@@ -180,8 +180,9 @@ func (f *Fake) positionLocked(id string) int {
 // lastMessageLocked returns the ID of the latest visible message in a
 // channel, or nil.
 func (f *Fake) lastMessageLocked(id string) any {
-	for i := len(f.order) - 1; i >= 0; i-- {
-		if m := f.messages[f.order[i]]; m.ChannelID == id && !m.Ephemeral && !m.Deleted {
+	list := f.byChannel[id]
+	for i := len(list) - 1; i >= 0; i-- {
+		if m := list[i]; !m.Ephemeral && !m.Deleted {
 			return m.ID
 		}
 	}

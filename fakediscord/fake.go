@@ -140,6 +140,7 @@ type Fake struct {
 	messages     map[string]*Message
 	order        []string                // message IDs in creation order
 	nonces       map[nonceKey][]*Message // channel messages by nonce, in creation order
+	byChannel    map[string][]*Message   // messages of each channel in creation order
 	interactions map[string]*interaction // by token
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
@@ -191,6 +192,7 @@ func Start(opts ...Option) *Fake {
 		changed:      make(chan struct{}),
 		messages:     make(map[string]*Message),
 		nonces:       make(map[nonceKey][]*Message),
+		byChannel:    make(map[string][]*Message),
 		interactions: make(map[string]*interaction),
 		commands:     make(map[string][]command),
 		perms:        make(map[string]int64),

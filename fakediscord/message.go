@@ -366,9 +366,8 @@ func (f *Fake) ChannelMessages(channelID string) []Message {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []Message
-	for _, id := range f.order {
-		m := f.messages[id]
-		if m.ChannelID == channelID && !m.Ephemeral && !m.Deleted {
+	for _, m := range f.byChannel[channelID] {
+		if !m.Ephemeral && !m.Deleted {
 			out = append(out, *m)
 		}
 	}
@@ -377,17 +376,22 @@ func (f *Fake) ChannelMessages(channelID string) []Message {
 
 // LastMessage returns the latest message everyone sees in a channel.
 func (f *Fake) LastMessage(channelID string) (Message, bool) {
-	msgs := f.ChannelMessages(channelID)
-	if len(msgs) == 0 {
-		return Message{}, false
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	list := f.byChannel[channelID]
+	for i := len(list) - 1; i >= 0; i-- {
+		if m := list[i]; !m.Ephemeral && !m.Deleted {
+			return *m, true
+		}
 	}
-	return msgs[len(msgs)-1], true
+	return Message{}, false
 }
 
 // storeLocked adds a new message. f.mu must be held.
 func (f *Fake) storeLocked(m *Message) {
 	f.messages[m.ID] = m
 	f.order = append(f.order, m.ID)
+	f.byChannel[m.ChannelID] = append(f.byChannel[m.ChannelID], m)
 	if !m.Ephemeral {
 		f.touchLocked(m.ChannelID)
 	}

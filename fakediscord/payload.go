@@ -166,7 +166,7 @@ func (f *Fake) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	var found *Attachment
-	for _, m := range f.messages {
+	for _, m := range f.byChannel[parts[0]] {
 		for i := range m.Attachments {
 			if a := &m.Attachments[i]; a.ID == parts[1] && a.Filename == parts[2] && m.ChannelID == parts[0] {
 				found = a

@@ -29,11 +29,7 @@ func (f *Fake) Traffic(channelID string) Traffic {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t := Traffic{Pings: map[string]int{}, Mentions: map[string]int{}}
-	for _, id := range f.order {
-		m := f.messages[id]
-		if m.ChannelID != channelID {
-			continue
-		}
+	for _, m := range f.byChannel[channelID] {
 		if m.Ephemeral {
 			t.Ephemeral++
 		} else {

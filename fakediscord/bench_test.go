@@ -34,3 +34,38 @@ func BenchmarkNonceCreate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChannelReads measures what a harness reads after every click
+// (LastMessage and ChannelMessages of one game's thread) while the fake
+// holds the messages of many games: 100 channels of n messages each.
+func BenchmarkChannelReads(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("channels=100/messages=%d", n), func(b *testing.B) {
+			f := Start()
+			defer f.Close()
+			now := time.Now()
+			channels := make([]string, 100)
+			f.mu.Lock()
+			for c := range channels {
+				channels[c] = newID()
+			}
+			for range n {
+				for _, ch := range channels {
+					f.storeLocked(&Message{ID: newID(), ChannelID: ch, Created: now, Content: "x"})
+				}
+			}
+			f.mu.Unlock()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				ch := channels[i%len(channels)]
+				if _, ok := f.LastMessage(ch); !ok {
+					b.Fatal("no last message")
+				}
+				if got := len(f.ChannelMessages(ch)); got != n {
+					b.Fatalf("%d messages", got)
+				}
+			}
+		})
+	}
+}
