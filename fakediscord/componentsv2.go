@@ -89,6 +89,9 @@ func validateV2(fe formErrors, m *Message) {
 	for i := range m.Attachments {
 		m.Attachments[i].Referenced = false
 	}
+	// The components are numbered below; an edit that left them out
+	// shares them with the stored message, which answers may be reading.
+	m.Components = cloneComponents(m.Components)
 	v := &v2Check{fe: fe, m: m, customID: map[string]bool{}, ids: map[int]bool{}}
 	for i := range m.Components {
 		v.component(&m.Components[i], v2TopLevel, []string{"components", strconv.Itoa(i)})
@@ -239,13 +242,23 @@ func (v *v2Check) media(it *MediaItem, p []string, onlyAttachment bool) {
 		}
 		return
 	}
-	for i := range v.m.Attachments {
-		if v.m.Attachments[i].Filename == name {
-			v.m.Attachments[i].Referenced = true
-			return
-		}
+	if i := lastAttachment(v.m, name); i >= 0 {
+		v.m.Attachments[i].Referenced = true
+		return
 	}
 	v.fe.add("UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND", "No attachment named \""+name+"\": upload it with the message (files[n]) or keep it (attachments)", append(append([]string(nil), p...), "url")...)
+}
+
+// lastAttachment returns the index of the attachment of m an
+// attachment://name refers to, or -1: the newest with that name, which is
+// the one uploaded with the request when the message kept an older one.
+func lastAttachment(m *Message, name string) int {
+	for i := len(m.Attachments) - 1; i >= 0; i-- {
+		if m.Attachments[i].Filename == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // typeIn reports whether t is one of ts.
@@ -326,10 +339,11 @@ func (f *Fake) wireComponents(m *Message) []Component {
 		if !ok {
 			return nil
 		}
-		a, ok := m.Attachment(name)
-		if !ok {
+		i := lastAttachment(m, name)
+		if i < 0 {
 			return nil
 		}
+		a := m.Attachments[i]
 		it.URL = f.attachmentURL(m, a)
 		it.ProxyURL = it.URL
 		it.ContentType = a.ContentType
