@@ -341,3 +341,40 @@ func TestComponentsV2Interaction(t *testing.T) {
 	assert.Equal(t, "Bob joined", msgs[1].Text())
 	assert.True(t, msgs[1].ComponentsV2())
 }
+
+// TestComponentsV2WebhookConvert turns an interaction's legacy response
+// into a V2 message through PATCH @original with a raw body, as a bot
+// does where discordgo's WebhookEdit has no Flags.
+func TestComponentsV2WebhookConvert(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t)
+	ics := make(chan *discordgo.Interaction, 1)
+	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		respond(t, s, ic.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "Lobby", Components: buttons("mf/join/1")},
+		})
+		ics <- ic.Interaction
+	})
+	register(t, s, fake)
+	resp, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "new"})
+	require.NoError(t, err)
+	ic := <-ics
+	ep := discordgo.EndpointWebhookMessage(fake.AppID, ic.Token, "@original")
+	card := []any{map[string]any{"type": 17, "accent_color": 0x3070E0, "components": []any{
+		map[string]any{"type": 10, "content": "Malefiz #1 · Alice vs Bob"},
+		map[string]any{"type": 1, "components": []any{map[string]any{"type": 2, "style": 1, "label": "Rematch", "custom_id": "mf/rematch/1"}}},
+	}}}
+
+	_, err = s.RequestWithBucketID(http.MethodPatch, ep, map[string]any{"flags": v2, "components": card}, ep)
+	requireCode(t, err, http.StatusBadRequest, 50035)
+	assert.Equal(t, []string{"content"}, errorFields(t, err))
+
+	_, err = s.RequestWithBucketID(http.MethodPatch, ep, map[string]any{"flags": v2, "components": card, "content": nil, "embeds": []any{}}, ep)
+	require.NoError(t, err)
+	m, _ := fake.Message(resp.Message.ID)
+	assert.True(t, m.ComponentsV2())
+	assert.Equal(t, "Malefiz #1 · Alice vs Bob", m.Text())
+	assert.Equal(t, []string{"mf/rematch/1"}, m.CustomIDs())
+	assert.Equal(t, 0x3070E0, *m.ComponentsOfType(discordgo.ContainerComponent)[0].AccentColor)
+}
