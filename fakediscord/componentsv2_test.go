@@ -378,3 +378,33 @@ func TestComponentsV2WebhookConvert(t *testing.T) {
 	assert.Equal(t, []string{"mf/rematch/1"}, m.CustomIDs())
 	assert.Equal(t, 0x3070E0, *m.ComponentsOfType(discordgo.ContainerComponent)[0].AccentColor)
 }
+
+// TestComponentsV2SelectInContainer chooses in a select menu that sits in
+// an action row of a container.
+func TestComponentsV2SelectInContainer(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t)
+	values := make(chan []string, 1)
+	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		values <- ic.MessageComponentData().Values
+		respond(t, s, ic.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	})
+	sent, err := s.ChannelMessageSendComplex(fake.ChannelID, &discordgo.MessageSend{
+		Flags: v2,
+		Components: []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "Where should the barricade go?"},
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+				CustomID: "mf/row/1/7", Placeholder: "Row",
+				Options: []discordgo.SelectMenuOption{{Label: "Row 3", Value: "3"}, {Label: "Row 4", Value: "4"}},
+			}}},
+		}}},
+	})
+	require.NoError(t, err)
+	menu := sent.Components[0].(*discordgo.Container).Components[1].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu)
+	assert.Equal(t, "mf/row/1/7", menu.CustomID)
+	_, err = fake.Click(timeout(t, 10*time.Second), fakediscord.Invocation{MessageID: sent.ID, CustomID: "mf/row/1/7", Values: []string{"4"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"4"}, <-values)
+	_, err = fake.Click(timeout(t, 10*time.Second), fakediscord.Invocation{MessageID: sent.ID, CustomID: "mf/row/1/7", Values: []string{"9"}})
+	require.ErrorIs(t, err, fakediscord.ErrInvocation, "not an option")
+}
