@@ -129,6 +129,14 @@ func TestComponentsV2Message(t *testing.T) {
 	require.Len(t, containers, 1)
 	assert.Equal(t, 0xE03030, *containers[0].AccentColor)
 	assert.Equal(t, "attachment://board.png", m.ComponentsOfType(discordgo.MediaGalleryComponent)[0].Items[0].Media.URL, "the model keeps the URL as sent")
+	decoded, err := m.DiscordgoComponents()
+	require.NoError(t, err)
+	require.Len(t, decoded, 3)
+	dcard := decoded[0].(*discordgo.Container)
+	assert.Equal(t, 0xE03030, *dcard.AccentColor)
+	assert.Equal(t, "attachment://board.png", dcard.Components[1].(*discordgo.MediaGallery).Items[0].Media.URL)
+	assert.IsType(t, &discordgo.Thumbnail{}, decoded[1].(*discordgo.Section).Accessory)
+	assert.IsType(t, &discordgo.FileComponent{}, decoded[2])
 
 	// A click on a section's button.
 	_, err = fake.Click(timeout(t, 5*time.Second), fakediscord.Invocation{User: user, MessageID: sent.ID, CustomID: "mf/help"})

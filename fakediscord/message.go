@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -252,6 +253,26 @@ func (m Message) Text() string {
 		add(c.Content)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// DiscordgoComponents returns the message's components decoded into
+// discordgo's types (*discordgo.Container, *discordgo.TextDisplay,
+// *discordgo.ActionsRow, …), as a bot reading the message with discordgo
+// sees them; attachment://name URLs are left as sent.
+func (m Message) DiscordgoComponents() ([]discordgo.MessageComponent, error) {
+	out := make([]discordgo.MessageComponent, 0, len(m.Components))
+	for _, c := range m.Components {
+		data, err := json.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		dc, err := discordgo.MessageComponentFromJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dc)
+	}
+	return out, nil
 }
 
 // ComponentsV2 reports whether the message was sent with the flag
