@@ -76,6 +76,10 @@ type v2Check struct {
 //     arbitrary urls and attachment://<filename> references"; a File
 //     "only supports attachment references").
 //
+// Files may come with the flag: webhook.mdx lists files[n] among the
+// fields that fail with it, but a media gallery or file component can
+// only show an upload of the same request, so the fake takes them.
+//
 // Discord's error codes for these are not documented; the fake answers
 // 400 with code 50035 "Invalid Form Body" and an error per field, as
 // Discord does for its other form checks.
