@@ -21,6 +21,7 @@ const (
 	opThread  = "thread"
 	opMember  = "member"  // add a user to the game's thread
 	opArchive = "archive" // archive the game's thread
+	opSettle  = "settle"  // leave the game's thread to auto-archive an hour after its last message
 	opDelete  = "delete"  // delete one of the game's messages
 )
 

@@ -24,7 +24,7 @@ func (s *sender) attempt(ctx context.Context, e store.Effect, ef effect, g *stor
 	switch ef.Op {
 	case opDM:
 		return s.sendDM(ctx, e, ef, g)
-	case opThread, opMember, opArchive, opDelete:
+	case opThread, opMember, opArchive, opSettle, opDelete:
 		return s.sendThreadOp(ctx, ef, g)
 	case opPost:
 		id, err := s.postMessage(ctx, e, ef, results)
@@ -84,6 +84,11 @@ func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg 
 		_, err := s.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
 		if err == nil {
 			return id, nil, nil
+		}
+		if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+			// Archived by a moderator or by Discord: its messages stay
+			// as they are (the card in the channel tells the game).
+			return "thread archived", nil, nil
 		}
 		if !isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 			return "", nil, err
@@ -157,9 +162,19 @@ func (s *sender) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (s
 			return "", nil, err
 		}
 		return ch.ID, record(ef.Record, ch.ID), nil
-	case opMember, opArchive:
+	case opMember, opArchive, opSettle:
 		if sg.ThreadID == "" {
 			return "no thread", nil, nil
+		}
+		if ef.Op == opSettle {
+			// Discord archives it an hour after its last message; the
+			// bot edits nothing there any more.
+			endpoint := discordgo.EndpointChannel(sg.ThreadID)
+			_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"auto_archive_duration": settledArchiveMinutes}, endpoint, discordgo.WithContext(ctx))
+			if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+				return "archived already", nil, nil
+			}
+			return "settled", nil, err
 		}
 		if ef.Op == opMember {
 			endpoint := discordgo.EndpointThreadMember(sg.ThreadID, ef.User)
@@ -179,9 +194,17 @@ func (s *sender) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (s
 	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 		return "gone", nil, nil
 	}
+	if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+		return "thread archived", nil, nil
+	}
 	return id, nil, err
 }
 
 // threadArchiveMinutes is how long a game's thread stays open without
-// messages (Discord's longest, a week); the bot archives it at the end.
+// messages while the game runs (Discord's longest, a week).
 const threadArchiveMinutes = 10080
+
+// settledArchiveMinutes is how long a finished game's thread stays open
+// after its last message: Discord archives it then, and the players can
+// still talk there until.
+const settledArchiveMinutes = 60

@@ -162,7 +162,7 @@ func (f figures) perTurn(n int) float64 { return float64(n) / float64(f.turns) }
 // TestGameInAThreadWithTheCardInTheChannel plays a whole two-player game
 // with the defaults (threads on, roll auto): the turns in the game's
 // thread, the card in the channel edited as the game goes, every turn a
-// line of the thread, the thread archived at the end. It prints the
+// line of the thread, the thread left to auto-archive at the end. It prints the
 // traffic figures next to those of the same game played the older way
 // (threads off, Roll button).
 func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
@@ -215,8 +215,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 		card, _ := h.fake.Message(lobby.ID)
 		return strings.HasPrefix(card.Embeds[0].Title, "🏆")
 	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
-	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond,
-		"the thread is archived at the end")
+	assert.False(t, h.thread(sg.ThreadID).Archived, "the thread is left to Discord's auto-archive after the result")
 	last, _ := h.fake.LastMessage(sg.ThreadID)
 	assert.True(t, hasBoard(last) && strings.HasPrefix(last.Embeds[0].Title, "🏆"), "the result is the thread's last message")
 
@@ -400,23 +399,50 @@ func TestBoardByTheMoverAndBySpectators(t *testing.T) {
 }
 
 // TestWinnerMessageAndRematch: the result pings every human player, shows
-// each rating change, and Rematch opens a new lobby in the channel with
-// the same options, seating whoever clicks it.
+// each rating change; Rematch is on the card in the channel, clickable
+// after the thread archived itself (Discord's auto-archive, an hour after
+// the result), and opens a new lobby in the channel with the same options,
+// seating whoever clicks it. No edit goes into the archived thread.
 func TestWinnerMessageAndRematch(t *testing.T) {
-	h := newThreadHarness(t)
-	gameID, _ := openGameBy(t, h, alice, bob, map[string]any{"turn-timeout": "6h", "six-again": true})
+	clock := &fakeClock{t: time.Now()}
+	h := newThreadHarness(t, fakediscord.WithClock(clock.Now))
+	gameID, card := openGameBy(t, h, alice, bob, map[string]any{"turn-timeout": "6h", "six-again": true})
 	h.waitTurn(gameID)
 	sg, _ := h.game(gameID)
 	resign(t, h, bob, sg.ThreadID)
 	result, running := h.waitTurn(gameID)
 	require.False(t, running)
 	assert.ElementsMatch(t, []string{alice}, result.Pinged, "bob left the game: only alice is told")
-	desc := result.Embeds[0].Description
+	desc := result.Text()
 	assert.Contains(t, desc, "<@"+alice+"> 1500 → 1516 (+16)")
 	assert.Contains(t, desc, "<@"+bob+"> 1500 → 1484 (-16)")
+	assert.False(t, hasControl(result, bot.ActRematch), "Rematch is on the card, not in the thread")
 
-	rematch := control(t, result, bot.ActRematch)
-	resp := h.click(bob, result.ID, rematch)
+	// The thread stays open an hour after the result, then archives
+	// itself; the card's Rematch still works.
+	var rematch string
+	require.Eventually(t, func() bool {
+		m, _ := h.fake.Message(card.ID)
+		if !hasControl(m, bot.ActRematch) {
+			return false
+		}
+		rematch = control(t, m, bot.ActRematch)
+		return true
+	}, 5*time.Second, 5*time.Millisecond, "the card has Rematch")
+	require.Eventually(t, func() bool {
+		for _, c := range h.fake.Calls() {
+			if c.Route == fakediscord.RouteChannelEdit && c.Params["channel"] == sg.ThreadID {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond, "the thread is left to auto-archive")
+	assert.False(t, h.thread(sg.ThreadID).Archived, "the players can still talk in the thread")
+	clock.Advance(61 * time.Minute)
+	require.True(t, h.thread(sg.ThreadID).Archived, "Discord archived the thread an hour after the result")
+	archivedAt := len(h.fake.Calls())
+
+	resp := h.click(bob, card.ID, rematch)
 	require.True(t, resp.Ephemeral(), "%q", resp.Message.Content)
 	assert.Contains(t, resp.Message.Content, "you are its host")
 	games, err := h.main.db.OpenGames(h.ctx(), h.fake.GuildID, h.fake.ChannelID)
@@ -435,20 +461,28 @@ func TestWinnerMessageAndRematch(t *testing.T) {
 	lobby, _ := h.fake.Message(next.LobbyMessageID)
 	assert.Equal(t, h.fake.ChannelID, lobby.ChannelID, "the new lobby is in the channel")
 
-	resp = h.click(alice, result.ID, rematch)
+	resp = h.click(alice, card.ID, rematch)
 	require.True(t, resp.Ephemeral())
 	assert.Contains(t, resp.Message.Content, "You have a seat")
-	again := h.click(alice, result.ID, rematch)
+	again := h.click(alice, card.ID, rematch)
 	assert.Contains(t, again.Message.Content, "already have a seat")
 	require.Eventually(t, func() bool {
 		m, _ := h.fake.Message(next.LobbyMessageID)
-		return strings.Contains(m.Embeds[0].Description, alice)
+		return strings.Contains(m.Text(), alice)
 	}, 5*time.Second, 5*time.Millisecond, "the lobby shows alice")
 	// The host starts it; it plays in a new thread.
 	h.click(bob, next.LobbyMessageID, control(t, lobby, bot.ActStart))
 	h.waitTurn(next.ID)
 	started, _ := h.game(next.ID)
 	assert.Equal(t, next.LobbyMessageID, started.ThreadID)
+	// Nothing was sent into the archived thread, and no request of the
+	// game was refused as being in an archived thread.
+	for _, c := range h.fake.Calls() {
+		assert.NotContains(t, string(c.Response), `"code":50083`, "%s %s refused: the thread is archived", c.Method, c.Path)
+		if c.Seq > archivedAt && c.Params["channel"] == sg.ThreadID {
+			assert.Fail(t, "a request into the archived thread", "%s %s", c.Method, c.Path)
+		}
+	}
 }
 
 // resign runs /malefiz resign as user in channel and confirms it.
