@@ -27,7 +27,7 @@ func (s *sender) attempt(ctx context.Context, e store.Effect, ef effect, g *stor
 	case opThread, opMember, opArchive, opSettle, opDelete:
 		return s.sendThreadOp(ctx, ef, g)
 	case opPost:
-		id, err := s.postMessage(ctx, e, ef, results)
+		id, err := s.postMessage(ctx, e, ef, results, g.Locale)
 		if err != nil {
 			return "", nil, err
 		}
@@ -49,7 +49,7 @@ func record(role store.MessageRole, id string) *store.MessageRecord {
 
 // postMessage creates the effect's message with Discord's nonce, so that
 // sending it again creates nothing new.
-func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result) (string, error) {
+func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result, lang string) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -57,7 +57,7 @@ func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, res
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
 	if ef.Ratings {
-		if err := withRatings(results, body); err != nil {
+		if err := withRatings(lang, results, body); err != nil {
 			return "", err
 		}
 	}
@@ -97,7 +97,7 @@ func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg 
 	if !ef.Repost {
 		return "gone", nil, nil // nothing worth posting again
 	}
-	newID, err := s.postMessage(ctx, e, ef, nil)
+	newID, err := s.postMessage(ctx, e, ef, nil, sg.Locale)
 	if err != nil {
 		return "", nil, err
 	}

@@ -237,6 +237,8 @@ const (
 	TurnFirst             Key = "turn.first"
 	TurnLeftGame          Key = "turn.left_game"
 	TurnNoMove            Key = "turn.no_move"
+	TurnOthersPawn        Key = "turn.others_pawn"
+	TurnOthersPlace       Key = "turn.others_place"
 	TurnPickRow           Key = "turn.pick_row"
 	TurnPickSquare        Key = "turn.pick_square"
 	TurnPlayedItself      Key = "turn.played_itself"

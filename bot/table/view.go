@@ -155,6 +155,14 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		return CustomID{Action: a, Game: t.Game.ID, Turn: turn, Arg: arg}.String()
 	}
 	back := Row{Buttons: []Button{{Label: tr(lang, locales.ButtonBack), Style: Secondary, CustomID: cid(ActBack, "")}}}
+	// The turn message is read by everyone: it names the mover in the
+	// third person; only the mover's private copy says "you".
+	prompt := func(you, them locales.Key, args ...any) string {
+		if o.Private {
+			return tr(lang, you, args...)
+		}
+		return tr(lang, them, append([]any{t.seatLabel(seat)}, args...)...)
+	}
 	// A private look by someone not to move says whose turn it is.
 	onlooker := o.Private && (seat == nil || seat.UserID != o.Viewer || seat.Computer != "")
 	if onlooker {
@@ -169,14 +177,14 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	switch phase := t.State.Phase(); {
 	case onlooker:
 	case phase == engine.PhaseRoll:
-		desc = append(desc, tr(lang, locales.TurnPromptRoll))
+		desc = append(desc, prompt(locales.TurnPromptRoll, locales.BoardOthersRoll))
 		rows = append(rows, Row{Buttons: []Button{{Label: tr(lang, locales.ButtonRoll), Style: Primary,
 			CustomID: cid(ActRoll, ""), Emoji: "🎲"}}})
 	case phase == engine.PhaseMove:
 		sc.Roll = t.State.Rolled()
 		all := choices(t.State)
 		if len(all) > maxMoveButtons && !o.PawnChosen {
-			desc = append(desc, tr(lang, locales.TurnPromptPawn, t.State.Rolled()))
+			desc = append(desc, prompt(locales.TurnPromptPawn, locales.TurnOthersPawn, t.State.Rolled()))
 			var buttons []Button
 			seen := map[engine.Square]bool{}
 			for _, c := range all {
@@ -199,7 +207,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 			rows = buttonRows(buttons)
 			break
 		}
-		desc = append(desc, tr(lang, locales.TurnPromptMove, t.State.Rolled()))
+		desc = append(desc, prompt(locales.TurnPromptMove, locales.BoardOthersMove, t.State.Rolled()))
 		var shown []engine.Move
 		for _, c := range all {
 			if !o.PawnChosen || c.From == o.Pawn {
@@ -226,7 +234,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	case phase == engine.PhasePlace:
 		sc.Roll = t.State.Rolled()
 		pending, _ := t.State.Pending()
-		desc = append(desc, tr(lang, locales.TurnPromptPlace, pending.To.String()))
+		desc = append(desc, prompt(locales.TurnPromptPlace, locales.TurnOthersPlace, pending.To.String()))
 		squares := t.State.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
 		pos := t.State.Position()
