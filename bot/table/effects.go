@@ -23,8 +23,8 @@ const (
 	// after its last message (the result), so players can still talk
 	// there; nothing the bot must edit is left in it.
 	Settle Kind = "settle"
-	Delete      Kind = "delete"  // delete one of the game's messages
-	DM          Kind = "dm"      // a direct message to a user who wants them
+	Delete Kind = "delete" // delete one of the game's messages
+	DM     Kind = "dm"     // a direct message to a user who wants them
 )
 
 // LinkPlaceholder in a direct message's text is where the jump link to the
