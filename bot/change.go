@@ -110,7 +110,7 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease}
+	c := &store.Commit{Game: sg, Events: t.Events, Owner: b.owner, Lease: deliveryLease, Rate: table.Elo}
 	efs := make([]effect, len(effects))
 	for i, e := range effects {
 		efs[i] = outboxEffect(r, sg, e)
@@ -158,6 +158,9 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, 
 		if err == nil && t.AdoptReply != "" {
 			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 		}
+	}
+	if r != nil {
+		b.tellDMRefused(ctx, r) // before the deliveries, which take a while
 	}
 	var refused error
 	switch {

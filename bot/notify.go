@@ -78,6 +78,7 @@ func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
 	if !ok || !us.DMRefused {
 		return
 	}
+	r.settingsRead = false // told once
 	us.DMRefused = false
 	if err := b.db.SetUserSettings(ctx, r.userID, us); err != nil {
 		b.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)

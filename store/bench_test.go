@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store/storetest"
 )
 
@@ -211,7 +212,7 @@ func buildStats(ctx context.Context, path string) error {
 				before[j] = v
 			}
 		}
-		delta := ratingChanges(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+		delta := table.Elo(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
 		for j, r := range results {
 			rating[r.Player] = before[j] + delta[j]
 			if _, err := result.ExecContext(ctx, id, r.Color, r.Player, r.Name, r.Computer, r.Won,

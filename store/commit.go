@@ -15,6 +15,8 @@ type Commit struct {
 	Game    *Game
 	Events  []Event
 	Results []Result // non-nil: the game finishes (see FinishGame)
+	// Rate rates the finished game; nil means the DB's Rate.
+	Rate Rating
 	// Effects are appended to the game's outbox queue, in order; Commit
 	// sets their ID, GameID and CreatedAt.
 	Effects []Effect
@@ -68,7 +70,7 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 		if c.Results != nil {
-			if rated, err = recordResults(ctx, tx.dtx, id, g.GuildID, now, c.Results); err != nil {
+			if rated, err = recordResults(ctx, tx.dtx, id, g.GuildID, now, c.Results, db.rating(c)); err != nil {
 				return fmt.Errorf("store: %s: %w", what, conflict(err))
 			}
 		}
@@ -98,4 +100,12 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	copy(c.Effects, effects)
 	c.Head = head
 	return nil
+}
+
+// rating is the rule that rates c's game: its own, else the DB's.
+func (db *DB) rating(c *Commit) Rating {
+	if c.Rate != nil {
+		return c.Rate
+	}
+	return db.Rate
 }

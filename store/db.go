@@ -112,6 +112,9 @@ const readers = 4
 type DB struct {
 	// Now returns the current time; tests replace it. Open sets time.Now.
 	Now func() time.Time
+	// Rate rates the finished games whose Commit names no rule (FinishGame);
+	// nil leaves the ratings as they are.
+	Rate Rating
 
 	d         *dialect
 	path      string      // SQLite: the file; PostgreSQL: the URL

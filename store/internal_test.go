@@ -3,12 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
 func openInternal(t testing.TB, b TestBackend) *DB {
@@ -17,38 +18,9 @@ func openInternal(t testing.TB, b TestBackend) *DB {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.Rate = table.Elo
 	t.Cleanup(func() { db.Close() })
 	return db
-}
-
-func TestRatingChanges(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		before []float64
-		winner int
-		want   []float64
-	}{
-		{"two equals", []float64{1500, 1500}, 0, []float64{16, -16}},
-		{"four equals", []float64{1500, 1500, 1500, 1500}, 2, []float64{-16.0 / 3, -16.0 / 3, 16, -16.0 / 3}},
-		// 400 points apart: the favourite expects 10/11.
-		{"favourite wins", []float64{1900, 1500}, 0, []float64{32.0 / 11, -32.0 / 11}},
-		{"upset", []float64{1900, 1500}, 1, []float64{-320.0 / 11, 320.0 / 11}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := ratingChanges(tc.before, tc.winner)
-			sum := 0.0
-			for i := range got {
-				sum += got[i]
-				if math.Abs(got[i]-tc.want[i]) > 1e-9 {
-					t.Errorf("ratingChanges(%v, %d) = %v, want %v", tc.before, tc.winner, got, tc.want)
-					break
-				}
-			}
-			if math.Abs(sum) > 1e-9 {
-				t.Errorf("changes add up to %v, want 0", sum)
-			}
-		})
-	}
 }
 
 func TestEventsAppendOnly(t *testing.T) {

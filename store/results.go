@@ -4,24 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
 )
 
-// Rating constants. Every player of a guild, computers included, starts at
-// InitialRating. When a game finishes, the winner has played one Elo match
-// against each other seat, which lost it: with n seats each match moves
-// RatingK/(n-1) points at most, so a game moves the winner by at most
-// RatingK and each loser by at most RatingK/(n-1). The winner of a match
-// rated R against one rated S expects 1/(1+10^((S-R)/400)) and gains
-// RatingK/(n-1) times one minus that; the loser loses as much. All matches of
-// a game use the ratings from before it. Cancelled games count for nothing.
-const (
-	InitialRating = 1500.0
-	RatingK       = 32.0
-)
+// InitialRating is where every player of a guild, computers included,
+// starts. How a finished game changes the ratings is the caller's rule
+// (Rating; the bot's is the game table's Elo); the store applies it within
+// the transaction that finishes the game, to the ratings it holds.
+const InitialRating = 1500.0
+
+// Rating is a rule that rates a finished game: the change of each seat's
+// rating, given the ratings before the game and the winner's index. All
+// seats of a game are rated from the ratings before it; a player who holds
+// several seats adds up their changes. Cancelled games count for nothing.
+type Rating func(before []float64, winner int) []float64
 
 // historyLen is how many games of rating history PlayerStats returns.
 const historyLen = 100
@@ -64,7 +62,7 @@ func checkResults(results []Result) error {
 
 // recordResults rates the players, inserts the results and updates the
 // per-player aggregates. It returns the results with their ratings set.
-func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now time.Time, results []Result) ([]Result, error) {
+func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now time.Time, results []Result, rate Rating) ([]Result, error) {
 	results = slices.Clone(results)
 	ratings, err := lockPlayers(ctx, tx, guild, now, results)
 	if err != nil {
@@ -74,7 +72,10 @@ func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now 
 	for i, r := range results {
 		before[i] = ratings[r.Player]
 	}
-	delta := ratingChanges(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+	delta := make([]float64, len(results)) // no rule: the ratings stay
+	if rate != nil {
+		delta = rate(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+	}
 	// A player's new rating adds up the changes of all their seats.
 	after := map[string]float64{}
 	for i, r := range results {
@@ -204,22 +205,4 @@ func lockPlayers(ctx context.Context, tx dtx, guild string, now time.Time, resul
 		return nil, fmt.Errorf("players: %w", err)
 	}
 	return ratings, nil
-}
-
-// ratingChanges returns the change of rating of each seat of a game, given
-// the ratings before it and the winner's index: Elo, the winner against each
-// other seat, as InitialRating's comment describes.
-func ratingChanges(before []float64, winner int) []float64 {
-	delta := make([]float64, len(before))
-	k := RatingK / float64(len(before)-1)
-	for i := range before {
-		if i == winner {
-			continue
-		}
-		expected := 1 / (1 + math.Pow(10, (before[i]-before[winner])/400))
-		d := k * (1 - expected)
-		delta[winner] += d
-		delta[i] -= d
-	}
-	return delta
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 	_ "modernc.org/sqlite"
 )
@@ -36,6 +37,7 @@ func mustOpen(t testing.TB, path string) *store.DB {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
+	db.Rate = table.Elo // the bot's rule
 	t.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			t.Errorf("Close: %v", err)

@@ -198,9 +198,10 @@ func (c *Catalog) Text(lang string, key Key, args []any) string {
 	return text
 }
 
-// Level and LevelHint are the keys of a computer level's name and one-line
-// description.
-func Level(level string) Key     { return Key("level." + level) }
+// Level is the key of a computer level's name.
+func Level(level string) Key { return Key("level." + level) }
+
+// LevelHint is the key of a computer level's one-line description.
 func LevelHint(level string) Key { return Key("level." + level + ".hint") }
 
 // Name is the key of a command's or option's localized name.

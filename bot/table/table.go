@@ -114,6 +114,7 @@ type Refusal struct {
 	Args []any
 }
 
+// Error is the refusal in English, for logs.
 func (e *Refusal) Error() string { return locales.Tr("en", e.Key, e.Args...) }
 
 // Refuse returns a Refusal of key.

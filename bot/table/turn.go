@@ -165,13 +165,9 @@ func (t *Table) endTurn(a Actor, turn int) error {
 	// Played on a private copy (/malefiz board): the turn message
 	// collapses too, before the next one is posted.
 	onCopy := a.MessageID != t.Game.TurnMessageID && t.Game.TurnMessageID != ""
-	if !t.State.Over() {
-		t.beginTurn()
-		more, err := t.playOn()
-		if err != nil {
-			return err
-		}
-		lines = append(lines, more...)
+	lines, err := t.playNext(lines)
+	if err != nil {
+		return err
 	}
 	collapsed := Text(JoinLines(lines))
 	t.answer(Update, collapsed)
@@ -180,6 +176,17 @@ func (t *Table) endTurn(a Actor, turn int) error {
 	}
 	t.openNext()
 	return nil
+}
+
+// playNext begins the next turn, unless the game is over, and plays on
+// (see playOn); it returns lines with the lines of the turns played.
+func (t *Table) playNext(lines []string) ([]string, error) {
+	if t.State.Over() {
+		return lines, nil
+	}
+	t.beginTurn()
+	more, err := t.playOn()
+	return append(lines, more...), err
 }
 
 // playOn plays the turns that need nobody (at most maxComputerTurns): the
@@ -324,13 +331,9 @@ func (t *Table) timeout() error {
 		t.record(malefiz.EventReplace, seat.UserID, seat.Color, "ai:"+seat.Computer)
 		lines = append(lines, tr(lang, locales.TimerTakenOver, Quote(seat.Name), maxTimeouts))
 	}
-	if !t.State.Over() {
-		t.beginTurn()
-		more, err := t.playOn()
-		if err != nil {
-			return err
-		}
-		lines = append(lines, more...)
+	lines, err := t.playNext(lines)
+	if err != nil {
+		return err
 	}
 	t.edit(malefiz.RoleTurn, Text(JoinLines(lines)), false)
 	t.openNext()

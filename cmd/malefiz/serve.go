@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/metrics"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
@@ -76,6 +77,7 @@ func (m *Main) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	db.Rate = gametable.Elo // the game table's rating rule, for every finished game
 	m.db = db
 	m.metrics = metrics.New(metrics.Gauges{GamesRunning: db.RunningGames, OutboxPending: db.PendingEffects})
 
