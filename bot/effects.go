@@ -80,6 +80,7 @@ type outMessage struct {
 	Components      []discordgo.MessageComponent      `json:"components,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	Reference       *discordgo.MessageReference       `json:"message_reference,omitempty"`
+	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
 }
 
 // editMessage is an edit's body: every field set replaces the message's.
@@ -109,6 +110,9 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
 		msg := *e.Message
 		body := outMessage{Content: msg.Content, Embeds: embedsOf(msg), Components: componentsOf(msg),
 			AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+		if msg.Silent {
+			body.Flags |= discordgo.MessageFlagsSuppressNotifications
+		}
 		if msg.ReplyTo != "" {
 			f := false
 			body.Reference = &discordgo.MessageReference{MessageID: msg.ReplyTo, GuildID: sg.GuildID, FailIfNotExists: &f}

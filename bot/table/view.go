@@ -281,6 +281,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	if seat != nil && seat.UserID != "" && seat.Computer == "" {
 		v.Content = Mention(seat.UserID)
 		v.Pings = []string{seat.UserID}
+		v.Silent = t.quiet(seat)
 	}
 	return v
 }

@@ -109,7 +109,7 @@ func playRolledTurn(t *testing.T, h *harness, gameID int64, viaMenu bool) (click
 	resp := h.click(player, turnMsg.ID, moveID)
 	clicks++
 	if g.Position().At(m.To) == engine.Barricade {
-		require.Contains(t, resp.Message.Embeds[0].Description, "Your pawn took the barricade on "+m.To.String()+".")
+		require.Contains(t, resp.Message.Text(), " took the barricade on "+m.To.String()+" and is choosing where it goes", "in the third person for everyone")
 		suggested, err := bot.ParseCustomID(control(t, *resp.Message, bot.ActPlace))
 		require.NoError(t, err)
 		if viaMenu {
