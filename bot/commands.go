@@ -96,7 +96,7 @@ func gameSubcommands(b *Bot) []subcommand {
 			stringOption("ping", locales.OptPing, pingChoices()),
 		}},
 		{name: "rules", desc: locales.CmdRules, run: say(locales.TextRules)},
-		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp)},
+		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp, locales.TextMarks)},
 	}
 }
 

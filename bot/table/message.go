@@ -18,6 +18,9 @@ type Message struct {
 	ReplyTo string
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene
+	// Legend, when set, is one line under the buttons saying what the
+	// marks of this message's buttons mean.
+	Legend string
 }
 
 // Embed is one embed of a message.

@@ -150,6 +150,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	sc := t.scene()
 	var desc []string
 	var rows []Row
+	var legend string
 	turn := t.State.TurnNumber()
 	cid := func(a Action, arg string) string {
 		return CustomID{Action: a, Game: t.Game.ID, Turn: turn, Arg: arg}.String()
@@ -215,17 +216,25 @@ func (t *Table) TurnView(o TurnOptions) Message {
 			}
 		}
 		var buttons []Button
+		var marks legendMarks
 		for i, c := range shown {
 			label := render.Letter(i) + " · " + moveText(lang, c.From, c.To)
 			if t.State.Position().At(c.To) == engine.Barricade {
-				label += " 🚧"
+				label += " " + MarkBarricade
+				marks.barricade = true
+			}
+			if c.To == engine.Goal {
+				label += " " + MarkGoal
+				marks.goal = true
 			}
 			style := Secondary
 			if captures(t.State.Position(), c.To) {
 				style = Danger
+				marks.captures = true
 			}
 			buttons = append(buttons, Button{Label: label, Style: style, CustomID: cid(ActMove, c.String())})
 		}
+		legend = marks.line(lang)
 		sc.Labels = render.DestinationLabels(shown)
 		rows = buttonRows(buttons)
 		if o.PawnChosen {
@@ -274,7 +283,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	if onlooker {
 		return v
 	}
-	v.Rows = rows
+	v.Rows, v.Legend = rows, legend
 	if o.Private {
 		return v // the mover's private copy: the buttons, no ping
 	}
@@ -284,6 +293,31 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		v.Silent = t.quiet(seat)
 	}
 	return v
+}
+
+// The marks of move buttons besides their letter and squares; a move that
+// captures a pawn is a red (Danger) button.
+const (
+	MarkBarricade = "🚧" // ends on a barricade, which the mover then places
+	MarkGoal      = "★"  // reaches the goal: the move wins
+)
+
+// legendMarks are the marks a turn's buttons use.
+type legendMarks struct{ captures, barricade, goal bool }
+
+// line is the legend of the marks used, one line, "" for none.
+func (m legendMarks) line(lang string) string {
+	var parts []string
+	if m.captures {
+		parts = append(parts, tr(lang, locales.LegendCaptures))
+	}
+	if m.barricade {
+		parts = append(parts, tr(lang, locales.LegendBarricade, MarkBarricade))
+	}
+	if m.goal {
+		parts = append(parts, tr(lang, locales.LegendGoal, MarkGoal))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // captures reports whether ending on to captures an opponent's pawn.
