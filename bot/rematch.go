@@ -99,25 +99,18 @@ func colorIndex(name string) int {
 }
 
 // withRatings adds a finished game's rating changes to a result message's
-// first embed as the sender sends it: the ratings are known once the
-// game's end is committed (the commit returns them), and are the same on
-// every try.
+// text (its first Text Display) as the sender sends it: the ratings are
+// known once the game's end is committed (the commit returns them), and
+// are the same on every try.
 func withRatings(lang string, results []store.Result, body map[string]json.RawMessage) error {
 	if len(results) == 0 {
 		return nil
 	}
-	var embeds []map[string]any
-	if err := json.Unmarshal(body["embeds"], &embeds); err != nil || len(embeds) == 0 {
+	var comps []any
+	if err := json.Unmarshal(body["components"], &comps); err != nil || len(comps) == 0 {
 		return err
 	}
-	desc, _ := embeds[0]["description"].(string)
-	for _, line := range ratingLines(lang, results) {
-		if desc != "" {
-			desc += "\n"
-		}
-		desc += line
-	}
-	embeds[0]["description"] = desc
-	body["embeds"] = mustJSON(embeds)
+	appendToFirstText(comps, ratingLines(lang, results))
+	body["components"] = mustJSON(comps)
 	return nil
 }

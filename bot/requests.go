@@ -115,13 +115,23 @@ func (s *sender) request(ctx context.Context, method, endpoint, bucket string, b
 		// Drawing fails the same way every time: send the message
 		// without its picture rather than not at all.
 		s.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
-		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+		return s.dc.RequestWithBucketID(method, endpoint, boardless(body), bucket, discordgo.WithContext(ctx))
 	}
 	contentType, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{f})
 	if err != nil {
 		return nil, err
 	}
 	return s.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+}
+
+// boardless is a request body (JSON, or a decoded post) without the media
+// gallery of its board.
+func boardless(body any) any {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return body
+	}
+	return withoutBoard(data)
 }
 
 // messageID is the recorded ID of the game's message of role.

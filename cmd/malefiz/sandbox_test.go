@@ -183,11 +183,7 @@ func TestSandboxSkipAheadTimesOutATurn(t *testing.T) {
 // timedOut reports whether a message says a turn ran out of time.
 func timedOut(app *sandboxApp) bool {
 	for _, m := range app.fake.AllMessages() {
-		text := m.Content
-		for _, e := range m.Embeds {
-			text += e.Title + e.Description
-		}
-		if strings.Contains(text, "ran out of time") {
+		if strings.Contains(m.Text(), "ran out of time") {
 			return true
 		}
 	}
