@@ -1,12 +1,17 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	bottable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
@@ -87,4 +92,65 @@ func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 		resp = h.command(alice, "notify", nil)
 		assert.Contains(t, resp.Message.Text(), "Every turn pings you", "the setting is kept")
 	})
+}
+
+// TestTurnMessageIsOneCardWithItsLegend plays a whole game and looks at
+// every turn message: one V2 Container with the mover's colour as accent,
+// the turn in the third person, the board in a Media Gallery, the move
+// buttons, and a legend naming exactly the marks its buttons use.
+func TestTurnMessageIsOneCardWithItsLegend(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, nil)
+	marks := map[string]int{}
+	for turns := 0; ; turns++ {
+		require.Less(t, turns, 400, "no winner after 400 turns")
+		msg, running := h.waitTurn(gameID)
+		if !running {
+			break
+		}
+		_, g := h.game(gameID)
+		require.NotZero(t, msg.Flags&discordgo.MessageFlagsIsComponentsV2, "the turn message is V2")
+		assert.Empty(t, msg.Content)
+		assert.Empty(t, msg.Embeds)
+		containers := msg.ComponentsOfType(discordgo.ContainerComponent)
+		require.Len(t, containers, 1, "one card")
+		require.NotNil(t, containers[0].AccentColor)
+		assert.Equal(t, bottable.ColorRGB[g.Turn()], *containers[0].AccentColor, "the mover's colour")
+		require.Len(t, msg.ComponentsOfType(discordgo.MediaGalleryComponent), 1, "the board")
+		require.True(t, hasBoard(msg) && msg.Attachments[0].Referenced, "the board is attached and shown")
+		text := msg.Text()
+		assert.Contains(t, text, fmt.Sprintf(" rolled a **%d** and is choosing a ", g.Rolled()), "in the third person")
+		assert.NotContains(t, text, "You rolled")
+		assert.Contains(t, text, "<@"+msg.Pinged[0]+">", "it names the mover")
+
+		var captures, barricade, goal bool
+		for _, c := range msg.Controls() {
+			captures = captures || (strings.HasPrefix(c.CustomID, "mf/move/") && c.Style == int(discordgo.DangerButton))
+			barricade = barricade || strings.Contains(c.Label, "🚧")
+			goal = goal || strings.Contains(c.Label, "★")
+		}
+		for _, m := range []struct {
+			used bool
+			text string
+		}{{captures, "red: captures a pawn"}, {barricade, "🚧 takes a barricade"}, {goal, "★ reaches the goal"}} {
+			if m.used {
+				marks[m.text]++
+				assert.Contains(t, text, m.text, "the legend explains a mark its buttons use")
+			} else {
+				assert.NotContains(t, text, m.text, "the legend explains only the marks its buttons use")
+			}
+		}
+		_, _, running = playRolledTurn(t, h, gameID, false)
+		if !running {
+			break
+		}
+	}
+	t.Logf("legends seen: %v", marks)
+	assert.NotZero(t, marks["🚧 takes a barricade"], "a whole game offers a barricade")
+
+	// /malefiz help explains every mark.
+	help := h.command(alice, "help", nil).Message.Text()
+	for _, want := range []string{"red move button captures", "🚧", "★", "red rings"} {
+		assert.Contains(t, help, want)
+	}
 }
