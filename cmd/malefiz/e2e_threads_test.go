@@ -150,10 +150,10 @@ type figures struct {
 
 func (f figures) String() string {
 	return fmt.Sprintf("turns %d · channel: %d messages, %d edits, pings %v, %d PNGs %.2f MB · "+
-		"thread: %d messages (%d deleted), %d edits, pings %v, %d PNGs %.2f MB · "+
+		"thread: %d messages (%d deleted), %d edits, pings %v (named %v), %d PNGs %d bytes · "+
 		"clicks per turn %.2f (%.2f without the %d barricade placements)",
 		f.turns, f.channel.Messages, f.channel.Edits, f.channel.Pings, f.channel.Uploads, float64(f.channel.UploadedBytes)/1e6,
-		f.thread.Messages, f.thread.Deleted, f.thread.Edits, f.thread.Pings, f.thread.Uploads, float64(f.thread.UploadedBytes)/1e6,
+		f.thread.Messages, f.thread.Deleted, f.thread.Edits, f.thread.Pings, f.thread.Mentions, f.thread.Uploads, f.thread.UploadedBytes,
 		f.perTurn(f.clicks), f.perTurn(f.clicks-f.placements), f.placements)
 }
 
@@ -222,6 +222,11 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	// The goals of issue 14.
 	assert.LessOrEqual(t, f.channel.Messages, 3, "messages in the channel")
 	assert.Empty(t, f.channel.Pings, "the channel pings nobody")
+	for _, u := range []string{alice, bob} {
+		// Issue 21: a prompt player's turns are @silent but the first;
+		// the result pings everyone.
+		assert.LessOrEqual(t, f.thread.Pings[u], 3, "notifying pings of %s: at most 2 turn messages and the result", u)
+	}
 	assert.LessOrEqual(t, f.thread.Messages-f.thread.Deleted, f.turns+2, "at most a message per turn, with the opener and the result")
 	assert.LessOrEqual(t, f.perTurn(f.clicks-f.placements), 1.2, "clicks per turn, barricade placements aside")
 	assert.LessOrEqual(t, f.thread.Uploads, f.turns+f.placements+1, "one board per turn, a placement's preview, the result")
