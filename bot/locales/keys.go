@@ -223,6 +223,7 @@ const (
 	StatsStreakNone       Key = "stats.streak_none"
 	StatsStreakWins       Key = "stats.streak_wins"
 	StatsTitle            Key = "stats.title"
+	StatsUnranked         Key = "stats.unranked"
 	StatsWins             Key = "stats.wins"
 	TextHelp              Key = "text.help"
 	TextMarks             Key = "text.marks"

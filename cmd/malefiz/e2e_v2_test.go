@@ -154,3 +154,30 @@ func TestTurnMessageIsOneCardWithItsLegend(t *testing.T) {
 		assert.Contains(t, help, want)
 	}
 }
+
+// TestStatsAndLeaderboardAgree: below the leaderboard's minimum of games
+// the stats give no rank but how many games are missing, as the
+// leaderboard ranks nobody yet; the rating chart comes with them.
+func TestStatsAndLeaderboardAgree(t *testing.T) {
+	h := newThreadHarness(t)
+	gameID, _ := openGameBy(t, h, alice, bob, nil)
+	h.waitTurn(gameID)
+	sg, _ := h.game(gameID)
+	resign(t, h, bob, sg.ThreadID)
+	_, running := h.waitTurn(gameID)
+	require.False(t, running)
+
+	lb := h.command(alice, "leaderboard", nil)
+	assert.Contains(t, lb.Message.Text(), "3 games", "the leaderboard ranks nobody yet")
+	stats := h.command(alice, "stats", nil)
+	var rating string
+	for _, f := range stats.Message.Embeds[0].Fields {
+		if f.Name == "Rating (rank)" {
+			rating = f.Value
+		}
+	}
+	assert.Equal(t, "1516 (unranked: 2 more games)", rating)
+	assert.NotContains(t, stats.Message.Text(), "(#", "no rank the leaderboard does not show")
+	require.NotEmpty(t, stats.Message.Attachments, "the rating chart")
+	assert.Equal(t, "rating.png", stats.Message.Attachments[0].Filename)
+}
