@@ -299,7 +299,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 // captures a pawn is a red (Danger) button.
 const (
 	MarkBarricade = "🚧" // ends on a barricade, which the mover then places
-	MarkGoal      = "★"  // reaches the goal: the move wins
+	MarkGoal      = "★" // reaches the goal: the move wins
 )
 
 // legendMarks are the marks a turn's buttons use.
