@@ -18,7 +18,7 @@ const (
 	// thread gets the message's ID) and records it as RoleThread.
 	StartThread Kind = "thread"
 	AddMember   Kind = "member"  // add a user to the game's thread
-	Archive     Kind = "archive" // archive the game's thread
+	Archive     Kind = "archive" // archive the game's thread (a game cancelled)
 	// Settle leaves the game's thread to Discord's auto-archive an hour
 	// after its last message (the result), so players can still talk
 	// there; nothing the bot must edit is left in it.

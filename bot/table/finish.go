@@ -11,8 +11,9 @@ import (
 // finish records the end of the game and posts the result: the final board
 // and the winner. The card in the channel shows the result and Rematch
 // (the channel stays clickable where an archived thread would not), and
-// the thread is left to Discord's auto-archive, an hour after the result. The adapter commits the results with the change
-// and adds the rating changes to the result (see Effect.Result).
+// the thread is left to Discord's auto-archive, an hour after the result.
+// The adapter commits the results with the change and adds the rating
+// changes to the result (see Effect.Result).
 func (t *Table) finish() {
 	winner := t.SeatByColor(t.State.Winner())
 	t.record(malefiz.EventWin, winner.UserID, winner.Color, "")
