@@ -126,6 +126,10 @@ type Seat struct {
 	Computer string // "" for a human, else the computer's level, e.g. "easy"; a human replaced by the computer keeps UserID
 	Timeouts int    // consecutive turns that timed out
 	Left     bool   // resigned or left
+	// Acted is when the seat's player last acted in the game (a click or
+	// a command); zero for never. A turn message for a player who acted
+	// a few minutes ago is sent @silent.
+	Acted time.Time
 }
 
 // Event is one entry of a game's append-only log.
@@ -190,6 +194,9 @@ type UserSettings struct {
 	// DMRefused: Discord refused the last direct message (closed DMs);
 	// the user has not been told yet.
 	DMRefused bool
+	// PingAlways: every turn message pings the user, even while they are
+	// playing (otherwise one for a player who just acted is @silent).
+	PingAlways bool
 }
 
 // Result is one seat's result of a finished game.

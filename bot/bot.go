@@ -12,7 +12,9 @@
 // wait in the store's outbox until Discord has taken them, so a crash
 // between the commit and the delivery sends late, never twice, and never
 // loses one; the sender's loop delivers what is left. The database is
-// behind the interfaces of store.go.
+// behind the interfaces of store.go. The table's messages are plain data;
+// layout.go makes Discord's Components V2 messages of them (one card per
+// turn, the board in a media gallery).
 package bot
 
 import (

@@ -41,6 +41,9 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 			return err
 		}
 	}
+	if r != nil {
+		t.Touch(r.userID) // kept when the action changes the game
+	}
 	if err := act(t); err != nil {
 		return err
 	}
@@ -89,9 +92,9 @@ func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, err
 	if err != nil {
 		return nil, err
 	}
-	t.DMs = map[string]bool{}
+	t.DMs, t.PingAlways = map[string]bool{}, map[string]bool{}
 	for u, us := range l.Users {
-		t.DMs[u] = us.DM
+		t.DMs[u], t.PingAlways[u] = us.DM, us.PingAlways
 	}
 	return t, nil
 }

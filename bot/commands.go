@@ -93,9 +93,10 @@ func gameSubcommands(b *Bot) []subcommand {
 		{name: "games", desc: locales.CmdGames, run: b.panel.cmdGames},
 		{name: "notify", desc: locales.CmdNotify, run: b.panel.cmdNotify, options: []*discordgo.ApplicationCommandOption{
 			boolOption("dm", locales.OptDm),
+			stringOption("ping", locales.OptPing, pingChoices()),
 		}},
 		{name: "rules", desc: locales.CmdRules, run: say(locales.TextRules)},
-		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp)},
+		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp, locales.TextMarks)},
 	}
 }
 

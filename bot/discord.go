@@ -71,24 +71,29 @@ func componentsOf(msg table.Message) []discordgo.MessageComponent {
 }
 
 // responseOf is the interaction response of a reply (without its board).
+// An update is V2 (see layout.go), as the game's messages it updates are:
+// it empties content and embeds, so that a message without the flag
+// converts. A new answer is V2 when it shows a view with a board or an
+// embed, and plain content when it is a text.
 func responseOf(rp *table.Reply) (discordgo.InteractionResponseType, *discordgo.InteractionResponseData) {
 	msg := rp.Message
+	mentions := &discordgo.MessageAllowedMentions{Users: msg.Pings}
+	if rp.Kind == table.Update {
+		comps := layoutOf(msg)
+		if comps == nil {
+			comps = []discordgo.MessageComponent{}
+		}
+		return discordgo.InteractionResponseUpdateMessage, &discordgo.InteractionResponseData{
+			Embeds: []*discordgo.MessageEmbed{}, Components: comps, Flags: v2Flags,
+			Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: mentions}
+	}
 	data := &discordgo.InteractionResponseData{Content: msg.Content, Embeds: embedsOf(msg), Components: componentsOf(msg),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
-	switch rp.Kind {
-	case table.Update:
-		// The clicked message is replaced whole: what the reply has not
-		// is removed.
-		if data.Embeds == nil {
-			data.Embeds = []*discordgo.MessageEmbed{}
-		}
-		if data.Components == nil {
-			data.Components = []discordgo.MessageComponent{}
-		}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
-		return discordgo.InteractionResponseUpdateMessage, data
-	case table.Private:
-		data.Flags = discordgo.MessageFlagsEphemeral
+		AllowedMentions: mentions}
+	if len(msg.Embeds) > 0 || msg.Board != nil {
+		data = &discordgo.InteractionResponseData{Components: layoutOf(msg), Flags: v2Flags, AllowedMentions: mentions}
+	}
+	if rp.Kind == table.Private {
+		data.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	return discordgo.InteractionResponseChannelMessageWithSource, data
 }
@@ -166,6 +171,25 @@ func dropBoardImage(embeds []*discordgo.MessageEmbed) {
 	}
 }
 
+// dropBoardComponent removes the media gallery of the board from V2
+// components, inside containers too.
+func dropBoardComponent(comps []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	for _, c := range comps {
+		switch v := c.(type) {
+		case discordgo.MediaGallery:
+			if len(v.Items) == 1 && v.Items[0].Media.URL == boardURL {
+				continue
+			}
+		case discordgo.Container:
+			v.Components = dropBoardComponent(v.Components)
+			c = v
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // reply sends the table's answer to the request, with its board drawn by
 // draw.
 func (r *request) reply(rp *table.Reply, draw func(render.Scene) (*discordgo.File, error)) error {
@@ -175,6 +199,7 @@ func (r *request) reply(rp *table.Reply, draw func(render.Scene) (*discordgo.Fil
 		if err != nil {
 			r.log.Error("could not draw the board", "err", err)
 			dropBoardImage(data.Embeds)
+			data.Components = dropBoardComponent(data.Components)
 		} else {
 			data.Files = []*discordgo.File{f}
 		}

@@ -21,6 +21,7 @@ const (
 	opThread  = "thread"
 	opMember  = "member"  // add a user to the game's thread
 	opArchive = "archive" // archive the game's thread
+	opSettle  = "settle"  // leave the game's thread to auto-archive an hour after its last message
 	opDelete  = "delete"  // delete one of the game's messages
 )
 
@@ -74,24 +75,6 @@ func (e effect) stored() (store.Effect, error) {
 	return store.Effect{Kind: e.Op, Payload: data}, nil
 }
 
-// outMessage is a new message's body.
-type outMessage struct {
-	Content         string                            `json:"content,omitempty"`
-	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
-	Components      []discordgo.MessageComponent      `json:"components,omitempty"`
-	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
-	Reference       *discordgo.MessageReference       `json:"message_reference,omitempty"`
-}
-
-// editMessage is an edit's body: every field set replaces the message's.
-type editMessage struct {
-	Content         *string                           `json:"content,omitempty"`
-	Embeds          *[]*discordgo.MessageEmbed        `json:"embeds,omitempty"`
-	Components      *[]discordgo.MessageComponent     `json:"components,omitempty"`
-	Attachments     *[]*discordgo.MessageAttachment   `json:"attachments,omitempty"`
-	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
-}
-
 func mustJSON(v any) json.RawMessage {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -108,25 +91,14 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) effect {
 	switch e.Kind {
 	case table.Post:
 		msg := *e.Message
-		body := outMessage{Content: msg.Content, Embeds: embedsOf(msg), Components: componentsOf(msg),
-			AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+		body := postBody(msg)
 		if msg.ReplyTo != "" {
 			f := false
 			body.Reference = &discordgo.MessageReference{MessageID: msg.ReplyTo, GuildID: sg.GuildID, FailIfNotExists: &f}
 		}
 		out.Body, out.Board, out.Chart = mustJSON(body), msg.Board, msg.Chart
 	case table.Edit:
-		msg := *e.Message
-		content, embeds, comps := msg.Content, embedsOf(msg), componentsOf(msg)
-		if embeds == nil {
-			embeds = []*discordgo.MessageEmbed{}
-		}
-		if comps == nil {
-			comps = []discordgo.MessageComponent{}
-		}
-		body := editMessage{Content: &content, Embeds: &embeds, Components: &comps,
-			Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
-		out.Body = mustJSON(body)
+		out.Body = mustJSON(editBody(*e.Message))
 	case table.Adopt:
 		out.App, out.Token = r.i.AppID, r.i.Token
 	}

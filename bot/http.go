@@ -225,6 +225,9 @@ func (b *Bot) finishDeferred(ctx context.Context, i *discordgo.Interaction, defe
 		})
 	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource,
 		resp.Type == discordgo.InteractionResponseUpdateMessage:
+		if d.Flags&v2Flags != 0 {
+			return retryUnknown(ctx, func() error { return editOriginalV2(ctx, b.dc, i, d, false) })
+		}
 		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			AllowedMentions: d.AllowedMentions}
 		if len(d.Files) > 0 {

@@ -42,7 +42,12 @@ func (s *sender) sendDM(ctx context.Context, e store.Effect, ef effect, sg *stor
 		}
 	}
 	refused := func() (string, *store.MessageRecord, error) {
-		if err := s.db.SetUserSettings(ctx, ef.User, store.UserSettings{DM: true, DMRefused: true}); err != nil {
+		us, err := s.db.UserSettings(ctx, ef.User)
+		if err != nil {
+			return "", nil, err
+		}
+		us.DM, us.DMRefused = true, true
+		if err := s.db.SetUserSettings(ctx, ef.User, us); err != nil {
 			return "", nil, err
 		}
 		return "refused", nil, nil
@@ -87,22 +92,50 @@ func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
 	r.replyPrivate(ctx, tr(r.lang, locales.NotifyRefused))
 }
 
+// The values of /malefiz notify's ping option.
+const (
+	pingAlways = "always" // every turn pings
+	pingAway   = "away"   // a turn pings unless the player acted in the game a few minutes ago
+)
+
+// pingChoices are the ping option's choices.
+func pingChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, c := range []struct {
+		value string
+		label msg
+	}{{pingAway, locales.PingAway}, {pingAlways, locales.PingAlways}} {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
+	}
+	return out
+}
+
 func (p *panel) cmdNotify(ctx context.Context, r *request, o options) error {
 	us, err := p.db.UserSettings(ctx, r.userID)
 	if err != nil {
 		return err
 	}
-	if _, ok := o["dm"]; ok {
+	_, dm := o["dm"]
+	_, ping := o["ping"]
+	if dm {
 		us.DM, us.DMRefused = o.bool("dm", false), false
+	}
+	if ping {
+		us.PingAlways = o.string("ping", pingAway) == pingAlways
+	}
+	if dm || ping {
 		if err := p.db.SetUserSettings(ctx, r.userID, us); err != nil {
 			return err
 		}
 	}
-	key := locales.NotifyOff
+	key, pings := locales.NotifyOff, locales.NotifyPingAway
 	if us.DM {
 		key = locales.NotifyOn
 	}
-	r.replyPrivate(ctx, tr(r.lang, key))
+	if us.PingAlways {
+		pings = locales.NotifyPingAlways
+	}
+	r.replyPrivate(ctx, tr(r.lang, key)+"\n"+tr(r.lang, pings))
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
@@ -67,15 +68,16 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 }
 
 // ratingLines are the rating changes of a finished game, one per seat:
-// "🔴 <@1> 1512 → 1528 (+16)".
-func ratingLines(results []store.Result) []string {
+// "🔴 <@1> 1512 → 1528 (+16)", a computer named as everywhere in lang
+// ("🟢 Computer (normal) 1484 → 1468 (-16)").
+func ratingLines(lang string, results []store.Result) []string {
 	results = slices.Clone(results)
 	sort.SliceStable(results, func(i, j int) bool { return colorIndex(results[i].Color) < colorIndex(results[j].Color) })
 	var out []string
 	for _, r := range results {
 		who := table.Mention(r.Player)
 		if r.Computer {
-			who = "🤖 " + table.Quote(r.Name)
+			who = tr(lang, locales.Computer, tr(lang, levelName(strings.TrimPrefix(r.Player, "ai:"))))
 		}
 		if i := colorIndex(r.Color); i >= 0 {
 			who = table.ColorEmoji[i] + " " + who
@@ -97,25 +99,18 @@ func colorIndex(name string) int {
 }
 
 // withRatings adds a finished game's rating changes to a result message's
-// first embed as the sender sends it: the ratings are known once the
-// game's end is committed (the commit returns them), and are the same on
-// every try.
-func withRatings(results []store.Result, body map[string]json.RawMessage) error {
+// text (its first Text Display) as the sender sends it: the ratings are
+// known once the game's end is committed (the commit returns them), and
+// are the same on every try.
+func withRatings(lang string, results []store.Result, body map[string]json.RawMessage) error {
 	if len(results) == 0 {
 		return nil
 	}
-	var embeds []map[string]any
-	if err := json.Unmarshal(body["embeds"], &embeds); err != nil || len(embeds) == 0 {
+	var comps []any
+	if err := json.Unmarshal(body["components"], &comps); err != nil || len(comps) == 0 {
 		return err
 	}
-	desc, _ := embeds[0]["description"].(string)
-	for _, line := range ratingLines(results) {
-		if desc != "" {
-			desc += "\n"
-		}
-		desc += line
-	}
-	embeds[0]["description"] = desc
-	body["embeds"] = mustJSON(embeds)
+	appendToFirstText(comps, ratingLines(lang, results))
+	body["components"] = mustJSON(comps)
 	return nil
 }

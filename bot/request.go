@@ -139,6 +139,13 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 		if d == nil {
 			d = &discordgo.InteractionResponseData{}
 		}
+		if d.Flags&v2Flags != 0 {
+			if err := editOriginalV2(r.ctx, r.dc, r.i, d, false); err != nil {
+				return fmt.Errorf("respond: %w", err)
+			}
+			r.deferred, r.responded = false, true
+			return nil
+		}
 		edit := &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			Files: d.Files, AllowedMentions: d.AllowedMentions}
 		if _, err := r.dc.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {

@@ -24,10 +24,10 @@ func (s *sender) attempt(ctx context.Context, e store.Effect, ef effect, g *stor
 	switch ef.Op {
 	case opDM:
 		return s.sendDM(ctx, e, ef, g)
-	case opThread, opMember, opArchive, opDelete:
+	case opThread, opMember, opArchive, opSettle, opDelete:
 		return s.sendThreadOp(ctx, ef, g)
 	case opPost:
-		id, err := s.postMessage(ctx, e, ef, results)
+		id, err := s.postMessage(ctx, e, ef, results, g.Locale)
 		if err != nil {
 			return "", nil, err
 		}
@@ -49,7 +49,7 @@ func record(role store.MessageRole, id string) *store.MessageRecord {
 
 // postMessage creates the effect's message with Discord's nonce, so that
 // sending it again creates nothing new.
-func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result) (string, error) {
+func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, results []store.Result, lang string) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -57,7 +57,7 @@ func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, res
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
 	if ef.Ratings {
-		if err := withRatings(results, body); err != nil {
+		if err := withRatings(lang, results, body); err != nil {
 			return "", err
 		}
 	}
@@ -85,6 +85,11 @@ func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg 
 		if err == nil {
 			return id, nil, nil
 		}
+		if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+			// Archived by a moderator or by Discord: its messages stay
+			// as they are (the card in the channel tells the game).
+			return "thread archived", nil, nil
+		}
 		if !isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 			return "", nil, err
 		}
@@ -92,23 +97,24 @@ func (s *sender) editMessage(ctx context.Context, e store.Effect, ef effect, sg 
 	if !ef.Repost {
 		return "gone", nil, nil // nothing worth posting again
 	}
-	newID, err := s.postMessage(ctx, e, ef, nil)
+	newID, err := s.postMessage(ctx, e, ef, nil, sg.Locale)
 	if err != nil {
 		return "", nil, err
 	}
 	return newID, record(ef.Target, newID), nil
 }
 
-// request sends body (JSON) to endpoint, with the effect's board attached
-// when it has one.
+// request sends body (JSON) to endpoint, with the effect's board and chance
+// chart attached when it has them. A picture that cannot be drawn fails the
+// same way every time: the message goes without it (its media gallery
+// dropped, which Discord would refuse without the file) rather than not at
+// all.
 func (s *sender) request(ctx context.Context, method, endpoint, bucket string, body any, ef effect) ([]byte, error) {
 	var files []*discordgo.File
 	if ef.Board != nil {
-		f, err := s.board(*ef.Board)
-		if err != nil {
-			// Drawing fails the same way every time: send the message
-			// without its picture rather than not at all.
+		if f, err := s.board(*ef.Board); err != nil {
 			s.log.Error("could not draw the board", "channel", ef.Channel, "err", err)
+			body = withoutPicture(body, boardURL)
 		} else {
 			files = append(files, f)
 		}
@@ -116,6 +122,7 @@ func (s *sender) request(ctx context.Context, method, endpoint, bucket string, b
 	if ef.Chart != nil {
 		if f, err := chartFile(ef.Chart); err != nil {
 			s.log.Error("could not draw the chance chart", "channel", ef.Channel, "err", err)
+			body = withoutPicture(body, chartURL)
 		} else {
 			files = append(files, f)
 		}
@@ -128,6 +135,16 @@ func (s *sender) request(ctx context.Context, method, endpoint, bucket string, b
 		return nil, err
 	}
 	return s.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+}
+
+// withoutPicture is a request body (JSON, or a decoded post) without the
+// media gallery that shows the attachment url.
+func withoutPicture(body any, url string) any {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return body
+	}
+	return withoutGallery(data, url)
 }
 
 // messageID is the recorded ID of the game's message of role.
@@ -168,9 +185,19 @@ func (s *sender) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (s
 			return "", nil, err
 		}
 		return ch.ID, record(ef.Record, ch.ID), nil
-	case opMember, opArchive:
+	case opMember, opArchive, opSettle:
 		if sg.ThreadID == "" {
 			return "no thread", nil, nil
+		}
+		if ef.Op == opSettle {
+			// Discord archives it an hour after its last message; the
+			// bot edits nothing there any more.
+			endpoint := discordgo.EndpointChannel(sg.ThreadID)
+			_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"auto_archive_duration": settledArchiveMinutes}, endpoint, discordgo.WithContext(ctx))
+			if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+				return "archived already", nil, nil
+			}
+			return "settled", nil, err
 		}
 		if ef.Op == opMember {
 			endpoint := discordgo.EndpointThreadMember(sg.ThreadID, ef.User)
@@ -190,9 +217,17 @@ func (s *sender) sendThreadOp(ctx context.Context, ef effect, sg *store.Game) (s
 	if isDiscordCode(err, discordgo.ErrCodeUnknownMessage) {
 		return "gone", nil, nil
 	}
+	if isDiscordCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+		return "thread archived", nil, nil
+	}
 	return id, nil, err
 }
 
 // threadArchiveMinutes is how long a game's thread stays open without
-// messages (Discord's longest, a week); the bot archives it at the end.
+// messages while the game runs (Discord's longest, a week).
 const threadArchiveMinutes = 10080
+
+// settledArchiveMinutes is how long a finished game's thread stays open
+// after its last message: Discord archives it then, and the players can
+// still talk there until.
+const settledArchiveMinutes = 60

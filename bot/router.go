@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -105,9 +106,13 @@ func (b *Bot) onGame(want func(r *request) func(*store.Game) bool, decide func(r
 }
 
 // say is the run of a subcommand that answers with a text, privately.
-func say(key msg) runFunc {
+func say(keys ...msg) runFunc {
 	return func(ctx context.Context, r *request, _ options) error {
-		r.replyPrivate(ctx, tr(r.lang, key))
+		var parts []string
+		for _, key := range keys {
+			parts = append(parts, tr(r.lang, key))
+		}
+		r.replyPrivate(ctx, strings.Join(parts, "\n\n"))
 		return nil
 	}
 }

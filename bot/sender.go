@@ -69,6 +69,7 @@ type sender struct {
 type senderStore interface {
 	Outbox
 	Game(ctx context.Context, id int64) (*store.Game, error)
+	UserSettings(ctx context.Context, userID string) (store.UserSettings, error)
 	SetUserSettings(ctx context.Context, userID string, s store.UserSettings) error
 }
 

@@ -169,7 +169,7 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 		Title: tr(lang, locales.StatsTitle, playerLabel(lang, s.Player, name, s.Computer)),
 		Color: 0xE8B923,
 		Fields: []*discordgo.MessageEmbedField{
-			field(locales.StatsRating, fmt.Sprintf("%d (#%d)", int(s.Rating+0.5), s.Rank)),
+			field(locales.StatsRating, ratingValue(lang, s)),
 			field(locales.StatsGames, strconv.Itoa(s.Games)),
 			field(locales.StatsWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate))),
 			field(locales.StatsCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
@@ -186,7 +186,11 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 		for _, p := range s.History {
 			points = append(points, render.RatingPoint{At: p.At, Rating: p.Rating})
 		}
-		if png, err := render.LabeledRatingChart(points, 0, 0, chartDates(lang)); err == nil {
+		o := render.RatingChartOptions{Label: chartDates(lang)}
+		if len(s.History) >= s.Games {
+			o.Start = store.InitialRating // every game is drawn: the curve starts where the player did
+		}
+		if png, err := render.RatingChartWith(points, o); err == nil {
 			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 		} else {
@@ -194,6 +198,17 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 		}
 	}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+}
+
+// ratingValue is a player's rating with their rank on the leaderboard, or,
+// below the leaderboard's minimum of games, how many games they still
+// need: the leaderboard ranks nobody below it, and the stats say so too.
+func ratingValue(lang string, s *store.PlayerStats) string {
+	rating := strconv.Itoa(int(s.Rating + 0.5))
+	if s.Games < leaderboardMinGames {
+		return rating + " (" + tr(lang, locales.StatsUnranked, leaderboardMinGames-s.Games) + ")"
+	}
+	return fmt.Sprintf("%s (#%d)", rating, s.Rank)
 }
 
 func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {

@@ -187,7 +187,7 @@ func writeSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
 func insertSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
 	insert := tx.stmt(ctx, tx.st.insertSeat)
 	for i, s := range seats {
-		if _, err := insert.ExecContext(ctx, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left); err != nil {
+		if _, err := insert.ExecContext(ctx, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left, toMillis0(s.Acted)); err != nil {
 			return fmt.Errorf("seat %d (%s): %w", i, s.Color, err)
 		}
 	}
@@ -399,18 +399,19 @@ func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
 		byID[g.ID], args[i] = g, g.ID
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(games)), ", ")
-	rows, err := tx.QueryContext(ctx, `SELECT game_id, color, user_id, name, computer, timeouts, has_left
+	rows, err := tx.QueryContext(ctx, `SELECT game_id, color, user_id, name, computer, timeouts, has_left, acted_at
 		FROM seats WHERE game_id IN (`+marks+`) ORDER BY game_id, seat`, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
+		var id, acted int64
 		var s Seat
-		if err := rows.Scan(&id, &s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left); err != nil {
+		if err := rows.Scan(&id, &s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left, &acted); err != nil {
 			return err
 		}
+		s.Acted = fromMillis0(acted)
 		byID[id].Seats = append(byID[id].Seats, s)
 	}
 	return rows.Err()
@@ -443,7 +444,7 @@ func findSeats(ctx context.Context, tx dtx, gameID int64) ([]Seat, error) {
 	return scanSeats(tx.QueryContext(ctx, seatsQuery, gameID))
 }
 
-const seatsQuery = `SELECT color, user_id, name, computer, timeouts, has_left
+const seatsQuery = `SELECT color, user_id, name, computer, timeouts, has_left, acted_at
 	FROM seats WHERE game_id = ? ORDER BY seat`
 
 // scanSeats reads the rows of seatsQuery.
@@ -455,10 +456,28 @@ func scanSeats(rows *sql.Rows, err error) ([]Seat, error) {
 	var seats []Seat
 	for rows.Next() {
 		var s Seat
-		if err := rows.Scan(&s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left); err != nil {
+		var acted int64
+		if err := rows.Scan(&s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left, &acted); err != nil {
 			return nil, err
 		}
+		s.Acted = fromMillis0(acted)
 		seats = append(seats, s)
 	}
 	return seats, rows.Err()
+}
+
+// toMillis0 is t in Unix milliseconds, 0 for the zero time.
+func toMillis0(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMillis0 is the time of Unix milliseconds ms (UTC), the zero time for 0.
+func fromMillis0(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }

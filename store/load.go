@@ -55,7 +55,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		add(u)
 	}
 	if len(ids) > 0 {
-		rows, err := tx.QueryContext(ctx, `SELECT user_id, dm, dm_refused FROM user_settings
+		rows, err := tx.QueryContext(ctx, `SELECT user_id, dm, dm_refused, ping_always FROM user_settings
 			WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
 		if err != nil {
 			return nil, fmt.Errorf("store: load game %d: %w", id, err)
@@ -64,7 +64,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		for rows.Next() {
 			var u string
 			var s UserSettings
-			if err := rows.Scan(&u, &s.DM, &s.DMRefused); err != nil {
+			if err := rows.Scan(&u, &s.DM, &s.DMRefused, &s.PingAlways); err != nil {
 				return nil, fmt.Errorf("store: load game %d: %w", id, err)
 			}
 			l.Users[u] = s

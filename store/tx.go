@@ -69,8 +69,8 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 			RETURNING version, last_seq`},
 		{&st.gameSeats, seatsQuery},
 		{&st.deleteSeats, `DELETE FROM seats WHERE game_id = ?`},
-		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left, acted_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`},
 	} {

@@ -15,7 +15,7 @@ func (db *DB) UserSettings(ctx context.Context, userID string) (UserSettings, er
 	}
 	defer tx.Rollback()
 	var s UserSettings
-	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused)
+	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused, ping_always FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused, &s.PingAlways)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
@@ -29,9 +29,9 @@ func (db *DB) SetUserSettings(ctx context.Context, userID string, s UserSettings
 		return fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO user_settings (user_id, dm, dm_refused) VALUES (?, ?, ?)
-		ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, dm_refused = excluded.dm_refused`,
-		userID, s.DM, s.DMRefused); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO user_settings (user_id, dm, dm_refused, ping_always) VALUES (?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, dm_refused = excluded.dm_refused, ping_always = excluded.ping_always`,
+		userID, s.DM, s.DMRefused, s.PingAlways); err != nil {
 		return fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -46,6 +46,7 @@ var pluralArg = map[Key]int{
 	LeaderFooter:      2,
 	StatsStreakWins:   0,
 	StatsStreakLosses: 0,
+	StatsUnranked:     0,
 	HistoryLine:       3,
 	ReplayDone:        1,
 	TimerTakenOver:    1,

@@ -14,8 +14,20 @@ import (
 
 // CardMessage is the card of a started game: the seats with their colours
 // and distance to the goal, whose turn it is and until when, a link to the
-// thread, and at the end the result.
-func (t *Table) CardMessage() Message { return Message{Embeds: []Embed{t.cardEmbed()}} }
+// thread, and at the end the result with Rematch.
+func (t *Table) CardMessage() Message {
+	m := Message{Embeds: []Embed{t.cardEmbed()}}
+	if t.State != nil && t.State.Over() && t.Game.Status != malefiz.StatusCancelled {
+		m.Rows = []Row{t.rematchRow()}
+	}
+	return m
+}
+
+// rematchRow is the Rematch button of a finished game.
+func (t *Table) rematchRow() Row {
+	return Row{Buttons: []Button{{Label: tr(t.Game.Locale, locales.ButtonRematch), Style: Success,
+		CustomID: CustomID{Action: ActRematch, Game: t.Game.ID}.String(), Emoji: "🔁"}}}
+}
 
 func (t *Table) cardEmbed() Embed {
 	lang := t.Game.Locale

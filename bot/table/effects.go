@@ -18,9 +18,13 @@ const (
 	// thread gets the message's ID) and records it as RoleThread.
 	StartThread Kind = "thread"
 	AddMember   Kind = "member"  // add a user to the game's thread
-	Archive     Kind = "archive" // archive the game's thread
-	Delete      Kind = "delete"  // delete one of the game's messages
-	DM          Kind = "dm"      // a direct message to a user who wants them
+	Archive     Kind = "archive" // archive the game's thread (a game cancelled)
+	// Settle leaves the game's thread to Discord's auto-archive an hour
+	// after its last message (the result), so players can still talk
+	// there; nothing the bot must edit is left in it.
+	Settle Kind = "settle"
+	Delete Kind = "delete" // delete one of the game's messages
+	DM     Kind = "dm"     // a direct message to a user who wants them
 )
 
 // LinkPlaceholder in a direct message's text is where the jump link to the
@@ -86,6 +90,14 @@ func (t *Table) startThread(name string) {
 func (t *Table) archive() {
 	if t.Game.Threaded {
 		t.effects = append(t.effects, Effect{Kind: Archive, InPlay: true})
+	}
+}
+
+// settle adds the leaving of the game's thread, if it has one, to
+// Discord's auto-archive after an hour without messages.
+func (t *Table) settle() {
+	if t.Game.Threaded {
+		t.effects = append(t.effects, Effect{Kind: Settle, InPlay: true})
 	}
 }
 

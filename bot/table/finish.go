@@ -9,9 +9,11 @@ import (
 )
 
 // finish records the end of the game and posts the result: the final board
-// and the winner. The card in the channel shows the result and the thread
-// is archived after it. The adapter commits the results with the change
-// and adds the rating changes to the result (see Effect.Result).
+// and the winner. The card in the channel shows the result and Rematch
+// (the channel stays clickable where an archived thread would not), and
+// the thread is left to Discord's auto-archive, an hour after the result.
+// The adapter commits the results with the change and adds the rating
+// changes to the result (see Effect.Result).
 func (t *Table) finish() {
 	winner := t.SeatByColor(t.State.Winner())
 	t.record(malefiz.EventWin, winner.UserID, winner.Color, "")
@@ -25,11 +27,11 @@ func (t *Table) finish() {
 			t.notify(s.UserID, tr(t.Game.Locale, locales.DmEnded, t.Game.ID, t.seatLabel(winner), LinkPlaceholder), malefiz.RoleLobby)
 		}
 	}
-	t.archive()
+	t.settle()
 }
 
-// ResultMessage is the final message: the winner and the final board, a
-// ping for everyone who played, and Rematch.
+// ResultMessage is the final message: the winner and the final board, and a
+// ping for everyone who played. Rematch is on the card (CardMessage).
 func (t *Table) ResultMessage() Message {
 	lang := t.Game.Locale
 	winner := t.SeatByColor(t.State.Winner())
@@ -48,8 +50,6 @@ func (t *Table) ResultMessage() Message {
 		}
 	}
 	v.Content = strings.Join(who, " ")
-	v.Rows = []Row{{Buttons: []Button{{Label: tr(lang, locales.ButtonRematch), Style: Success,
-		CustomID: CustomID{Action: ActRematch, Game: t.Game.ID}.String(), Emoji: "🔁"}}}}
 	return v
 }
 

@@ -10,6 +10,9 @@ type Message struct {
 	Rows    []Row
 	// Pings are the users the message notifies; nobody else is.
 	Pings []string
+	// Silent: the message names its Pings without notifying them
+	// (Discord's @silent, SUPPRESS_NOTIFICATIONS): they are watching.
+	Silent bool
 	// ReplyTo, when set, is the message this one answers (a reminder
 	// under the turn message); it need not exist any more.
 	ReplyTo string
@@ -17,6 +20,9 @@ type Message struct {
 	Board *render.Scene
 	// Chart, when set, is drawn and attached as chances.png.
 	Chart *Chart
+	// Legend, when set, is one line under the buttons saying what the
+	// marks of this message's buttons mean.
+	Legend string
 }
 
 // Embed is one embed of a message.

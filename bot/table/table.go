@@ -40,6 +40,9 @@ type Table struct {
 	// DMs are the users who asked for direct messages (/malefiz notify);
 	// the others get none.
 	DMs map[string]bool
+	// PingAlways are the users whose every turn pings them
+	// (/malefiz notify ping:always), even while they are playing.
+	PingAlways map[string]bool
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)
@@ -87,6 +90,27 @@ func (t *Table) Snapshot() (*malefiz.Game, error) {
 		t.Game.State = data
 	}
 	return t.Game, nil
+}
+
+// QuietFor is how long after a player acted in a game a turn message for
+// them is sent @silent: they are watching, the message names them without
+// a notification.
+const QuietFor = 10 * time.Minute
+
+// Touch records that userID acted in the game now (a click or a command):
+// their seat's Acted, stored with the change if it commits.
+func (t *Table) Touch(userID string) {
+	for i := range t.Game.Seats {
+		if s := &t.Game.Seats[i]; s.UserID == userID && userID != "" && !s.Left {
+			s.Acted = t.Now
+		}
+	}
+}
+
+// quiet reports whether a turn message for seat s goes @silent: its player
+// acted in the game within QuietFor and did not ask for every ping.
+func (t *Table) quiet(s *malefiz.Seat) bool {
+	return !s.Acted.IsZero() && t.Now.Sub(s.Acted) < QuietFor && !t.PingAlways[s.UserID]
 }
 
 // Finished reports whether the game ended with a winner in this change:

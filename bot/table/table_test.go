@@ -379,7 +379,7 @@ func TestWinningMoveFinishes(t *testing.T) {
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "h13-i14"}))
 	assert.True(t, tb.Finished())
-	assert.Equal(t, []string{"delete:reminder", "post", "edit:lobby", "dm:lobby", "dm:lobby", "archive"}, kinds(tb))
+	assert.Equal(t, []string{"delete:reminder", "post", "edit:lobby", "dm:lobby", "dm:lobby", "settle"}, kinds(tb))
 	result := tb.Effects()[1]
 	assert.True(t, result.Result, "the result gets the rating changes")
 	assert.Contains(t, result.Message.Embeds[0].Title, "🏆")

@@ -155,11 +155,20 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	sc := t.scene()
 	var desc []string
 	var rows []Row
+	var legend string
 	turn := t.State.TurnNumber()
 	cid := func(a Action, arg string) string {
 		return CustomID{Action: a, Game: t.Game.ID, Turn: turn, Arg: arg}.String()
 	}
 	back := Row{Buttons: []Button{{Label: tr(lang, locales.ButtonBack), Style: Secondary, CustomID: cid(ActBack, "")}}}
+	// The turn message is read by everyone: it names the mover in the
+	// third person; only the mover's private copy says "you".
+	prompt := func(you, them locales.Key, args ...any) string {
+		if o.Private {
+			return tr(lang, you, args...)
+		}
+		return tr(lang, them, append([]any{t.seatLabel(seat)}, args...)...)
+	}
 	// A private look by someone not to move says whose turn it is.
 	onlooker := o.Private && (seat == nil || seat.UserID != o.Viewer || seat.Computer != "")
 	if onlooker {
@@ -174,14 +183,14 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	switch phase := t.State.Phase(); {
 	case onlooker:
 	case phase == engine.PhaseRoll:
-		desc = append(desc, tr(lang, locales.TurnPromptRoll))
+		desc = append(desc, prompt(locales.TurnPromptRoll, locales.BoardOthersRoll))
 		rows = append(rows, Row{Buttons: []Button{{Label: tr(lang, locales.ButtonRoll), Style: Primary,
 			CustomID: cid(ActRoll, ""), Emoji: "🎲"}}})
 	case phase == engine.PhaseMove:
 		sc.Roll = t.State.Rolled()
 		all := choices(t.State)
 		if len(all) > maxMoveButtons && !o.PawnChosen {
-			desc = append(desc, tr(lang, locales.TurnPromptPawn, t.State.Rolled()))
+			desc = append(desc, prompt(locales.TurnPromptPawn, locales.TurnOthersPawn, t.State.Rolled()))
 			var buttons []Button
 			seen := map[engine.Square]bool{}
 			for _, c := range all {
@@ -204,7 +213,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 			rows = buttonRows(buttons)
 			break
 		}
-		desc = append(desc, tr(lang, locales.TurnPromptMove, t.State.Rolled()))
+		desc = append(desc, prompt(locales.TurnPromptMove, locales.BoardOthersMove, t.State.Rolled()))
 		var shown []engine.Move
 		for _, c := range all {
 			if !o.PawnChosen || c.From == o.Pawn {
@@ -212,17 +221,25 @@ func (t *Table) TurnView(o TurnOptions) Message {
 			}
 		}
 		var buttons []Button
+		var marks legendMarks
 		for i, c := range shown {
 			label := render.Letter(i) + " · " + moveText(lang, c.From, c.To)
 			if t.State.Position().At(c.To) == engine.Barricade {
-				label += " 🚧"
+				label += " " + MarkBarricade
+				marks.barricade = true
+			}
+			if c.To == engine.Goal {
+				label += " " + MarkGoal
+				marks.goal = true
 			}
 			style := Secondary
 			if captures(t.State.Position(), c.To) {
 				style = Danger
+				marks.captures = true
 			}
 			buttons = append(buttons, Button{Label: label, Style: style, CustomID: cid(ActMove, c.String())})
 		}
+		legend = marks.line(lang)
 		sc.Labels = render.DestinationLabels(shown)
 		rows = buttonRows(buttons)
 		if o.PawnChosen {
@@ -231,7 +248,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	case phase == engine.PhasePlace:
 		sc.Roll = t.State.Rolled()
 		pending, _ := t.State.Pending()
-		desc = append(desc, tr(lang, locales.TurnPromptPlace, pending.To.String()))
+		desc = append(desc, prompt(locales.TurnPromptPlace, locales.TurnOthersPlace, pending.To.String()))
 		squares := t.State.PlacementSquares()
 		// Show the move as if made, so the board shows where the pawn now stands.
 		pos := t.State.Position()
@@ -272,15 +289,41 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	if onlooker {
 		return v
 	}
-	v.Rows = rows
+	v.Rows, v.Legend = rows, legend
 	if o.Private {
 		return v // the mover's private copy: the buttons, no ping
 	}
 	if seat != nil && seat.UserID != "" && seat.Computer == "" {
 		v.Content = Mention(seat.UserID)
 		v.Pings = []string{seat.UserID}
+		v.Silent = t.quiet(seat)
 	}
 	return v
+}
+
+// The marks of move buttons besides their letter and squares; a move that
+// captures a pawn is a red (Danger) button.
+const (
+	MarkBarricade = "🚧" // ends on a barricade, which the mover then places
+	MarkGoal      = "★" // reaches the goal: the move wins
+)
+
+// legendMarks are the marks a turn's buttons use.
+type legendMarks struct{ captures, barricade, goal bool }
+
+// line is the legend of the marks used, one line, "" for none.
+func (m legendMarks) line(lang string) string {
+	var parts []string
+	if m.captures {
+		parts = append(parts, tr(lang, locales.LegendCaptures))
+	}
+	if m.barricade {
+		parts = append(parts, tr(lang, locales.LegendBarricade, MarkBarricade))
+	}
+	if m.goal {
+		parts = append(parts, tr(lang, locales.LegendGoal, MarkGoal))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // captures reports whether ending on to captures an opponent's pawn.

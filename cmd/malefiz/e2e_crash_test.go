@@ -73,7 +73,7 @@ func (c *child) game() *store.Game {
 func turnMessages(fake *fakediscord.Fake, n int) int {
 	count := 0
 	for _, m := range fake.AllMessages() {
-		if !m.Deleted && !m.Ephemeral && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "Turn "+strconv.Itoa(n)+" ") {
+		if !m.Deleted && !m.Ephemeral && strings.HasPrefix(title(m), "Turn "+strconv.Itoa(n)+" ") {
 			count++
 		}
 	}
@@ -137,7 +137,7 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 			assert.Equal(t, 1, turnMessages(fake, 1), "messages for turn 1")
 			openers := 0
 			for _, m := range fake.AllMessages() {
-				if strings.Contains(m.Content, "The die decided") {
+				if strings.Contains(m.Text(), "The die decided") {
 					openers++
 					assert.Equal(t, lobby.Message.ID, m.ChannelID, "the opener is posted in the game's thread")
 				}
@@ -153,7 +153,7 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 			resp, err := fake.Click(ctx, fakediscord.Invocation{User: turn.Pinged[0], MessageID: turn.ID,
 				CustomID: control(t, turn, bot.ActRoll)})
 			require.NoError(t, err)
-			assert.False(t, resp.Ephemeral(), "the roll was refused: %q", resp.Message.Content)
+			assert.False(t, resp.Ephemeral(), "the roll was refused: %q", resp.Message.Text())
 		})
 	}
 }

@@ -39,7 +39,7 @@ func TestRestartKeepsButtonsWorking(t *testing.T) {
 
 	resp := h.click(player, moves.ID, move)
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || resp.Ephemeral() || len(resp.Message.CustomIDs()) != 0 {
-		t.Fatalf("click after restart: type %d %q %v", resp.Type, resp.Message.Content, resp.Message.CustomIDs())
+		t.Fatalf("click after restart: type %d %q %v", resp.Type, resp.Message.Text(), resp.Message.CustomIDs())
 	}
 	next, running := h.waitTurn(gameID)
 	if !running || next.Pinged[0] != bob {
@@ -57,8 +57,8 @@ func TestRefusals(t *testing.T) {
 	roll := control(t, turn, bot.ActRoll)
 	refused := func(name string, resp *fakediscord.Response, want string) {
 		t.Helper()
-		if !resp.Ephemeral() || !strings.Contains(resp.Message.Content, want) {
-			t.Errorf("%s: ephemeral=%v %q, want a private %q", name, resp.Ephemeral(), resp.Message.Content, want)
+		if !resp.Ephemeral() || !strings.Contains(resp.Message.Text(), want) {
+			t.Errorf("%s: ephemeral=%v %q, want a private %q", name, resp.Ephemeral(), resp.Message.Text(), want)
 		}
 	}
 	refused("stranger's click", h.click(carol, turn.ID, roll), "not in this game")
@@ -78,13 +78,13 @@ func TestRefusals(t *testing.T) {
 	moves := h.click(alice, board.Message.ID, control(t, *board.Message, bot.ActRoll))
 	h.click(alice, board.Message.ID, control(t, *moves.Message, bot.ActMove))
 	h.waitTurn(gameID)
-	if old, _ := h.fake.Message(turn.ID); len(old.CustomIDs()) != 0 || !strings.Contains(old.Content, "Turn 1") {
-		t.Errorf("the turn message played on a private copy: %q %v, want its line", old.Content, old.CustomIDs())
+	if old, _ := h.fake.Message(turn.ID); len(old.CustomIDs()) != 0 || !strings.Contains(old.Text(), "Turn 1") {
+		t.Errorf("the turn message played on a private copy: %q %v, want its line", old.Text(), old.CustomIDs())
 	}
 	refused("old message's button", h.click(alice, spare.Message.ID, control(t, *spare.Message, bot.ActRoll)), "earlier turn")
 	other := h.command(carol, "board", nil)
-	if !other.Ephemeral() || len(other.Message.CustomIDs()) != 0 || !strings.Contains(other.Message.Embeds[0].Description, "is to move") {
-		t.Errorf("board for someone else: ephemeral=%v controls %v %q", other.Ephemeral(), other.Message.CustomIDs(), other.Message.Embeds[0].Description)
+	if !other.Ephemeral() || len(other.Message.CustomIDs()) != 0 || !strings.Contains(other.Message.Text(), "is to move") {
+		t.Errorf("board for someone else: ephemeral=%v controls %v %q", other.Ephemeral(), other.Message.CustomIDs(), other.Message.Text())
 	}
 	sg, g := h.game(gameID)
 	if g.TurnNumber() != 2 || sg.Status != store.StatusRunning {
@@ -186,7 +186,7 @@ func TestDiscordFaultsLoseNothing(t *testing.T) {
 		t.Fatalf("the lobby was not posted again: %v", err)
 	}
 	last := h2.lastMessage()
-	if last.ID == lobbyID || !hasControl(last, bot.ActJoin) || !strings.Contains(last.Embeds[0].Description, bob) {
+	if last.ID == lobbyID || !hasControl(last, bot.ActJoin) || !strings.Contains(last.Text(), bob) {
 		t.Errorf("the deleted lobby was not posted again with bob seated: %+v", last)
 	}
 }

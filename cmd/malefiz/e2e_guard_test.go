@@ -54,7 +54,7 @@ func TestForgedClicksAreRefused(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 			assert.True(t, resp.Ephemeral(), "the refusal must be private")
-			assert.NotEmpty(t, resp.Message.Content)
+			assert.NotEmpty(t, resp.Message.Text())
 			unchanged(t, h, before, tc.name)
 		})
 	}
@@ -73,7 +73,7 @@ func TestPanicInAnActionChangesNothing(t *testing.T) {
 	h.die.set(panicRoll)
 	resp := h.click(alice, turn.ID, control(t, turn, bot.ActRoll))
 	assert.True(t, resp.Ephemeral())
-	assert.Contains(t, resp.Message.Content, "nothing was changed")
+	assert.Contains(t, resp.Message.Text(), "nothing was changed")
 	unchanged(t, h, before, "the panic")
 	logs := h.logs.String()
 	assert.Contains(t, logs, "panic while handling an interaction")
@@ -83,7 +83,7 @@ func TestPanicInAnActionChangesNothing(t *testing.T) {
 	// The game goes on.
 	h.die.set(3)
 	resp = h.click(alice, turn.ID, control(t, turn, bot.ActRoll))
-	assert.False(t, resp.Ephemeral(), "%q", resp.Message.Content)
+	assert.False(t, resp.Ephemeral(), "%q", resp.Message.Text())
 }
 
 // A panic in one game's timer is logged with its stack and skips that game;

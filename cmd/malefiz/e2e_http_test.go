@@ -117,7 +117,7 @@ func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
 	})
 	require.NoError(t, err)
 	lobby, _ = h.fake.Message(lobby.ID)
-	assert.Contains(t, lobby.Embeds[0].Description, bob, "the deferred join edited the lobby")
+	assert.Contains(t, lobby.Text(), bob, "the deferred join edited the lobby")
 
 	// A refusal after a deferred update is a private follow-up.
 	refused := h.click(bob, lobby.ID, control(t, lobby, bot.ActStart))

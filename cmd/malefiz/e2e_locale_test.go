@@ -55,6 +55,9 @@ func visibleTexts(m fakediscord.Message) []string {
 			out = append(out, f.Name, f.Value)
 		}
 	}
+	for _, c := range m.ComponentsOfType(discordgo.TextDisplayComponent) {
+		out = append(out, c.Content)
+	}
 	for _, c := range m.Controls() {
 		out = append(out, c.Label, c.Placeholder)
 		for _, o := range c.Options {
@@ -164,7 +167,7 @@ func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
 	assert.True(t, names["tablero"] && names["plansza"], "localized subcommand names: %v", names)
 
 	lobby := *g.command(alice, "new", map[string]any{"seats": 3}).Message
-	assert.Equal(t, localeText(t, es, "lobby.title"), lobby.Embeds[0].Title)
+	assert.Equal(t, localeText(t, es, "lobby.title"), title(lobby))
 	join := control(t, lobby, bot.ActJoin)
 	cid, err := bot.ParseCustomID(join)
 	require.NoError(t, err)
@@ -173,15 +176,16 @@ func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
 	// Only the host starts: Bob reads it in Polish.
 	refusal := g.click(bob, lobby.ID, control(t, *resp.Message, bot.ActStart))
 	require.True(t, refusal.Ephemeral())
-	assert.Equal(t, localeText(t, pl, "err.only_host_starts"), refusal.Message.Content)
+	assert.Equal(t, localeText(t, pl, "err.only_host_starts"), refusal.Message.Text())
 	g.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
 
 	// Carol asks for the rules, Bob for help, Alice presses an old button.
-	assert.Equal(t, strings.TrimSpace(localeText(t, de, "text.rules")), g.command(carol, "rules", nil).Message.Content)
-	assert.Equal(t, strings.TrimSpace(localeText(t, pl, "text.help")), g.command(bob, "help", nil).Message.Content)
+	assert.Equal(t, strings.TrimSpace(localeText(t, de, "text.rules")), g.command(carol, "rules", nil).Message.Text())
+	assert.Equal(t, strings.TrimSpace(localeText(t, pl, "text.help"))+"\n\n"+strings.TrimSpace(localeText(t, pl, "text.marks")),
+		g.command(bob, "help", nil).Message.Text(), "the help explains the marks too")
 	again := g.command(alice, "join", nil)
 	assert.True(t, again.Ephemeral())
-	assert.Contains(t, values(it), again.Message.Content, "a refusal in Italian")
+	assert.Contains(t, values(it), again.Message.Text(), "a refusal in Italian")
 
 	for turn := 0; g.playTurn(cid.Game, turn < 12); turn++ {
 		require.Less(t, turn, 400, "no winner after 400 turns")
@@ -192,12 +196,11 @@ func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
 			r := g.click(other, msg.ID, control(t, msg, bot.ActRoll))
 			assert.True(t, r.Ephemeral())
 			want := map[string]string{alice: localeText(t, it, "err.not_your_turn"), bob: localeText(t, pl, "err.not_your_turn"), carol: localeText(t, de, "err.not_your_turn")}[other]
-			assert.Equal(t, want, r.Message.Content)
+			assert.Equal(t, want, r.Message.Text())
 		}
 	}
 	final := h.lastMessage()
-	require.NotEmpty(t, final.Embeds)
-	assert.Contains(t, final.Embeds[0].Title, "gana tras", "the winner in Spanish")
+	assert.Contains(t, title(final), "gana tras", "the winner in Spanish")
 
 	// Statistics are public: Spanish, with Spanish numbers.
 	stats := g.command(carol, "stats", map[string]any{"user": alice})
@@ -217,7 +220,7 @@ func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
 			public++
 			assert.NotRegexp(t, englishWords, text, "public text in English")
 		}
-		if len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "Turno ") {
+		if strings.HasPrefix(title(m), "Turno ") {
 			assert.Contains(t, strings.Join(visibleTexts(m), " "), "Turno")
 		}
 	}
@@ -230,7 +233,9 @@ func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
 				continue
 			}
 			assert.NotRegexp(t, englishWords, text, "private answer to %s (%s) in English", user, g.locale[user])
-			assert.Contains(t, own[user], text, "private answer to %s (%s)", user, g.locale[user])
+			for _, part := range strings.Split(text, "\n\n") { // the help is two texts
+				assert.Contains(t, own[user], part, "private answer to %s (%s)", user, g.locale[user])
+			}
 		}
 	}
 	assert.Len(t, g.private, 3, "each player got a private answer")

@@ -17,12 +17,12 @@ func TestServerSettings(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	h := newHarnessClock(t, clock)
 	h.playInChannel()
-	if resp := h.command(alice, "settings", map[string]any{"turn-timeout": "1h"}); !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "Manage Server") {
-		t.Fatalf("settings without Manage Server: %q", resp.Message.Content)
+	if resp := h.command(alice, "settings", map[string]any{"turn-timeout": "1h"}); !resp.Ephemeral() || !strings.Contains(resp.Message.Text(), "Manage Server") {
+		t.Fatalf("settings without Manage Server: %q", resp.Message.Text())
 	}
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "settings",
 		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"turn-timeout": "6h", "reminders": false}})
-	if err != nil || !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "6 hours") {
+	if err != nil || !resp.Ephemeral() || !strings.Contains(resp.Message.Text(), "6 hours") {
 		t.Fatalf("settings by a manager: %v %+v", err, resp.Message)
 	}
 	// A game without its own timeout takes the server's: 6 hours, no reminder.
@@ -119,8 +119,8 @@ func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
 func TestComputerSeatsPlayAtOnce(t *testing.T) {
 	h := newHarness(t)
 	lobby := *h.command(alice, "new", map[string]any{"seats": 3, "bots": 1, "level": "easy"}).Message
-	if !strings.Contains(lobby.Embeds[0].Description, "Computer (easy)") {
-		t.Fatalf("lobby without the computer: %q", lobby.Embeds[0].Description)
+	if !strings.Contains(lobby.Text(), "Computer (easy)") {
+		t.Fatalf("lobby without the computer: %q", lobby.Text())
 	}
 	// Bob cannot add a computer (he has no seat); alice adds a hard one by the menu.
 	addBot := control(t, lobby, bot.ActAddBot)
@@ -128,8 +128,8 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		t.Errorf("a stranger added a computer")
 	}
 	resp := h.click(alice, lobby.ID, addBot, "hard")
-	if !strings.Contains(resp.Message.Embeds[0].Description, "Computer (hard)") || hasControl(*resp.Message, bot.ActAddBot) {
-		t.Fatalf("after adding a hard computer: %q %v", resp.Message.Embeds[0].Description, resp.Message.CustomIDs())
+	if !strings.Contains(resp.Message.Text(), "Computer (hard)") || hasControl(*resp.Message, bot.ActAddBot) {
+		t.Fatalf("after adding a hard computer: %q %v", resp.Message.Text(), resp.Message.CustomIDs())
 	}
 	id, _ := bot.ParseCustomID(control(t, lobby, bot.ActStart))
 	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
@@ -147,7 +147,7 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		}
 		// Alice's turn message became her turn's line, followed by a
 		// line per computer turn played after it.
-		if lines := played.Content; strings.Count(lines, "Computer (") < 2 || strings.Count(lines, "**Turn") != 3 {
+		if lines := played.Text(); strings.Count(lines, "Computer (") < 2 || strings.Count(lines, "**Turn") != 3 {
 			t.Errorf("the turn's line is not followed by both computers' turns:\n%s", lines)
 		}
 	}
@@ -160,17 +160,17 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 func TestGermanPlayersReadGerman(t *testing.T) {
 	h := newHarness(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}))
 	rules, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Locale: "de", Name: "malefiz", Sub: "rules"})
-	if err != nil || !rules.Ephemeral() || !strings.Contains(rules.Message.Content, "Malefiz in Kürze") {
-		t.Fatalf("rules in German: %v %q", err, rules.Message.Content)
+	if err != nil || !rules.Ephemeral() || !strings.Contains(rules.Message.Text(), "Malefiz in Kürze") {
+		t.Fatalf("rules in German: %v %q", err, rules.Message.Text())
 	}
 	// An English-speaking user on a German server: private replies in
 	// English, the lobby everyone sees in German.
 	lobby := h.command(alice, "new", nil)
-	if !strings.Contains(lobby.Message.Embeds[0].Title, "neues Spiel") {
-		t.Errorf("lobby title %q, want German", lobby.Message.Embeds[0].Title)
+	if !strings.Contains(title(*lobby.Message), "neues Spiel") {
+		t.Errorf("lobby title %q, want German", title(*lobby.Message))
 	}
-	if resp := h.command(bob, "start", nil); !strings.Contains(resp.Message.Content, "Only the host") {
-		t.Errorf("private refusal for an English user: %q", resp.Message.Content)
+	if resp := h.command(bob, "start", nil); !strings.Contains(resp.Message.Text(), "Only the host") {
+		t.Errorf("private refusal for an English user: %q", resp.Message.Text())
 	}
 	cmds := h.fake.Commands(h.fake.GuildID)
 	if len(cmds) != 1 || cmds[0].DescriptionLocalizations == nil || (*cmds[0].DescriptionLocalizations)["de"] == "" {

@@ -39,5 +39,5 @@ func TestReadyzFollowsTheDatabase(t *testing.T) {
 		return status == http.StatusOK
 	}, 10*time.Second, 50*time.Millisecond, "readyz stayed %d after the database came back: %s", status, body)
 	resp := h.command(alice, "new", nil)
-	assert.False(t, resp.Ephemeral(), resp.Message.Content)
+	assert.False(t, resp.Ephemeral(), resp.Message.Text())
 }

@@ -204,7 +204,7 @@ func (tb *table) click(turn fakediscord.Message, inv fakediscord.Invocation) *fa
 	tb.t.Helper()
 	resp, err := tb.fake.Click(tb.t.Context(), inv)
 	require.NoError(tb.t, err, "%s by %s", inv.CustomID, inv.User)
-	require.False(tb.t, resp.Ephemeral(), "%s refused: %s", inv.CustomID, resp.Message.Content)
+	require.False(tb.t, resp.Ephemeral(), "%s refused: %s", inv.CustomID, resp.Message.Text())
 	require.Equal(tb.t, discordgo.InteractionResponseUpdateMessage, resp.Type)
 	return resp
 }
@@ -232,7 +232,7 @@ func (tb *table) checkKept() {
 	require.NoError(tb.t, g.UnmarshalSnapshot(sg.State))
 	turns := map[string]int{} // turn messages by their "**Turn N**" head
 	for _, m := range tb.fake.ChannelMessages(tb.fake.ChannelID) {
-		if head, _, ok := strings.Cut(m.Content, " · "); ok && strings.HasPrefix(head, "**Turn ") {
+		if head, _, ok := strings.Cut(m.Text(), " · "); ok && strings.HasPrefix(head, "**Turn ") {
 			turns[head]++
 		}
 	}

@@ -36,11 +36,11 @@ func openTwoPlayerGame(t *testing.T, h *harness) (int64, fakediscord.Message) {
 		t.Fatal(err)
 	}
 	resp = h.click(bob, lobby.ID, join)
-	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(resp.Message.Embeds[0].Description, bob) {
-		t.Fatalf("join: type %d, lobby %q", resp.Type, resp.Message.Embeds[0].Description)
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(resp.Message.Text(), bob) {
+		t.Fatalf("join: type %d, lobby %q", resp.Type, resp.Message.Text())
 	}
 	// Only the host starts.
-	if resp := h.click(bob, lobby.ID, control(t, *resp.Message, bot.ActStart)); !resp.Ephemeral() || !strings.Contains(resp.Message.Content, "Only the host") {
+	if resp := h.click(bob, lobby.ID, control(t, *resp.Message, bot.ActStart)); !resp.Ephemeral() || !strings.Contains(resp.Message.Text(), "Only the host") {
 		t.Fatalf("bob started: %+v", resp.Message)
 	}
 	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
@@ -78,8 +78,8 @@ func playTurn(t *testing.T, h *harness, gameID int64, wantCapture bool) (capture
 		t.Fatalf("roll answered type %d", resp.Type)
 	}
 	if !hasControl(*resp.Message, bot.ActMove) {
-		if !strings.Contains(resp.Message.Content, "no legal move") {
-			t.Fatalf("no move buttons and no pass: %q %v", resp.Message.Content, resp.Message.CustomIDs())
+		if !strings.Contains(resp.Message.Text(), "no legal move") {
+			t.Fatalf("no move buttons and no pass: %q %v", resp.Message.Text(), resp.Message.CustomIDs())
 		}
 		return false, false
 	}
@@ -117,7 +117,7 @@ func playTurn(t *testing.T, h *harness, gameID int64, wantCapture bool) (capture
 		placed = true
 	}
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || len(resp.Message.CustomIDs()) != 0 {
-		t.Fatalf("after the move the old message should be a summary: %q %v", resp.Message.Content, resp.Message.CustomIDs())
+		t.Fatalf("after the move the old message should be a summary: %q %v", resp.Message.Text(), resp.Message.CustomIDs())
 	}
 	return piece.IsPawn(), placed
 }
@@ -145,7 +145,7 @@ func TestWholeGameThroughButtons(t *testing.T) {
 		t.Errorf("captures %d, barricade placements %d; want at least one of each", captures, placements)
 	}
 	final := h.lastMessage()
-	if !hasBoard(final) || len(final.Embeds) == 0 || !strings.Contains(final.Embeds[0].Title, "wins") {
+	if !hasBoard(final) || !strings.Contains(title(final), "wins") {
 		t.Errorf("final message: %+v", final.Embeds)
 	}
 	sg, g := h.game(gameID)

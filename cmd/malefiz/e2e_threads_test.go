@@ -25,7 +25,7 @@ func openGameBy(t *testing.T, h *harness, host, guest string, opts map[string]an
 		o[k] = v
 	}
 	resp := h.command(host, "new", o)
-	require.False(t, resp.Ephemeral(), "new: %q", resp.Message.Content)
+	require.False(t, resp.Ephemeral(), "new: %q", resp.Message.Text())
 	lobby := *resp.Message
 	id, err := bot.ParseCustomID(control(t, lobby, bot.ActJoin))
 	require.NoError(t, err)
@@ -109,7 +109,7 @@ func playRolledTurn(t *testing.T, h *harness, gameID int64, viaMenu bool) (click
 	resp := h.click(player, turnMsg.ID, moveID)
 	clicks++
 	if g.Position().At(m.To) == engine.Barricade {
-		require.Contains(t, resp.Message.Embeds[0].Description, "Your pawn took the barricade on "+m.To.String()+".")
+		require.Contains(t, resp.Message.Text(), " took the barricade on "+m.To.String()+" and is choosing where it goes", "in the third person for everyone")
 		suggested, err := bot.ParseCustomID(control(t, *resp.Message, bot.ActPlace))
 		require.NoError(t, err)
 		if viaMenu {
@@ -138,7 +138,7 @@ func playRolledTurn(t *testing.T, h *harness, gameID int64, viaMenu bool) (click
 		clicks++
 		placements++
 	}
-	require.Empty(t, resp.Message.CustomIDs(), "after the move the turn message is its line: %q", resp.Message.Content)
+	require.Empty(t, resp.Message.CustomIDs(), "after the move the turn message is its line: %q", resp.Message.Text())
 	return clicks, placements, true
 }
 
@@ -150,10 +150,10 @@ type figures struct {
 
 func (f figures) String() string {
 	return fmt.Sprintf("turns %d · channel: %d messages, %d edits, pings %v, %d PNGs %.2f MB · "+
-		"thread: %d messages (%d deleted), %d edits, pings %v, %d PNGs %.2f MB · "+
+		"thread: %d messages (%d deleted), %d edits, pings %v (named %v), %d PNGs %d bytes · "+
 		"clicks per turn %.2f (%.2f without the %d barricade placements)",
 		f.turns, f.channel.Messages, f.channel.Edits, f.channel.Pings, f.channel.Uploads, float64(f.channel.UploadedBytes)/1e6,
-		f.thread.Messages, f.thread.Deleted, f.thread.Edits, f.thread.Pings, f.thread.Uploads, float64(f.thread.UploadedBytes)/1e6,
+		f.thread.Messages, f.thread.Deleted, f.thread.Edits, f.thread.Pings, f.thread.Mentions, f.thread.Uploads, f.thread.UploadedBytes,
 		f.perTurn(f.clicks), f.perTurn(f.clicks-f.placements), f.placements)
 }
 
@@ -162,7 +162,7 @@ func (f figures) perTurn(n int) float64 { return float64(n) / float64(f.turns) }
 // TestGameInAThreadWithTheCardInTheChannel plays a whole two-player game
 // with the defaults (threads on, roll auto): the turns in the game's
 // thread, the card in the channel edited as the game goes, every turn a
-// line of the thread, the thread archived at the end. It prints the
+// line of the thread, the thread left to auto-archive at the end. It prints the
 // traffic figures next to those of the same game played the older way
 // (threads off, Roll button).
 func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
@@ -178,11 +178,11 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	var card fakediscord.Message
 	require.Eventually(t, func() bool {
 		card, _ = h.fake.Message(lobby.ID)
-		return len(card.Embeds) == 1 && strings.Contains(card.Embeds[0].Description, "<t:")
+		return strings.Contains(card.Text(), "<t:")
 	}, 5*time.Second, 5*time.Millisecond, "the card shows the deadline")
-	assert.Contains(t, card.Embeds[0].Description, "Turn 1")
-	assert.Contains(t, card.Embeds[0].Description, "40 to go")
-	assert.Contains(t, card.Embeds[0].Description, "<#"+sg.ThreadID+">")
+	assert.Contains(t, card.Text(), "Turn 1")
+	assert.Contains(t, card.Text(), "40 to go")
+	assert.Contains(t, card.Text(), "<#"+sg.ThreadID+">")
 	assert.Empty(t, card.CustomIDs(), "the card has no lobby buttons")
 
 	f := figures{}
@@ -203,7 +203,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	// Every turn left its line in the thread, in order.
 	var history strings.Builder
 	for _, m := range h.fake.ChannelMessages(sg.ThreadID) {
-		history.WriteString(m.Content + "\n")
+		history.WriteString(m.Text() + "\n")
 	}
 	at := 0
 	for turn := 1; turn <= g.TurnNumber(); turn++ {
@@ -213,16 +213,20 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	}
 	assert.Eventually(t, func() bool {
 		card, _ := h.fake.Message(lobby.ID)
-		return strings.HasPrefix(card.Embeds[0].Title, "🏆")
+		return strings.HasPrefix(title(card), "🏆")
 	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
-	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond,
-		"the thread is archived at the end")
+	assert.False(t, h.thread(sg.ThreadID).Archived, "the thread is left to Discord's auto-archive after the result")
 	last, _ := h.fake.LastMessage(sg.ThreadID)
-	assert.True(t, hasBoard(last) && strings.HasPrefix(last.Embeds[0].Title, "🏆"), "the result is the thread's last message")
+	assert.True(t, hasBoard(last) && strings.HasPrefix(title(last), "🏆"), "the result is the thread's last message")
 
 	// The goals of issue 14.
 	assert.LessOrEqual(t, f.channel.Messages, 3, "messages in the channel")
 	assert.Empty(t, f.channel.Pings, "the channel pings nobody")
+	for _, u := range []string{alice, bob} {
+		// Issue 21: a prompt player's turns are @silent but the first;
+		// the result pings everyone.
+		assert.LessOrEqual(t, f.thread.Pings[u], 3, "notifying pings of %s: at most 2 turn messages and the result", u)
+	}
 	assert.LessOrEqual(t, f.thread.Messages-f.thread.Deleted, f.turns+2, "at most a message per turn, with the opener and the result")
 	assert.LessOrEqual(t, f.perTurn(f.clicks-f.placements), 1.2, "clicks per turn, barricade placements aside")
 	assert.LessOrEqual(t, f.thread.Uploads, f.turns+f.placements+1, "one board per turn, a placement's preview, the result")
@@ -282,11 +286,11 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 	// the thread's game.
 	board := h.command(carol, "board", nil)
 	require.True(t, board.Ephemeral())
-	assert.Contains(t, board.Message.Embeds[0].Footer.Text, fmt.Sprintf("#%d", ids[1]))
+	assert.Contains(t, board.Message.Text(), fmt.Sprintf("#%d", ids[1]))
 	sg, _ := h.game(ids[2])
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: sg.ThreadID, Name: "malefiz", Sub: "board"})
 	require.NoError(t, err)
-	assert.Contains(t, resp.Message.Embeds[0].Footer.Text, fmt.Sprintf("#%d", ids[2]))
+	assert.Contains(t, resp.Message.Text(), fmt.Sprintf("#%d", ids[2]))
 	// A game's turn message clicked from another game's thread, or from
 	// the channel, is refused; so is its lobby card from a thread.
 	first, firstGame := h.game(ids[0])
@@ -298,12 +302,12 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 			MessageID: first.TurnMessageID, CustomID: move})
 		require.NoError(t, err)
 		assert.True(t, resp.Ephemeral(), "a turn message clicked from %s", channel)
-		assert.Contains(t, resp.Message.Content, "does not belong")
+		assert.Contains(t, resp.Message.Text(), "does not belong")
 	}
 	resp, err = h.fake.Forge(h.ctx(), fakediscord.ForgedClick{Guild: h.fake.GuildID, Channel: first.ThreadID, User: alice,
 		MessageID: first.LobbyMessageID, CustomID: fmt.Sprintf("mf/cancel/%d/0", ids[0])})
 	require.NoError(t, err)
-	assert.Contains(t, resp.Message.Content, "does not belong")
+	assert.Contains(t, resp.Message.Text(), "does not belong")
 	_, still := h.game(ids[0])
 	assert.Equal(t, firstGame.TurnNumber(), still.TurnNumber(), "forged clicks changed nothing")
 	assert.LessOrEqual(t, len(h.fake.ChannelMessages(h.fake.ChannelID)), 3, "the channel holds the three cards")
@@ -316,7 +320,7 @@ func TestThreadsOffPlaysInTheChannel(t *testing.T) {
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "settings",
 		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"threads": false}})
 	require.NoError(t, err)
-	assert.Contains(t, resp.Message.Content, "threads off")
+	assert.Contains(t, resp.Message.Text(), "threads off")
 	gameID, lobby := openGameBy(t, h, alice, bob, nil)
 	turn, running := h.waitTurn(gameID)
 	require.True(t, running)
@@ -328,10 +332,10 @@ func TestThreadsOffPlaysInTheChannel(t *testing.T) {
 		assert.False(t, c.Thread, "no thread is made")
 	}
 	card, _ := h.fake.Message(lobby.ID)
-	assert.NotContains(t, card.Embeds[0].Description, "<#")
+	assert.NotContains(t, card.Text(), "<#")
 	refused := h.command(carol, "new", nil)
 	assert.True(t, refused.Ephemeral())
-	assert.Contains(t, refused.Message.Content, "already running here")
+	assert.Contains(t, refused.Message.Text(), "already running here")
 }
 
 // TestWithoutThreadPermissionsTheGamePlaysInTheChannel: the lobby says so
@@ -340,7 +344,7 @@ func TestWithoutThreadPermissionsTheGamePlaysInTheChannel(t *testing.T) {
 	h := newThreadHarness(t)
 	h.fake.SetPermissions(h.fake.ChannelID, fakediscord.DefaultAppPermissions&^discordgo.PermissionCreatePublicThreads)
 	resp := h.command(alice, "new", map[string]any{"seats": 2})
-	assert.Contains(t, resp.Message.Embeds[0].Description, "can't make threads here")
+	assert.Contains(t, resp.Message.Text(), "can't make threads here")
 	gameID, _ := bot.ParseCustomID(control(t, *resp.Message, bot.ActJoin))
 	h.click(bob, resp.Message.ID, control(t, *resp.Message, bot.ActJoin))
 	h.click(alice, resp.Message.ID, control(t, *resp.Message, bot.ActStart))
@@ -370,7 +374,7 @@ func TestRollButtonAndForcedMoves(t *testing.T) {
 	sg, _ := h.game(autoID)
 	var lines strings.Builder
 	for _, m := range h.fake.ChannelMessages(sg.ThreadID) {
-		lines.WriteString(m.Content + "\n")
+		lines.WriteString(m.Text() + "\n")
 	}
 	assert.Contains(t, lines.String(), "**Turn 1** ·")
 	assert.Contains(t, lines.String(), "**Turn 2** ·")
@@ -389,36 +393,63 @@ func TestBoardByTheMoverAndBySpectators(t *testing.T) {
 	mover := h.command(alice, "board", nil)
 	require.True(t, mover.Ephemeral())
 	assert.True(t, hasControl(*mover.Message, bot.ActMove), "the mover's copy has the buttons")
-	assert.Contains(t, mover.Message.Embeds[0].Description, link)
+	assert.Contains(t, mover.Message.Text(), link)
 	spectator := h.command(carol, "board", nil)
 	require.True(t, spectator.Ephemeral())
 	assert.Empty(t, spectator.Message.CustomIDs())
-	assert.Contains(t, spectator.Message.Embeds[0].Description, "is choosing a move")
-	assert.NotContains(t, spectator.Message.Embeds[0].Description, "You rolled")
-	assert.Contains(t, spectator.Message.Embeds[0].Description, link)
+	assert.Contains(t, spectator.Message.Text(), "is choosing a move")
+	assert.NotContains(t, spectator.Message.Text(), "You rolled")
+	assert.Contains(t, spectator.Message.Text(), link)
 	assert.Len(t, h.fake.ChannelMessages(sg.ThreadID), 2, "the board posts nothing: the opener and the turn")
 }
 
 // TestWinnerMessageAndRematch: the result pings every human player, shows
-// each rating change, and Rematch opens a new lobby in the channel with
-// the same options, seating whoever clicks it.
+// each rating change; Rematch is on the card in the channel, clickable
+// after the thread archived itself (Discord's auto-archive, an hour after
+// the result), and opens a new lobby in the channel with the same options,
+// seating whoever clicks it. No edit goes into the archived thread.
 func TestWinnerMessageAndRematch(t *testing.T) {
-	h := newThreadHarness(t)
-	gameID, _ := openGameBy(t, h, alice, bob, map[string]any{"turn-timeout": "6h", "six-again": true})
+	clock := &fakeClock{t: time.Now()}
+	h := newThreadHarness(t, fakediscord.WithClock(clock.Now))
+	gameID, card := openGameBy(t, h, alice, bob, map[string]any{"turn-timeout": "6h", "six-again": true})
 	h.waitTurn(gameID)
 	sg, _ := h.game(gameID)
 	resign(t, h, bob, sg.ThreadID)
 	result, running := h.waitTurn(gameID)
 	require.False(t, running)
 	assert.ElementsMatch(t, []string{alice}, result.Pinged, "bob left the game: only alice is told")
-	desc := result.Embeds[0].Description
+	desc := result.Text()
 	assert.Contains(t, desc, "<@"+alice+"> 1500 → 1516 (+16)")
 	assert.Contains(t, desc, "<@"+bob+"> 1500 → 1484 (-16)")
+	assert.False(t, hasControl(result, bot.ActRematch), "Rematch is on the card, not in the thread")
 
-	rematch := control(t, result, bot.ActRematch)
-	resp := h.click(bob, result.ID, rematch)
-	require.True(t, resp.Ephemeral(), "%q", resp.Message.Content)
-	assert.Contains(t, resp.Message.Content, "you are its host")
+	// The thread stays open an hour after the result, then archives
+	// itself; the card's Rematch still works.
+	var rematch string
+	require.Eventually(t, func() bool {
+		m, _ := h.fake.Message(card.ID)
+		if !hasControl(m, bot.ActRematch) {
+			return false
+		}
+		rematch = control(t, m, bot.ActRematch)
+		return true
+	}, 5*time.Second, 5*time.Millisecond, "the card has Rematch")
+	require.Eventually(t, func() bool {
+		for _, c := range h.fake.Calls() {
+			if c.Route == fakediscord.RouteChannelEdit && c.Params["channel"] == sg.ThreadID {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond, "the thread is left to auto-archive")
+	assert.False(t, h.thread(sg.ThreadID).Archived, "the players can still talk in the thread")
+	clock.Advance(61 * time.Minute)
+	require.True(t, h.thread(sg.ThreadID).Archived, "Discord archived the thread an hour after the result")
+	archivedAt := len(h.fake.Calls())
+
+	resp := h.click(bob, card.ID, rematch)
+	require.True(t, resp.Ephemeral(), "%q", resp.Message.Text())
+	assert.Contains(t, resp.Message.Text(), "you are its host")
 	games, err := h.main.db.OpenGames(h.ctx(), h.fake.GuildID, h.fake.ChannelID)
 	require.NoError(t, err)
 	require.Len(t, games, 1)
@@ -435,20 +466,28 @@ func TestWinnerMessageAndRematch(t *testing.T) {
 	lobby, _ := h.fake.Message(next.LobbyMessageID)
 	assert.Equal(t, h.fake.ChannelID, lobby.ChannelID, "the new lobby is in the channel")
 
-	resp = h.click(alice, result.ID, rematch)
+	resp = h.click(alice, card.ID, rematch)
 	require.True(t, resp.Ephemeral())
-	assert.Contains(t, resp.Message.Content, "You have a seat")
-	again := h.click(alice, result.ID, rematch)
-	assert.Contains(t, again.Message.Content, "already have a seat")
+	assert.Contains(t, resp.Message.Text(), "You have a seat")
+	again := h.click(alice, card.ID, rematch)
+	assert.Contains(t, again.Message.Text(), "already have a seat")
 	require.Eventually(t, func() bool {
 		m, _ := h.fake.Message(next.LobbyMessageID)
-		return strings.Contains(m.Embeds[0].Description, alice)
+		return strings.Contains(m.Text(), alice)
 	}, 5*time.Second, 5*time.Millisecond, "the lobby shows alice")
 	// The host starts it; it plays in a new thread.
 	h.click(bob, next.LobbyMessageID, control(t, lobby, bot.ActStart))
 	h.waitTurn(next.ID)
 	started, _ := h.game(next.ID)
 	assert.Equal(t, next.LobbyMessageID, started.ThreadID)
+	// Nothing was sent into the archived thread, and no request of the
+	// game was refused as being in an archived thread.
+	for _, c := range h.fake.Calls() {
+		assert.NotContains(t, string(c.Response), `"code":50083`, "%s %s refused: the thread is archived", c.Method, c.Path)
+		if c.Seq > archivedAt && c.Params["channel"] == sg.ThreadID {
+			assert.Fail(t, "a request into the archived thread", "%s %s", c.Method, c.Path)
+		}
+	}
 }
 
 // resign runs /malefiz resign as user in channel and confirms it.
@@ -459,7 +498,7 @@ func resign(t *testing.T, h *harness, user, channel string) {
 	if hasControl(*resp.Message, bot.ActResign) {
 		resp = h.click(user, resp.Message.ID, control(t, *resp.Message, bot.ActResign))
 	}
-	require.Contains(t, resp.Message.Content, "left the game")
+	require.Contains(t, resp.Message.Text(), "left the game")
 }
 
 // TestResignAsksFirst: resign in a running game asks privately; Keep
@@ -473,9 +512,9 @@ func TestResignAsksFirst(t *testing.T) {
 		ask, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: bob, Channel: sg.ThreadID, Name: "malefiz", Sub: sub})
 		require.NoError(t, err)
 		require.True(t, ask.Ephemeral())
-		assert.Contains(t, ask.Message.Content, "resignation")
+		assert.Contains(t, ask.Message.Text(), "resignation")
 		keep := h.click(bob, ask.Message.ID, control(t, *ask.Message, bot.ActKeep))
-		assert.Contains(t, keep.Message.Content, "nothing changed")
+		assert.Contains(t, keep.Message.Text(), "nothing changed")
 		assert.Empty(t, keep.Message.CustomIDs())
 	}
 	after, _ := h.game(gameID)
@@ -516,25 +555,25 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	}
 	asked := cancelIn(alice, 0)
 	require.True(t, asked.Ephemeral())
-	assert.Contains(t, asked.Message.Content, "must agree")
+	assert.Contains(t, asked.Message.Text(), "must agree")
 	vote := voteMessage()
 	assert.Equal(t, []string{bob}, vote.Pinged, "the vote asks bob")
 	refusedSelf := h.click(alice, vote.ID, control(t, vote, bot.ActVoteYes))
 	assert.True(t, refusedSelf.Ephemeral(), "the host does not vote")
 	no := h.click(bob, vote.ID, control(t, vote, bot.ActVoteNo))
-	assert.Contains(t, no.Message.Content, "goes on")
+	assert.Contains(t, no.Message.Text(), "goes on")
 	now, _ := h.game(gameID)
 	require.Equal(t, store.StatusRunning, now.Status)
 
 	cancelIn(alice, 0)
 	vote = voteMessage()
 	yes := h.click(bob, vote.ID, control(t, vote, bot.ActVoteYes))
-	assert.Contains(t, yes.Message.Content, "cancelled without a result")
+	assert.Contains(t, yes.Message.Text(), "cancelled without a result")
 	now, _ = h.game(gameID)
 	require.Equal(t, store.StatusCancelled, now.Status)
 	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond)
 	card, _ := h.fake.Message(lobby.ID)
-	assert.Contains(t, card.Embeds[0].Title, "closed")
+	assert.Contains(t, title(card), "closed")
 
 	// A moderator needs nobody's agreement.
 	modID, _ := openGameBy(t, h, carol, bob, nil)
@@ -543,7 +582,7 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "cancel",
 		Permissions: discordgo.PermissionManageChannels})
 	require.NoError(t, err)
-	assert.Contains(t, resp.Message.Content, "cancelled")
+	assert.Contains(t, resp.Message.Text(), "cancelled")
 	mod, _ := h.game(modID)
 	assert.Equal(t, store.StatusCancelled, mod.Status)
 }
@@ -555,7 +594,7 @@ func TestDirectMessagesOnYourTurn(t *testing.T) {
 	h := newThreadHarness(t)
 	on := h.command(bob, "notify", map[string]any{"dm": true})
 	require.True(t, on.Ephemeral())
-	assert.Contains(t, on.Message.Content, "direct message")
+	assert.Contains(t, on.Message.Text(), "direct message")
 	h.fake.SetDMsClosed(alice, true)
 	require.True(t, h.command(alice, "notify", map[string]any{"dm": true}).Ephemeral())
 
@@ -637,7 +676,7 @@ func TestTimersInAThread(t *testing.T) {
 	h.tick()
 	reminder, ok := h.fake.LastMessage(sg.ThreadID)
 	require.True(t, ok)
-	require.True(t, strings.HasPrefix(reminder.Content, "⏰"), "%q", reminder.Content)
+	require.True(t, strings.HasPrefix(reminder.Text(), "⏰"), "%q", reminder.Text())
 	assert.Equal(t, []string{alice}, reminder.Pinged)
 	require.Eventually(t, func() bool {
 		dms := h.fake.DMMessages(alice)
@@ -651,13 +690,13 @@ func TestTimersInAThread(t *testing.T) {
 	assert.Equal(t, []string{bob}, next.Pinged)
 	assert.Equal(t, sg.ThreadID, next.ChannelID)
 	old, _ := h.fake.Message(turn.ID)
-	assert.Contains(t, old.Content, "**Turn 1** · ⏰")
-	assert.Contains(t, old.Content, "ran out of time; the computer rolled")
+	assert.Contains(t, old.Text(), "**Turn 1** · ⏰")
+	assert.Contains(t, old.Text(), "ran out of time; the computer rolled")
 	assert.Empty(t, old.CustomIDs())
 	gone, _ := h.fake.Message(reminder.ID)
 	assert.True(t, gone.Deleted, "the reminder is removed once its turn is played")
 	require.Eventually(t, func() bool {
 		card, _ := h.fake.Message(sg.LobbyMessageID)
-		return strings.Contains(card.Embeds[0].Description, "Turn 2")
+		return strings.Contains(card.Text(), "Turn 2")
 	}, 5*time.Second, 5*time.Millisecond, "the card moved on")
 }

@@ -33,7 +33,7 @@ func countEvents(t *testing.T, h *harness, gameID int64, kind string) int {
 func reminders(h *harness) int {
 	n := 0
 	for _, m := range h.fake.ChannelMessages(h.fake.ChannelID) {
-		if strings.HasPrefix(m.Content, "⏰") {
+		if strings.HasPrefix(m.Text(), "⏰") {
 			n++
 		}
 	}
@@ -61,8 +61,8 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 		t.Fatalf("deadline %v, want %v", sg.Deadline, want)
 	}
 	turn, _ := h.waitTurn(gameID)
-	if !strings.Contains(turn.Embeds[0].Description, "<t:") {
-		t.Errorf("the turn message does not show the deadline: %q", turn.Embeds[0].Description)
+	if !strings.Contains(turn.Text(), "<t:") {
+		t.Errorf("the turn message does not show the deadline: %q", turn.Text())
 	}
 
 	clock.Advance(29 * time.Minute)
@@ -99,8 +99,8 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 	// The timed-out turn message became the turn's line: who ran out of
 	// time and what the computer played; the reminder is gone.
 	old, _ := h.fake.Message(turn.ID)
-	if !strings.Contains(old.Content, "ran out of time") || !strings.Contains(old.Content, "→") || len(old.CustomIDs()) != 0 {
-		t.Errorf("the timed-out turn message: %q %v", old.Content, old.CustomIDs())
+	if !strings.Contains(old.Text(), "ran out of time") || !strings.Contains(old.Text(), "→") || len(old.CustomIDs()) != 0 {
+		t.Errorf("the timed-out turn message: %q %v", old.Text(), old.CustomIDs())
 	}
 	if reminders(h) != 0 {
 		t.Errorf("the reminder was not removed once its turn was played")
@@ -168,12 +168,12 @@ func TestLobbyExpiresAfterADay(t *testing.T) {
 		t.Fatal("the lobby is still open after 24 hours")
 	}
 	m, _ := h.fake.Message(resp.Message.ID)
-	if len(m.CustomIDs()) != 0 || !strings.Contains(m.Content, "24 hours") {
-		t.Errorf("expired lobby message: %q %v", m.Content, m.CustomIDs())
+	if len(m.CustomIDs()) != 0 || !strings.Contains(m.Text(), "24 hours") {
+		t.Errorf("expired lobby message: %q %v", m.Text(), m.CustomIDs())
 	}
 	// The channel is free again.
 	if resp := h.command(alice, "new", nil); resp.Ephemeral() {
-		t.Errorf("new after expiry refused: %q", resp.Message.Content)
+		t.Errorf("new after expiry refused: %q", resp.Message.Text())
 	}
 }
 
@@ -224,7 +224,7 @@ func TestLostTurnMessageIsPostedAgain(t *testing.T) {
 	assert.Less(t, time.Since(clicked), 5*time.Second, "the retry came too late")
 	turns := 0
 	for _, m := range h.fake.ChannelMessages(h.fake.ChannelID) {
-		if len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "Turn 2 ") {
+		if strings.HasPrefix(title(m), "Turn 2 ") {
 			turns++
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/bwmarrin/discordgo"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -310,7 +311,7 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 		sg, g := h.game(gameID)
 		if sg.Status == store.StatusFinished {
 			// Wait for the result message too.
-			if m, ok := h.fake.LastMessage(place(sg)); ok && len(m.Embeds) > 0 && strings.HasPrefix(m.Embeds[0].Title, "🏆") {
+			if m, ok := h.fake.LastMessage(place(sg)); ok && strings.HasPrefix(title(m), "🏆") {
 				return m, false
 			}
 		} else if g != nil && (g.Phase() == engine.PhaseRoll || g.Phase() == engine.PhaseMove) {
@@ -365,4 +366,20 @@ func (h *harness) tick() int {
 
 func fakeInvocation(user, msgID, customID string) fakediscord.Invocation {
 	return fakediscord.Invocation{User: user, MessageID: msgID, CustomID: customID}
+}
+
+// title is the heading of a message: the first embed's title, or in a V2
+// message the first "### " line of its text displays.
+func title(m fakediscord.Message) string {
+	if len(m.Embeds) > 0 {
+		return m.Embeds[0].Title
+	}
+	for _, c := range m.ComponentsOfType(discordgo.TextDisplayComponent) {
+		for _, line := range strings.Split(c.Content, "\n") {
+			if h, ok := strings.CutPrefix(line, "### "); ok {
+				return h
+			}
+		}
+	}
+	return ""
 }

@@ -81,7 +81,7 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 		dbPath = filepath.Join(a.tmpDir, "malefiz.db")
 	}
-	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild))
+	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild), fakediscord.WithClock(a.clock.Now))
 
 	cfg := DefaultConfig()
 	cfg.Discord.Token = a.fake.Token()

@@ -27,6 +27,9 @@ import (
 // TestSandboxInTheBrowser with -update.
 const readmeScreenshot = "../../docs/sandbox.png"
 
+// phoneScreenshot is the same turn at a phone's width (400 px).
+const phoneScreenshot = "../../docs/sandbox-phone.png"
+
 // seededDie is a fair die from a fixed seed: the same game every run (the
 // seed of TestSandboxInTheBrowser gives one of the shorter games, 84 turns).
 type seededDie struct {
@@ -244,10 +247,21 @@ func TestSandboxInTheBrowser(t *testing.T) {
 			continue
 		}
 		if !refused && humanMoves >= 5 && len(view.Moves) > 0 {
+			// The V2 turn whole, from its header to its legend, on a
+			// desktop's width; then on a phone's.
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1060)))
+			time.Sleep(200 * time.Millisecond) // the page lays itself out again
 			screenshot(t, ctx, filepath.Join(out, "sandbox-midgame.png"))
 			if *update {
 				screenshot(t, ctx, readmeScreenshot)
 			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+			time.Sleep(200 * time.Millisecond) // the page lays itself out again
+			screenshot(t, ctx, filepath.Join(out, "sandbox-phone.png"))
+			if *update {
+				screenshot(t, ctx, phoneScreenshot)
+			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
 			refusedAsBob(t, ctx, out, view)
 			refused = true
 			continue

@@ -236,7 +236,7 @@ func TestSandboxInFirefox(t *testing.T) {
 	ff.waitFor("thread", `document.querySelector('#channels li.thread a')`)
 	ff.eval(`[...document.querySelectorAll('#channels li.thread a')].pop().click()`)
 	ff.waitFor("turn", `document.querySelector('button[data-cid^="mf/roll/"], button[data-cid^="mf/move/"]')`)
-	ff.waitFor("board image", `[...document.querySelectorAll('.embed-image img')].some((i) => i.complete && i.naturalWidth > 0)`)
+	ff.waitFor("board image", `[...document.querySelectorAll('.embed-image img, .v2-gallery img')].some((i) => i.complete && i.naturalWidth > 0)`)
 
 	users := map[string]string{}
 	require.NoError(t, json.Unmarshal([]byte(ff.text(`JSON.stringify(Object.fromEntries([...document.querySelectorAll('#user option')].map((o) => [o.textContent, o.value])))`)), &users))

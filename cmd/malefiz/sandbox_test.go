@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 func TestParseUsers(t *testing.T) {
@@ -182,13 +183,71 @@ func TestSandboxSkipAheadTimesOutATurn(t *testing.T) {
 // timedOut reports whether a message says a turn ran out of time.
 func timedOut(app *sandboxApp) bool {
 	for _, m := range app.fake.AllMessages() {
-		text := m.Content
-		for _, e := range m.Embeds {
-			text += e.Title + e.Description
-		}
-		if strings.Contains(text, "ran out of time") {
+		if strings.Contains(m.Text(), "ran out of time") {
 			return true
 		}
 	}
 	return false
+}
+
+// TestSandboxThreadsArchiveOnTheSandboxClock: the fake runs on the
+// sandbox's clock, so Skip ahead lets a finished game's thread archive
+// itself an hour after the result, as Discord would.
+func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
+	app, err := startSandbox(t.Context(), sandboxOptions{Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
+		Bot: func(c *bot.Config) { c.Draw = func(int) int { return 0 } }})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, app.Close()) })
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	post := func(path string, v any) map[string]any {
+		t.Helper()
+		body, _ := json.Marshal(v)
+		resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
+		return out
+	}
+	controlOf := func(msgID, action string) string {
+		t.Helper()
+		m, ok := app.fake.Message(msgID)
+		require.True(t, ok)
+		for _, id := range m.CustomIDs() {
+			if strings.HasPrefix(id, "mf/"+action+"/") {
+				return id
+			}
+		}
+		t.Fatalf("message %s has no %s control: %v %q", msgID, action, m.CustomIDs(), m.Text())
+		return ""
+	}
+	alice, bob := "100000000000000001", "100000000000000002"
+	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
+	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": controlOf(lobby, "join")})
+	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": controlOf(lobby, "start")})
+	thread := func() fakediscord.Channel {
+		for _, c := range app.fake.Channels() {
+			if c.ID == lobby {
+				return c
+			}
+		}
+		return fakediscord.Channel{}
+	}
+	require.Eventually(t, func() bool { return thread().Thread }, 5*time.Second, 5*time.Millisecond, "the game plays in a thread")
+	require.Eventually(t, func() bool {
+		games, err := app.main.db.OpenGames(t.Context(), app.fake.GuildID, lobby)
+		return err == nil && len(games) == 1 && games[0].ThreadID == lobby
+	}, 5*time.Second, 5*time.Millisecond, "the bot recorded the thread")
+	ask := post("/api/command", map[string]string{"user": bob, "channel": lobby, "line": "/malefiz resign"})["message"].(string)
+	post("/api/click", map[string]string{"user": bob, "message": ask, "custom_id": controlOf(ask, "resign")})
+	require.Eventually(t, func() bool {
+		m, _ := app.fake.Message(lobby)
+		return strings.Contains(m.Text(), "🏆")
+	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
+	post("/api/skip", map[string]string{"by": "30m"})
+	assert.False(t, thread().Archived, "half an hour after the result the players can still talk there")
+	post("/api/skip", map[string]string{"by": "31m"})
+	assert.True(t, thread().Archived, "an hour after the result the thread archived itself")
 }

@@ -1,0 +1,220 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/table"
+)
+
+// The game's messages in Discord's layout components (Components V2, the
+// message flag IS_COMPONENTS_V2): a message with an embed becomes one
+// Container with the embed's colour as its accent, a Text Display with its
+// title, (mentions and) text, the board in a Media Gallery, the buttons, a
+// line of legend and the footer in small text; a message of one text (a
+// turn's line of history) is one Text Display. A V2 message holds no
+// content and no embeds, and never loses the flag: every edit of a game's
+// message is V2 too, and sends content and embeds empty, so an older
+// message without the flag converts.
+
+// v2Flags are the flags of every V2 message.
+const v2Flags = discordgo.MessageFlagsIsComponentsV2
+
+// boardURL and chartURL are how a component shows the board and the chance
+// chart attached to its message.
+const (
+	boardURL = "attachment://" + boardFileName
+	chartURL = "attachment://" + chartFileName
+)
+
+// layoutOf returns msg as V2 components.
+func layoutOf(msg table.Message) []discordgo.MessageComponent {
+	rows := componentsOf(msg)
+	if len(msg.Embeds) == 0 {
+		var out []discordgo.MessageComponent
+		if msg.Content != "" {
+			out = append(out, discordgo.TextDisplay{Content: msg.Content})
+		}
+		if msg.Legend != "" {
+			rows = append(rows, discordgo.TextDisplay{Content: "-# " + msg.Legend})
+		}
+		return append(out, rows...)
+	}
+	var out []discordgo.MessageComponent
+	for i, e := range msg.Embeds {
+		var lines []string
+		if i == 0 && msg.Content != "" {
+			lines = append(lines, msg.Content)
+		}
+		if e.Title != "" {
+			lines = append(lines, "### "+e.Title)
+		}
+		if e.Description != "" {
+			lines = append(lines, e.Description)
+		}
+		var inner []discordgo.MessageComponent
+		if len(lines) > 0 {
+			inner = append(inner, discordgo.TextDisplay{Content: strings.Join(lines, "\n")})
+		}
+		if e.Board {
+			inner = append(inner, gallery(boardURL))
+		}
+		if e.Chart {
+			inner = append(inner, gallery(chartURL))
+		}
+		if i == len(msg.Embeds)-1 {
+			inner = append(inner, rows...)
+			if msg.Legend != "" {
+				inner = append(inner, discordgo.TextDisplay{Content: "-# " + msg.Legend})
+			}
+		}
+		if e.Footer != "" {
+			inner = append(inner, discordgo.TextDisplay{Content: "-# " + e.Footer})
+		}
+		c := discordgo.Container{Components: inner}
+		if e.Color != 0 {
+			color := e.Color
+			c.AccentColor = &color
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// gallery is a media gallery of the one picture at url.
+func gallery(url string) discordgo.MediaGallery {
+	return discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: url}}}}
+}
+
+// v2Post is the body of a new V2 message.
+type v2Post struct {
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Flags           discordgo.MessageFlags            `json:"flags"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	Reference       *discordgo.MessageReference       `json:"message_reference,omitempty"`
+}
+
+// v2Edit is the body of an edit that makes a message msg's V2 layout:
+// content and embeds emptied (a message without the flag converts),
+// attachments dropped.
+type v2Edit struct {
+	Content         *string                           `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Attachments     []*discordgo.MessageAttachment    `json:"attachments"`
+	Flags           discordgo.MessageFlags            `json:"flags"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+}
+
+// postBody is msg as a new V2 message.
+func postBody(msg table.Message) v2Post {
+	body := v2Post{Components: layoutOf(msg), Flags: v2Flags, AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+	if msg.Silent {
+		body.Flags |= discordgo.MessageFlagsSuppressNotifications
+	}
+	return body
+}
+
+// editBody is the edit of a message into msg.
+func editBody(msg table.Message) v2Edit {
+	comps := layoutOf(msg)
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return v2Edit{Components: comps, Embeds: []*discordgo.MessageEmbed{}, Attachments: []*discordgo.MessageAttachment{},
+		Flags: v2Flags, AllowedMentions: &discordgo.MessageAllowedMentions{Users: msg.Pings}}
+}
+
+// withoutGallery removes from a V2 body (JSON) the media gallery that shows
+// the attachment url, for a picture that could not be drawn; a body without
+// one is returned as it is.
+func withoutGallery(body json.RawMessage, url string) json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		return body
+	}
+	comps, ok := m["components"].([]any)
+	if !ok {
+		return body
+	}
+	m["components"] = dropGallery(comps, url)
+	return mustJSON(m)
+}
+
+// dropGallery drops the media gallery of the attachment url from
+// components (decoded JSON), inside containers too.
+func dropGallery(comps []any, url string) []any {
+	out := comps[:0]
+	for _, c := range comps {
+		cm, ok := c.(map[string]any)
+		if !ok {
+			out = append(out, c)
+			continue
+		}
+		switch typ, _ := cm["type"].(float64); discordgo.ComponentType(typ) {
+		case discordgo.MediaGalleryComponent:
+			if strings.Contains(string(mustJSON(cm)), url) {
+				continue
+			}
+		case discordgo.ContainerComponent:
+			if inner, ok := cm["components"].([]any); ok {
+				cm["components"] = dropGallery(inner, url)
+			}
+		}
+		out = append(out, cm)
+	}
+	return out
+}
+
+// appendToFirstText adds lines to the first Text Display of a V2 body
+// (decoded JSON components), inside its first container if it has one.
+func appendToFirstText(comps []any, lines []string) bool {
+	for _, c := range comps {
+		cm, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch typ, _ := cm["type"].(float64); discordgo.ComponentType(typ) {
+		case discordgo.TextDisplayComponent:
+			text, _ := cm["content"].(string)
+			cm["content"] = strings.Join(append([]string{text}, lines...), "\n")
+			return true
+		case discordgo.ContainerComponent:
+			if inner, ok := cm["components"].([]any); ok && appendToFirstText(inner, lines) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editOriginalV2 edits an interaction's @original into the V2 message of d
+// with a raw body: discordgo's WebhookEdit has no flags, and a deferred
+// answer ("thinking…", made without the flag) converts only with it.
+// replaceFiles: the answer drops the message's files (its own replace them).
+func editOriginalV2(ctx context.Context, dc Discord, i *discordgo.Interaction, d *discordgo.InteractionResponseData, replaceFiles bool) error {
+	comps := d.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	body := map[string]any{"content": "", "embeds": []*discordgo.MessageEmbed{}, "components": comps,
+		"flags": v2Flags, "allowed_mentions": d.AllowedMentions}
+	if replaceFiles || len(d.Files) > 0 {
+		body["attachments"] = []*discordgo.MessageAttachment{}
+	}
+	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original")
+	if len(d.Files) == 0 {
+		_, err := dc.RequestWithBucketID(http.MethodPatch, endpoint, body, endpoint, discordgo.WithContext(ctx))
+		return err
+	}
+	contentType, data, err := discordgo.MultipartBodyWithJSON(body, rewound(d.Files))
+	if err != nil {
+		return err
+	}
+	_, err = dc.RequestRaw(http.MethodPatch, endpoint, contentType, data, endpoint, 0, discordgo.WithContext(ctx))
+	return err
+}
