@@ -19,8 +19,8 @@
 // four-player games against three greedy players and 43.8 % (400 games)
 // against three normal players. Expert beats hard in 51.9 % of 800
 // two-player games (95 % interval 48.4–55.3 %: no clear edge, short of
-// the 60 % aimed at) and wins 28 % of 100 four-player games against three
-// hard players; it beats normal 69 % (100 games), hard 72.5 % (200). A
+// the 60 % aimed at) and wins 28.5 % of 200 four-player games against
+// three hard players (fair share 25 %, aimed at 32 %); it beats normal 69 % (100 games), hard 72.5 % (200). A
 // hard decision takes about 15 ms on average, 25 ms at the 95th
 // percentile (BenchmarkHardDecision); an expert decision about the same
 // (BenchmarkExpertDecision). The README has the table of every level
