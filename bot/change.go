@@ -137,6 +137,10 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	}
 	if finished {
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
+		// The result shows each rating change, which the store knows
+		// only inside the transaction: the result's body is completed
+		// there, so that it is final when committed.
+		c.Rated = func(rated []store.Result) error { return withRatingsAtCommit(sg.Locale, rated, efs, c.Effects) }
 	}
 	start := time.Now()
 	err = b.db.Commit(ctx, c)

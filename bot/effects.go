@@ -52,7 +52,9 @@ type effect struct {
 	// App and Token name the interaction an adoption reads @original of.
 	App   string `json:"app,omitempty"`
 	Token string `json:"token,omitempty"`
-	// Ratings: the post is a result; the sender adds the rating changes.
+	// Ratings: the post is a result whose rating changes are still to be
+	// added: the commit that finishes the game adds them and clears it
+	// (an effect committed by an older version has it set at delivery).
 	Ratings bool `json:"ratings,omitempty"`
 	// Text is a direct message's text; LinkTo, when set, is 1 + the index
 	// in its commit of the post whose message the text links to, at

@@ -98,10 +98,36 @@ func colorIndex(name string) int {
 	return -1
 }
 
+// withRatingsAtCommit completes the result posts among efs (and their
+// stored payloads in stored, index for index) with the rating changes of
+// rated, inside the commit that finishes the game.
+func withRatingsAtCommit(lang string, rated []store.Result, efs []effect, stored []store.Effect) error {
+	for i := range efs {
+		if !efs[i].Ratings {
+			continue
+		}
+		var body map[string]json.RawMessage
+		if err := json.Unmarshal(efs[i].Body, &body); err != nil {
+			return err
+		}
+		if err := withRatings(lang, rated, body); err != nil {
+			return err
+		}
+		efs[i].Body, efs[i].Ratings = mustJSON(body), false
+		se, err := efs[i].stored()
+		if err != nil {
+			return err
+		}
+		stored[i].Payload = se.Payload
+	}
+	return nil
+}
+
 // withRatings adds a finished game's rating changes to a result message's
-// text (its first Text Display) as the sender sends it: the ratings are
-// known once the game's end is committed (the commit returns them), and
-// are the same on every try.
+// text (its first Text Display). Results are rated inside the commit that
+// finishes the game, which completes the result there (see
+// withRatingsAtCommit); the sender still does it for a result committed by
+// an older version, whose effect asks for the ratings.
 func withRatings(lang string, results []store.Result, body map[string]json.RawMessage) error {
 	if len(results) == 0 {
 		return nil

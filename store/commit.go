@@ -17,6 +17,12 @@ type Commit struct {
 	Results []Result // non-nil: the game finishes (see FinishGame)
 	// Rate rates the finished game; nil means the DB's Rate.
 	Rate Rating
+	// Rated, when set, is called inside the transaction with the results
+	// as rated (each player's rating before and after), before Effects
+	// are written: it may complete their payloads with the ratings, which
+	// are known only there, so that they are final when committed. An
+	// error rolls the commit back.
+	Rated func(rated []Result) error
 	// Effects are appended to the game's outbox queue, in order; Commit
 	// sets their ID, GameID and CreatedAt.
 	Effects []Effect
@@ -72,6 +78,11 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 		if c.Results != nil {
 			if rated, err = recordResults(ctx, tx.dtx, id, g.GuildID, now, c.Results, db.rating(c)); err != nil {
 				return fmt.Errorf("store: %s: %w", what, conflict(err))
+			}
+			if c.Rated != nil {
+				if err := c.Rated(rated); err != nil {
+					return fmt.Errorf("store: %s: %w", what, err)
+				}
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -171,5 +173,40 @@ func TestClaimEffectsConcurrently(t *testing.T) {
 		for id, n := range seen {
 			assert.Equal(t, 1, n, "effect %d claimed %d times", id, n)
 		}
+	})
+}
+
+// TestRatedCompletesTheEffectsInTheCommit finishes a game with a Rated
+// hook: it sees the ratings as rated in the transaction and what it writes
+// into the effects is what the outbox holds; its error writes nothing.
+func TestRatedCompletesTheEffectsInTheCommit(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		g := newGame("c1")
+		mustCreate(t, db, g)
+		results := twoResults()
+
+		failing := *g
+		err := db.Commit(ctxT(t), &store.Commit{Game: &failing, Results: twoResults(), Effects: []store.Effect{effect("post", "x")},
+			Rated: func([]store.Result) error { return errors.New("no") }})
+		require.Error(t, err)
+		n, err := db.PendingEffects(ctxT(t))
+		require.NoError(t, err)
+		assert.Zero(t, n, "a failed Rated writes nothing")
+
+		c := &store.Commit{Game: g, Results: results, Effects: []store.Effect{effect("post", "result")}}
+		var seen []store.Result
+		c.Rated = func(rated []store.Result) error {
+			seen = append(seen, rated...)
+			c.Effects[0].Payload = fmt.Appendf(nil, "result %.0f→%.0f", rated[0].RatingBefore, rated[0].RatingAfter)
+			return nil
+		}
+		require.NoError(t, db.Commit(ctxT(t), c))
+		require.Len(t, seen, 2)
+		assert.NotEqual(t, seen[0].RatingBefore, seen[0].RatingAfter, "the winner's rating moved")
+		all, err := db.Effects(ctxT(t), g.ID)
+		require.NoError(t, err)
+		require.Len(t, all, 1)
+		assert.Equal(t, fmt.Sprintf("result %.0f→%.0f", seen[0].RatingBefore, seen[0].RatingAfter), string(all[0].Payload))
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -47,19 +48,19 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 			card, ok := h.fake.Message(lobby.ID)
 			require.True(t, ok)
 			seats := 0
-			for _, l := range strings.Split(card.Embeds[0].Description, "\n") {
+			for _, l := range strings.Split(card.Text(), "\n") {
 				if strings.Contains(l, " to go") {
 					seats++
 					assert.Regexp(t, percentLine, l, "the card's seat line carries its chance")
 				}
 			}
-			assert.Equal(t, 2, seats, "a line per seat: %q", card.Embeds[0].Description)
+			assert.Equal(t, 2, seats, "a line per seat: %q", card.Text())
 			cards++
 		}
 		playTurn(t, h, id.Game, true)
 		played, ok := h.fake.Message(turnMsg.ID)
 		require.True(t, ok)
-		for _, l := range strings.Split(played.Content, "\n") {
+		for _, l := range strings.Split(played.Text(), "\n") {
 			if strings.Contains(l, "Computer (hard) rolled") && strings.Contains(l, "→") && strings.Contains(l, " — ") {
 				reasons++
 			}
@@ -71,15 +72,15 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 	sg, g := h.game(id.Game)
 	require.Equal(t, store.StatusFinished, sg.Status)
 	result := h.lastMessage()
-	require.Len(t, result.Embeds, 2, "the winner, then the turning points")
-	require.True(t, strings.HasPrefix(result.Embeds[0].Title, "🏆"))
+	require.True(t, strings.HasPrefix(title(result), "🏆"), "the winner first: %q", title(result))
+	require.Len(t, result.ComponentsOfType(discordgo.ContainerComponent), 2, "the winner, then the turning points")
 	var points []string
-	for _, l := range strings.Split(result.Embeds[1].Description, "\n") {
-		if strings.HasPrefix(l, "**") {
+	for _, l := range strings.Split(result.Text(), "\n") {
+		if strings.HasPrefix(l, "**") && swing.MatchString(l) {
 			points = append(points, l)
 		}
 	}
-	require.Len(t, points, 3, "three turning points: %q", result.Embeds[1].Description)
+	require.Len(t, points, 3, "three turning points: %q", result.Text())
 	for _, l := range points {
 		assert.Regexp(t, swing, l)
 	}
