@@ -90,9 +90,9 @@ func textsOf(c *locales.Catalog, lang string) map[string]string {
 	out := map[string]string{}
 	for _, key := range c.Keys(lang) {
 		m, _ := c.Message(lang, key)
-		for form, text := range forms(m) {
+		for form, text := range locales.Forms(m) {
 			label := string(key)
-			if len(forms(m)) > 1 {
+			if len(locales.Forms(m)) > 1 {
 				label += " (" + form + ")"
 			}
 			out[label] = text
@@ -538,15 +538,4 @@ func TestLocalizedNamesAreUnique(t *testing.T) {
 			check("/"+cmd.Name+" "+sub.Name, sub.Options)
 		}
 	}
-}
-
-// forms returns a message's texts by plural form, the empty ones left out.
-func forms(m *i18n.Message) map[string]string {
-	out := map[string]string{}
-	for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
-		if text != "" {
-			out[form] = text
-		}
-	}
-	return out
 }

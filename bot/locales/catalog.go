@@ -131,6 +131,18 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	return c, nil
 }
 
+// Forms returns a message's non-empty texts by plural form ("one",
+// "other", …): what a translator writes and the checks compare.
+func Forms(m *i18n.Message) map[string]string {
+	out := map[string]string{}
+	for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+		if text != "" {
+			out[form] = text
+		}
+	}
+	return out
+}
+
 // Languages are the catalog's languages, the source first, then the rest in
 // file name order.
 func (c *Catalog) Languages() []string { return c.languages }

@@ -38,17 +38,6 @@ func verbsByArg(text string) []string {
 	return out
 }
 
-// forms returns a message's non-empty texts by plural form.
-func forms(m *i18n.Message) map[string]string {
-	out := map[string]string{}
-	for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
-		if text != "" {
-			out[form] = text
-		}
-	}
-	return out
-}
-
 // pluralSamples are the counts whose forms every plural message must have:
 // enough integers to meet every integer form of the CLDR rules (Polish's
 // many at 5 and 12, few at 22, French and Spanish many at a million).
@@ -79,14 +68,14 @@ func TestCatalogComplete(t *testing.T) {
 				t.Errorf("key %q in language %s: no text (other)", key, lang)
 			}
 			want := verbsByArg(source.Other)
-			for form, text := range forms(m) {
+			for form, text := range Forms(m) {
 				if got := verbsByArg(text); !slices.Equal(got, want) {
 					t.Errorf("key %q in language %s (%s): verbs %v, English has %v", key, lang, form, got, want)
 				}
 			}
 			_, plural := pluralArg[key]
 			if !plural {
-				if len(forms(m)) > 1 {
+				if len(Forms(m)) > 1 {
 					t.Errorf("key %q in language %s has plural forms but no count: add it to pluralArg", key, lang)
 				}
 				continue
