@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -121,7 +122,7 @@ func (f *Fake) fillLocked(m *Message, data map[string]json.RawMessage, files []F
 		return e
 	}
 	if m.Flags&discordgo.MessageFlagsLoading == 0 {
-		m.Pinged = pinged(m.Content, m.AllowedMentions)
+		m.Pinged = pinged(mentionText(m), m.AllowedMentions)
 		f.mentionJoinLocked(m)
 	}
 	f.storeLocked(m)
@@ -148,6 +149,11 @@ func (f *Fake) webhookTargetLocked(c *Call) (*Message, *apiError) {
 	}
 	id := c.Param("message")
 	if id == "@original" {
+		if time.Now().Before(it.readyAt) {
+			// Not made yet: Discord answers as for an unknown token
+			// (issue 23; WithResponseDelay).
+			return nil, errUnknownWebhook()
+		}
 		id = it.original
 	}
 	m := f.liveLocked(id)
@@ -203,6 +209,9 @@ func (f *Fake) webhookMessageEdit(c *Call) (int, any) {
 	if e != nil {
 		return e.reply()
 	}
+	if f.archivedLocked(m.ChannelID) {
+		return errThreadArchived().reply()
+	}
 	if e := f.editLocked(m, data, c.Files, c.Time); e != nil {
 		return e.reply()
 	}
@@ -216,6 +225,9 @@ func (f *Fake) webhookMessageDelete(c *Call) (int, any) {
 	m, e := f.webhookTargetLocked(c)
 	if e != nil {
 		return e.reply()
+	}
+	if f.archivedLocked(m.ChannelID) {
+		return errThreadArchived().reply()
 	}
 	m.Deleted = true
 	return http.StatusNoContent, nil

@@ -31,10 +31,11 @@ type channel struct {
 	owner   string // the thread's creator: the bot
 	created time.Time
 
-	archived    bool
-	locked      bool
-	autoArchive int
-	archivedAt  time.Time // last change of archived
+	archived     bool
+	locked       bool
+	autoArchive  int       // minutes of inactivity until Discord archives the thread
+	archivedAt   time.Time // last change of archived
+	lastActivity time.Time // on the fake's clock: creation, last message, unarchive
 
 	members []threadMember // thread members in join order
 
@@ -58,6 +59,44 @@ func (ch *channel) member(user string) int {
 		}
 	}
 	return -1
+}
+
+// autoArchiveLocked archives the threads whose auto_archive_duration
+// passed on the fake's clock since their last activity, as Discord does
+// ("the thread will stop showing in the channel list after
+// auto_archive_duration minutes of inactivity", developers/resources/
+// channel.mdx), and dispatches THREAD_UPDATE for each. f.mu must be held.
+func (f *Fake) autoArchiveLocked() {
+	now := f.now()
+	for _, id := range f.chanOrder {
+		ch := f.chans[id]
+		if !ch.isThread() || ch.archived || ch.autoArchive <= 0 {
+			continue
+		}
+		due := ch.lastActivity.Add(time.Duration(ch.autoArchive) * time.Minute)
+		if now.Before(due) {
+			continue
+		}
+		ch.archived = true
+		ch.archivedAt = due
+		f.guildEventLocked(ch.guild, "THREAD_UPDATE", f.wireChannelLocked(ch.id))
+		f.notifyLocked()
+	}
+}
+
+// archivedLocked reports whether a channel is an archived thread. f.mu
+// must be held.
+func (f *Fake) archivedLocked(channelID string) bool {
+	ch := f.chans[channelID]
+	return ch != nil && ch.isThread() && ch.archived
+}
+
+// touchLocked records activity in a channel, if it is a thread: a new
+// message restarts its auto-archive time. f.mu must be held.
+func (f *Fake) touchLocked(channelID string) {
+	if ch := f.chans[channelID]; ch != nil && ch.isThread() {
+		ch.lastActivity = f.now()
+	}
 }
 
 // addChannelLocked stores a new thread or DM channel. f.mu must be held.
@@ -109,8 +148,8 @@ func (f *Fake) wireChannelLocked(id string) map[string]any {
 		}
 	}
 	count := 0
-	for _, mid := range f.order {
-		if m := f.messages[mid]; m.ChannelID == id && !m.Ephemeral && !m.Deleted {
+	for _, m := range f.byChannel[id] {
+		if !m.Ephemeral && !m.Deleted {
 			count++
 		}
 	}
@@ -141,8 +180,9 @@ func (f *Fake) positionLocked(id string) int {
 // lastMessageLocked returns the ID of the latest visible message in a
 // channel, or nil.
 func (f *Fake) lastMessageLocked(id string) any {
-	for i := len(f.order) - 1; i >= 0; i-- {
-		if m := f.messages[f.order[i]]; m.ChannelID == id && !m.Ephemeral && !m.Deleted {
+	list := f.byChannel[id]
+	for i := len(list) - 1; i >= 0; i-- {
+		if m := list[i]; !m.Ephemeral && !m.Deleted {
 			return m.ID
 		}
 	}
@@ -233,6 +273,9 @@ func (f *Fake) editChannel(c *Call) (int, any) {
 	if body.Archived != nil && *body.Archived != ch.archived {
 		ch.archived = *body.Archived
 		ch.archivedAt = c.Time
+		if !ch.archived {
+			ch.lastActivity = f.now()
+		}
 	}
 	wire := f.wireChannelLocked(id)
 	f.guildEventLocked(ch.guild, "THREAD_UPDATE", wire)

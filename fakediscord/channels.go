@@ -133,7 +133,7 @@ func (f *Fake) createMessage(c *Call) (int, any) {
 	if e := validateMessage(m); e != nil {
 		return e.reply()
 	}
-	m.Pinged = pinged(m.Content, m.AllowedMentions)
+	m.Pinged = pinged(mentionText(m), m.AllowedMentions)
 	f.mentionJoinLocked(m)
 	f.storeLocked(m)
 	return http.StatusOK, f.wireMessage(m)
@@ -192,6 +192,19 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 		return e
 	}
 	next.Flags &^= discordgo.MessageFlagsLoading
+	// An edit changes only SUPPRESS_EMBEDS and IS_COMPONENTS_V2 ("Edit
+	// the flags of a message (SUPPRESS_EMBEDS and IS_COMPONENTS_V2
+	// only)", developers/resources/message.mdx, Edit Message) ...
+	const editable = discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsIsComponentsV2
+	if m.Flags&discordgo.MessageFlagsLoading == 0 {
+		next.Flags = next.Flags&editable | m.Flags&^editable
+	}
+	// ... and "the IS_COMPONENTS_V2 flag can only be set" (ibid.; "Once
+	// a message has been sent with this flag, it can't be removed from
+	// that message", developers/components/reference.mdx).
+	if m.ComponentsV2() && !next.ComponentsV2() {
+		return invalidForm("MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message", "flags")
+	}
 	if e := validateMessage(&next); e != nil {
 		return e
 	}
@@ -199,7 +212,7 @@ func (f *Fake) editLocked(m *Message, fs map[string]json.RawMessage, files []Fil
 	next.Edits++
 	if m.Flags&discordgo.MessageFlagsLoading != 0 {
 		// The first edit of a deferred response is what pings.
-		next.Pinged = pinged(next.Content, next.AllowedMentions)
+		next.Pinged = pinged(mentionText(&next), next.AllowedMentions)
 		f.mentionJoinLocked(&next)
 	}
 	*m = next
@@ -232,19 +245,25 @@ func readNonce(fs map[string]json.RawMessage) (string, bool, *apiError) {
 	return s, enforce, nil
 }
 
+// nonceKey indexes the messages created with a nonce: per channel, as
+// Discord scopes nonces.
+type nonceKey struct{ channel, nonce string }
+
 // nonceMessageLocked returns the live message the bot created in a
 // channel with the given nonce within the nonce window before now, or
-// nil. f.mu must be held.
+// nil. It looks the nonce up in Fake.nonces, so its cost does not grow
+// with the channel's messages. f.mu must be held.
 func (f *Fake) nonceMessageLocked(channelID, nonce string, now time.Time) *Message {
 	if nonce == "" {
 		return nil
 	}
-	for i := len(f.order) - 1; i >= 0; i-- {
-		m := f.messages[f.order[i]]
+	list := f.nonces[nonceKey{channelID, nonce}]
+	for i := len(list) - 1; i >= 0; i-- {
+		m := list[i]
 		if now.Sub(m.Created) > f.cfg.nonceWindow {
 			return nil
 		}
-		if m.ChannelID == channelID && m.Nonce == nonce && m.InteractionID == "" && !m.Deleted {
+		if !m.Deleted {
 			return m
 		}
 	}

@@ -32,6 +32,30 @@
 // within the nonce window (WithNonceWindow) instead of creating another;
 // Message.NonceHits counts those repeats.
 //
+// # Components V2
+//
+// A message (created, edited, an interaction response, a follow-up or a
+// webhook edit) with the flag IS_COMPONENTS_V2 (1<<15) holds Discord's
+// layout components: containers (17) with an accent colour, sections (9)
+// with a button or thumbnail accessory, text displays (10), thumbnails
+// (11), media galleries (12), files (13), separators (14), and action rows
+// anywhere a container child may be. The fake refuses with 400 code 50035
+// "Invalid Form Body" what Discord refuses: content or embeds with the
+// flag, more than 40 components counting nested ones, more than 4000
+// characters in all text displays, an attachment://name that names no file
+// of the message, a component where it may not be, an edit that removes
+// the flag, and an edit that sets it on a message whose content and embeds
+// it does not clear ("content": null or "", "embeds": []). Components
+// without an id are numbered as Discord numbers them; answers carry each
+// attachment://name resolved to the attachment's URL, as discordgo reads
+// it. The model keeps the URLs as sent; Attachment.Referenced and
+// Message.ShownAttachments say which files show (with the flag, only
+// those a component references). Message.Text gives the text of any
+// message (content, embeds and text displays) to search, Controls the
+// buttons and menus wherever they sit, ComponentsOfType the rest. The
+// mentions in text displays ping; Message.Notified and Traffic.Pings leave
+// out messages sent with SUPPRESS_NOTIFICATIONS (@silent).
+//
 // # Threads and direct messages
 //
 // POST /channels/{channel}/messages/{message}/threads starts a public
@@ -43,14 +67,18 @@
 // refuses new messages, edits, deletes, member changes and patches that
 // do not unarchive it with 400 code 50083 "Thread is archived" (Discord
 // itself unarchives a thread the bot posts in; the fake asks for the
-// explicit unarchive, which works on both). Interaction responses and
-// follow-ups are not checked against the archive state. Thread members are
+// explicit unarchive, which works on both), and so do the webhook routes
+// that edit or delete an interaction's message there. A click on a
+// message in an archived thread is refused (ErrInvocation), as Discord's
+// client greys out its buttons. Interaction responses and follow-ups are
+// not checked against the archive state. Thread members are
 // added and removed with PUT and DELETE
 // /channels/{thread}/thread-members/{user} (or @me) and listed with GET;
 // the bot is a member of the threads it starts, and a user mentioned in a
-// thread message joins it (ThreadMembers). SetThreadArchived archives a
-// thread as Discord does after its auto-archive duration, which the fake
-// does not count by itself. An Invocation with Channel set to a thread
+// thread message joins it (ThreadMembers). A thread archives itself
+// after its auto_archive_duration without a message on the fake's clock
+// (WithClock), with a THREAD_UPDATE; SetThreadArchived archives one at
+// once, as a moderator would. An Invocation with Channel set to a thread
 // carries the thread as channel_id, its parent's guild and a channel
 // object of type 11 with parent_id.
 //
@@ -68,7 +96,9 @@
 // answer is the callback, JSON or multipart/form-data with payload_json
 // and files, checked and applied as a REST callback is, within the
 // callback deadline; deferred answers are finished through the webhook
-// routes. Each delivery is recorded as a Call with RouteHTTPInteraction.
+// routes. With WithResponseDelay, the message an answer creates is made
+// that long after the answer, as on Discord: @original answers 404 code
+// 10015 "Unknown Webhook" until then. Each delivery is recorded as a Call with RouteHTTPInteraction.
 // Ping sends a PING and wants a PONG; SendTampered sends a request whose
 // signature a verifying endpoint must refuse (wrong key, changed body,
 // old timestamp, missing headers) and returns the endpoint's status.

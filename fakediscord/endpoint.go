@@ -65,6 +65,39 @@ func WithHTTPInteractions(key ed25519.PrivateKey, endpoints ...string) Option {
 	}
 }
 
+// DefaultHTTPResponseDelay is a realistic time between an interactions
+// endpoint's answer and the message Discord makes of it (see
+// WithResponseDelay): issue 23 saw @original still unknown right after
+// the answer.
+const DefaultHTTPResponseDelay = 30 * time.Millisecond
+
+// defaultHTTPResponseDelay is the delay used when WithResponseDelay is
+// not given. It stays 0 until the bot retries an @original that is not
+// there yet (issue 23); then it becomes DefaultHTTPResponseDelay, so
+// that every test in HTTP mode meets the race.
+const defaultHTTPResponseDelay time.Duration = 0
+
+// WithResponseDelay sets how long after an interactions endpoint's
+// answer of type 4 or 5 the message it creates is made, as on Discord,
+// where the message exists a little after the HTTP response: until then
+// GET, PATCH and DELETE /webhooks/{app}/{token}/messages/@original answer
+// 404 with code 10015 "Unknown Webhook". The message is in the fake's
+// model (Response.Message, ChannelMessages) at once. Callbacks over REST
+// (gateway mode) make their message before they are answered, as on
+// Discord, and have no delay. The default is 0 for now (see
+// DefaultHTTPResponseDelay).
+func WithResponseDelay(d time.Duration) Option {
+	return func(c *config) { c.responseDelay = &d }
+}
+
+// httpResponseDelay returns the delay of WithResponseDelay or its default.
+func (f *Fake) httpResponseDelay() time.Duration {
+	if d := f.cfg.responseDelay; d != nil {
+		return *d
+	}
+	return defaultHTTPResponseDelay
+}
+
 // PublicKey returns the application's public key, which verifies the
 // signatures of interactions delivered over HTTP (verify_key in GET
 // /applications/@me, hex encoded).
@@ -196,6 +229,10 @@ func (f *Fake) answerHTTP(it *interaction, c *Call) (int, json.RawMessage) {
 	}
 	f.mu.Lock()
 	status, ans := f.answerLocked(it, c, body.Type, body.Data, data)
+	if status/100 == 2 && (body.Type == discordgo.InteractionResponseChannelMessageWithSource ||
+		body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource) {
+		it.readyAt = time.Now().Add(f.httpResponseDelay())
+	}
 	f.mu.Unlock()
 	if ans == nil {
 		return status, nil

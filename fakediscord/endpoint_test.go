@@ -326,3 +326,63 @@ func TestHTTPConcurrentClicks(t *testing.T) {
 	got, _ := fake.Message(m.ID)
 	assert.Equal(t, clicks, got.Edits)
 }
+
+// TestHTTPResponseDelay checks the adopt race of issue 23: the message an
+// interactions endpoint's answer creates is made a little after the
+// answer, and @original is unknown (404, 10015) until then.
+func TestHTTPResponseDelay(t *testing.T) {
+	t.Parallel()
+	const delay = 300 * time.Millisecond
+	fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), fakediscord.WithResponseDelay(delay))
+	got := make(chan *discordgo.Interaction, 1)
+	e := newEndpoint(t, fake.PublicKey(), true, got, func(w http.ResponseWriter, i *discordgo.Interaction) {
+		writeJSON(w, discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "lobby", Components: buttons("mf/join/1")},
+		})
+	})
+	fake.SetInteractionEndpoints(e.URL)
+	s := registerOverREST(t, fake)
+	resp, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "new"})
+	require.NoError(t, err)
+	answered := time.Now()
+	i := <-got
+	assert.Equal(t, "lobby", resp.Message.Content, "the fake's model has the message at once")
+
+	_, err = s.InteractionResponse(i)
+	if time.Since(answered) < delay {
+		requireCode(t, err, http.StatusNotFound, 10015)
+	}
+	_, err = s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: ptr("lobby · Alice")})
+	if time.Since(answered) < delay {
+		requireCode(t, err, http.StatusNotFound, 10015)
+	}
+	time.Sleep(time.Until(answered.Add(delay)))
+	m, err := s.InteractionResponse(i)
+	require.NoError(t, err)
+	assert.Equal(t, resp.Message.ID, m.ID)
+	_, err = s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: ptr("lobby · Alice")})
+	require.NoError(t, err)
+}
+
+// TestGatewayNoResponseDelay checks that a REST callback's message is
+// there when the callback is answered, whatever WithResponseDelay says.
+func TestGatewayNoResponseDelay(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, fakediscord.WithResponseDelay(time.Hour))
+	done := make(chan error, 1)
+	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		err := s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "lobby"},
+		})
+		if err == nil {
+			_, err = s.InteractionResponse(ic.Interaction)
+		}
+		done <- err
+	})
+	register(t, s, fake)
+	_, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "new"})
+	require.NoError(t, err)
+	require.NoError(t, <-done)
+}

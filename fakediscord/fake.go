@@ -60,6 +60,8 @@ type config struct {
 	guildsPerShard   int
 	key              ed25519.PrivateKey
 	endpoints        []string
+	clock            func() time.Time
+	responseDelay    *time.Duration
 }
 
 // WithGuild adds a guild the bot is in. The first guild becomes the
@@ -104,6 +106,17 @@ func WithNonceWindow(d time.Duration) Option {
 	return func(c *config) { c.nonceWindow = d }
 }
 
+// WithClock sets the clock the fake measures a thread's inactivity by
+// (default time.Now): a thread archives itself once its
+// auto_archive_duration has passed on this clock since its last message,
+// as on Discord ("the thread will stop showing in the channel list after
+// auto_archive_duration minutes of inactivity",
+// developers/resources/channel.mdx, thread metadata). A sandbox whose
+// clock can skip ahead passes its clock's Now.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.clock = now }
+}
+
 // Fake is a fake Discord: REST API and gateway on 127.0.0.1. All methods
 // are safe for concurrent use. The exported fields are set by New and must
 // not be changed.
@@ -126,6 +139,8 @@ type Fake struct {
 	calls        []Call
 	messages     map[string]*Message
 	order        []string                // message IDs in creation order
+	nonces       map[nonceKey][]*Message // channel messages by nonce, in creation order
+	byChannel    map[string][]*Message   // messages of each channel in creation order
 	interactions map[string]*interaction // by token
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
@@ -163,6 +178,9 @@ func Start(opts ...Option) *Fake {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.clock == nil {
+		cfg.clock = time.Now
+	}
 	if cfg.key == nil {
 		_, cfg.key, _ = ed25519.GenerateKey(nil)
 	}
@@ -173,6 +191,8 @@ func Start(opts ...Option) *Fake {
 		token:        newToken("fake."),
 		changed:      make(chan struct{}),
 		messages:     make(map[string]*Message),
+		nonces:       make(map[nonceKey][]*Message),
+		byChannel:    make(map[string][]*Message),
 		interactions: make(map[string]*interaction),
 		commands:     make(map[string][]command),
 		perms:        make(map[string]int64),
@@ -250,6 +270,9 @@ func (f *Fake) Close() {
 	f.srv.Close()
 	f.wg.Wait()
 }
+
+// now returns the time on the fake's clock (WithClock).
+func (f *Fake) now() time.Time { return f.cfg.clock() }
 
 // notifyLocked wakes everyone waiting for a change. f.mu must be held.
 func (f *Fake) notifyLocked() {

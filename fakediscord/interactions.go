@@ -91,6 +91,9 @@ type interaction struct {
 	resp        *Response
 	messageType discordgo.MessageType
 	endpoint    string // the interactions endpoint asked for
+	// readyAt is when the message an HTTP answer created is made: until
+	// then @original is unknown (WithResponseDelay).
+	readyAt time.Time
 }
 
 // SlashCommand dispatches an application command interaction and waits,
@@ -170,6 +173,7 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 // contextLocked fills the defaults of inv and checks its guild and
 // channel. f.mu must be held.
 func (f *Fake) contextLocked(inv *Invocation) error {
+	f.autoArchiveLocked()
 	if ch := f.chans[inv.Channel]; ch != nil && !ch.isThread() {
 		return fmt.Errorf("%w: channel %s is a DM channel; the fake invokes only in guilds", ErrInvocation, inv.Channel)
 	}
@@ -263,6 +267,13 @@ func (f *Fake) componentInteractionLocked(inv Invocation) (*interaction, *wireIn
 	}
 	if err := f.contextLocked(&inv); err != nil {
 		return nil, nil, err
+	}
+	f.autoArchiveLocked()
+	if th := f.chans[m.ChannelID]; th != nil && th.isThread() && th.archived {
+		// Discord's client greys out the components of messages in an
+		// archived thread (reported for the desktop client by the
+		// discord-needle bot; malefiz issue 21): nobody can click them.
+		return nil, nil, fmt.Errorf("%w: message %s is in the archived thread %s: its components cannot be clicked", ErrInvocation, m.ID, th.id)
 	}
 	if m.Ephemeral && m.UserID != inv.User {
 		return nil, nil, fmt.Errorf("%w: message %s is ephemeral to user %s", ErrInvocation, m.ID, m.UserID)

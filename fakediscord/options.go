@@ -1,10 +1,12 @@
 package fakediscord
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,7 +62,13 @@ func (f *Fake) buildOptions(declared []*discordgo.ApplicationCommandOption, sub 
 		}
 		used++
 		value, err := f.encodeOption(o, v, inv, res)
-		if err != nil {
+		var rangeErr *outOfRange
+		switch {
+		case errors.As(err, &rangeErr):
+			// The client refuses the value itself and says why; the
+			// error reads "seats: must be between 2 and 4".
+			return nil, fmt.Errorf("%s: %v", o.Name, err)
+		case err != nil:
 			return nil, fmt.Errorf("option %q: %v", o.Name, err)
 		}
 		out = append(out, map[string]any{"name": o.Name, "type": o.Type, "value": value})
@@ -98,7 +106,11 @@ func (f *Fake) encodeOption(o *discordgo.ApplicationCommandOption, v any, inv In
 		}
 		n := utf8.RuneCountInString(s)
 		if (o.MinLength != nil && n < *o.MinLength) || (o.MaxLength > 0 && n > o.MaxLength) {
-			return nil, fmt.Errorf("length %d out of range", n)
+			lo := 0
+			if o.MinLength != nil {
+				lo = *o.MinLength
+			}
+			return nil, rangeError(float64(lo), o.MinLength != nil, float64(o.MaxLength), o.MaxLength > 0, " characters long")
 		}
 		return s, checkChoice(o, s)
 	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
@@ -110,7 +122,11 @@ func (f *Fake) encodeOption(o *discordgo.ApplicationCommandOption, v any, inv In
 			return nil, fmt.Errorf("%v is not an integer", v)
 		}
 		if (o.MinValue != nil && x < *o.MinValue) || (o.MaxValue != 0 && x > o.MaxValue) {
-			return nil, fmt.Errorf("%v out of range", v)
+			lo := 0.0
+			if o.MinValue != nil {
+				lo = *o.MinValue
+			}
+			return nil, rangeError(lo, o.MinValue != nil, o.MaxValue, o.MaxValue != 0, "")
 		}
 		return x, checkChoice(o, x)
 	case discordgo.ApplicationCommandOptionBoolean:
@@ -154,6 +170,30 @@ func (f *Fake) encodeOption(o *discordgo.ApplicationCommandOption, v any, inv In
 		return id, nil
 	}
 	return nil, fmt.Errorf("option type %d is not supported by the fake", o.Type)
+}
+
+// outOfRange is a value outside its option's min_value and max_value, or
+// a string outside its min_length and max_length ("The minimum value
+// permitted", "The minimum allowed length",
+// developers/interactions/application-commands.mdx, option structure).
+// Discord's client does not send such a command: it marks the option and
+// says what it takes, which Error says as "must be between 2 and 4".
+type outOfRange struct{ msg string }
+
+func (e *outOfRange) Error() string { return e.msg }
+
+// rangeError says what an option takes: between lo and hi, at least lo or
+// at most hi, with unit after the numbers.
+func rangeError(lo float64, hasLo bool, hi float64, hasHi bool, unit string) error {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	switch {
+	case hasLo && hasHi:
+		return &outOfRange{"must be between " + num(lo) + " and " + num(hi) + unit}
+	case hasLo:
+		return &outOfRange{"must be at least " + num(lo) + unit}
+	default:
+		return &outOfRange{"must be at most " + num(hi) + unit}
+	}
 }
 
 // number converts any integer or float value to float64.

@@ -119,7 +119,7 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	}
 	attachments := []any{}
 	for _, a := range m.Attachments {
-		url := f.URL() + "/attachments/" + m.ChannelID + "/" + a.ID + "/" + a.Filename
+		url := f.attachmentURL(m, a)
 		attachments = append(attachments, map[string]any{
 			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": url, "proxy_url": url, "content_type": a.ContentType,
 		})
@@ -128,10 +128,7 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	components := m.Components
-	if components == nil {
-		components = []Component{}
-	}
+	components := f.wireComponents(m)
 	out := map[string]any{
 		"id": m.ID, "channel_id": m.ChannelID, "author": f.botUser(),
 		"content": m.Content, "timestamp": m.Created.UTC().Format(time.RFC3339Nano), "edited_timestamp": nil,
@@ -169,7 +166,7 @@ func (f *Fake) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	var found *Attachment
-	for _, m := range f.messages {
+	for _, m := range f.byChannel[parts[0]] {
 		for i := range m.Attachments {
 			if a := &m.Attachments[i]; a.ID == parts[1] && a.Filename == parts[2] && m.ChannelID == parts[0] {
 				found = a

@@ -56,6 +56,9 @@ func (f *Fake) routes() *http.ServeMux {
 			c := r.Context().Value(callKey{}).(*Call)
 			c.Route = pattern
 			c.Params = pathParams(pattern, r)
+			f.mu.Lock()
+			f.autoArchiveLocked()
+			f.mu.Unlock()
 			f.tagInteraction(c)
 			f.answer(w, c, auth, h)
 		})

@@ -56,7 +56,7 @@ func (f *Fake) startThread(c *Call) (int, any) {
 	}
 	th := &channel{
 		id: m.ID, typ: discordgo.ChannelTypeGuildPublicThread, guild: guild, parent: parent,
-		name: *body.Name, owner: f.AppID, created: c.Time, archivedAt: c.Time, autoArchive: body.AutoArchiveDuration,
+		name: *body.Name, owner: f.AppID, created: c.Time, archivedAt: c.Time, autoArchive: body.AutoArchiveDuration, lastActivity: f.now(),
 		members: []threadMember{{user: f.AppID, joined: c.Time}},
 	}
 	if th.autoArchive == 0 {
@@ -201,9 +201,9 @@ func (f *Fake) ThreadMembers(threadID string) []string {
 	return out
 }
 
-// SetThreadArchived archives or unarchives a thread as Discord does after
-// the thread's auto_archive_duration without activity, or as a moderator
-// would. A THREAD_UPDATE is dispatched if the bot is connected. It reports
+// SetThreadArchived archives or unarchives a thread as a moderator would,
+// or as Discord does after the thread's auto_archive_duration without
+// activity (which the fake also does by itself on its clock, WithClock). A THREAD_UPDATE is dispatched if the bot is connected. It reports
 // whether the thread exists.
 func (f *Fake) SetThreadArchived(threadID string, archived bool) bool {
 	f.mu.Lock()
@@ -212,9 +212,13 @@ func (f *Fake) SetThreadArchived(threadID string, archived bool) bool {
 	if ch == nil || !ch.isThread() {
 		return false
 	}
+	f.autoArchiveLocked()
 	if ch.archived != archived {
 		ch.archived = archived
 		ch.archivedAt = time.Now()
+		if !archived {
+			ch.lastActivity = f.now()
+		}
 		f.guildEventLocked(ch.guild, "THREAD_UPDATE", f.wireChannelLocked(ch.id))
 		f.notifyLocked()
 	}

@@ -11,8 +11,12 @@ type Traffic struct {
 	Deleted   int
 	// Edits counts the edits of all of them.
 	Edits int
-	// Pings counts, per user, the messages that notified the user.
-	Pings map[string]int
+	// Pings counts, per user, the messages that notified the user: that
+	// mentioned them and were not sent with SUPPRESS_NOTIFICATIONS
+	// (Message.Notified). Mentions counts the messages that mentioned
+	// them, silent ones included.
+	Pings    map[string]int
+	Mentions map[string]int
 	// Uploads and UploadedBytes count the files uploaded with them
 	// and their bytes.
 	Uploads       int
@@ -24,12 +28,8 @@ type Traffic struct {
 func (f *Fake) Traffic(channelID string) Traffic {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := Traffic{Pings: map[string]int{}}
-	for _, id := range f.order {
-		m := f.messages[id]
-		if m.ChannelID != channelID {
-			continue
-		}
+	t := Traffic{Pings: map[string]int{}, Mentions: map[string]int{}}
+	for _, m := range f.byChannel[channelID] {
 		if m.Ephemeral {
 			t.Ephemeral++
 		} else {
@@ -40,6 +40,9 @@ func (f *Fake) Traffic(channelID string) Traffic {
 		}
 		t.Edits += m.Edits
 		for _, u := range m.Pinged {
+			t.Mentions[u]++
+		}
+		for _, u := range m.Notified() {
 			t.Pings[u]++
 		}
 		t.Uploads += m.Uploads

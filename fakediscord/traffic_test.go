@@ -43,9 +43,9 @@ func TestTraffic(t *testing.T) {
 	require.NoError(t, err)
 
 	assert.Equal(t, fakediscord.Traffic{
-		Messages: 1, Pings: map[string]int{alice: 1, bob: 1}, Uploads: 1, UploadedBytes: len(png),
+		Messages: 1, Pings: map[string]int{alice: 1, bob: 1}, Mentions: map[string]int{alice: 1, bob: 1}, Uploads: 1, UploadedBytes: len(png),
 	}, fake.Traffic(fake.ChannelID))
 	assert.Equal(t, fakediscord.Traffic{
-		Messages: 2, Ephemeral: 1, Deleted: 1, Edits: 1, Pings: map[string]int{alice: 2}, Uploads: 2, UploadedBytes: 2 * len(png),
+		Messages: 2, Ephemeral: 1, Deleted: 1, Edits: 1, Pings: map[string]int{alice: 2}, Mentions: map[string]int{alice: 2}, Uploads: 2, UploadedBytes: 2 * len(png),
 	}, fake.Traffic(th.ID), "an edit pings no one")
 }

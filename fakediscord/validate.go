@@ -43,7 +43,9 @@ func validateMessage(m *Message) *apiError {
 	if am := m.AllowedMentions; am != nil && len(am.Users) > 0 && slices.Contains(am.Parse, discordgo.AllowedMentionTypeUsers) {
 		fe.add("MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE", `parse:["users"] and users: [ids...] are mutually exclusive.`, "allowed_mentions")
 	}
-	if m.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+	if m.ComponentsV2() {
+		validateV2(fe, m)
+	} else {
 		validateRows(fe, m.Components)
 	}
 	if err := fe.err(); err != nil {

@@ -28,6 +28,7 @@ type Channel struct {
 func (f *Fake) Channels() []Channel {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.autoArchiveLocked()
 	var out []Channel
 	for _, g := range f.guilds {
 		for _, id := range g.Channels {
