@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -62,10 +63,13 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err != nil {
 		return err
 	}
+	d := b.out.reserve(c, efs)
+	defer d.held() // if the answer panics
 	err = answer(r, t, b.boards.file)
 	unlock()
 	locked = false
-	b.deliver(ctx, r, t, err, c, efs, since, unrecorded)
+	d.since, d.unrecorded = since, unrecorded
+	b.deliver(ctx, r, t, err, d)
 	return err
 }
 
@@ -84,8 +88,10 @@ func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.G
 	if err := setReply(t); err != nil {
 		return err
 	}
+	d := b.out.reserve(c, efs)
+	defer d.held() // if the answer panics
 	err = answer(r, t, b.boards.file)
-	b.deliver(ctx, r, t, err, c, efs, 0, false)
+	b.deliver(ctx, r, t, err, d)
 	return err
 }
 
@@ -178,14 +184,41 @@ func answer(r *request, t *table.Table, board func(render.Scene) (*discordgo.Fil
 	return r.reply(t.Reply, board)
 }
 
-// deliver delivers the effects of commit c, after the answer (whose error
-// is answered) and outside
-// the game's lock: with the game as committed when they are the head of
-// the game's queue (its message IDs read again when a delivery recorded
-// one since the game was loaded, the load's watch since, or when the click
-// came from a message not recorded yet), else behind the older effects, in
-// the outbox's order. Nothing is decided here: the effects are final.
-func (b *Bot) deliver(ctx context.Context, r *request, t *table.Table, answered error, c *store.Commit, efs []effect, since uint64, unrecorded bool) {
+// delivery is what a commit leaves to deliver once answered.
+type delivery struct {
+	c   *store.Commit
+	efs []effect
+	// head: the effects are the head of the game's queue, and held
+	// unlocks the game's delivery (the sender's lock, taken at the
+	// commit, so that no delivery that starts after the commit takes
+	// them first); held may be called more than once.
+	head bool
+	held func()
+	// since is the count of recorded message IDs when the game was
+	// loaded (see recordings); unrecorded: the click came from a message
+	// not recorded then (see checkOrigin).
+	since      uint64
+	unrecorded bool
+}
+
+// reserve returns the delivery of commit c with effects efs; it takes the
+// game's delivery lock when they are the head of its queue.
+func (s *sender) reserve(c *store.Commit, efs []effect) delivery {
+	d := delivery{c: c, efs: efs, held: func() {}}
+	if c != nil && c.Head && len(c.Effects) > 0 {
+		d.head = true
+		d.held = sync.OnceFunc(s.locks.lock(c.Game.ID))
+	}
+	return d
+}
+
+// deliver delivers the effects of delivery d, after the answer (whose
+// error is answered) and outside the game's lock: with the game as
+// committed when they are the head of the game's queue (its message IDs
+// read again when they may be older than the effects need), else behind
+// the older effects, in the outbox's order. Nothing is decided here: the
+// effects are final.
+func (b *Bot) deliver(ctx context.Context, r *request, t *table.Table, answered error, d delivery) {
 	if r != nil && t.Reply != nil && t.AdoptReply != "" && answered == nil {
 		b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 	}
@@ -193,10 +226,10 @@ func (b *Bot) deliver(ctx context.Context, r *request, t *table.Table, answered 
 		b.tellDMRefused(ctx, r) // before the deliveries, which take a while
 	}
 	var refused error
-	switch {
+	switch c := d.c; {
 	case c == nil || len(c.Effects) == 0:
-	case c.Head:
-		refused = b.out.deliverCommitted(*c.Game, c, efs, since, unrecorded)
+	case d.head:
+		refused = b.out.deliverCommitted(*c.Game, c, d.efs, d.held, d.since, d.unrecorded)
 	default: // older effects of the game go first
 		refused = b.out.deliverPending(c.Game.ID)
 	}
@@ -252,7 +285,7 @@ func checkOrigin(t *table.Table, r *request) (unrecorded bool, err error) {
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
 		return false, refuse(locales.ErrForeignButton) // the game's message, but not from its place
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
-		return true, nil // the lobby's ID is being recorded (see cmdNew)
+		return false, nil // the lobby's ID is being recorded (see cmdNew; the table takes the click's)
 	case atPlay && newTurnMessage(t, r, msg.ID):
 		// The table sees the clicked message as the turn's (the store
 		// keeps the recorded one until the post's delivery records it).

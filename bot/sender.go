@@ -137,15 +137,15 @@ type senderStore interface {
 
 // deliverCommitted delivers the effects a commit just wrote and claimed for
 // this process, in order, with the game as committed (no read), loaded
-// while watch returned since. Its message IDs are read again when they may
+// while watch returned since; held unlocks the game's delivery, which the
+// caller took at the commit. The message IDs are read again when they may
 // be older than the effects need: a delivery of this process recorded one
 // since the load, or the click came from a message not recorded then
-// (unrecorded; its post may have been recorded by another process). It
-// returns Discord's refusal for a missing permission, if one came, for the
-// user to hear of.
-func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect, since uint64, unrecorded bool) (refused error) {
-	unlock := s.locks.lock(g.ID)
-	defer unlock()
+// (unrecorded; its post may have been recorded by another process); an
+// ID the store does not have stays as committed. It returns Discord's
+// refusal for a missing permission, if one came, for the user to hear of.
+func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect, held func(), since uint64, unrecorded bool) (refused error) {
+	defer held()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
 	if unrecorded || s.ids.since(g.ID, since) {
@@ -155,8 +155,15 @@ func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect, s
 			s.nudge() // the loop delivers them, with the game read then
 			return nil
 		}
-		g.LobbyMessageID, g.TurnMessageID, g.ThreadID, g.ReminderMessageID =
-			now.LobbyMessageID, now.TurnMessageID, now.ThreadID, now.ReminderMessageID
+		for _, id := range []struct {
+			to   *string
+			from string
+		}{{&g.LobbyMessageID, now.LobbyMessageID},
+			{&g.TurnMessageID, now.TurnMessageID}, {&g.ThreadID, now.ThreadID}, {&g.ReminderMessageID, now.ReminderMessageID}} {
+			if id.from != "" {
+				*id.to = id.from
+			}
+		}
 	}
 	return s.deliverInOrder(ctx, &g, c.Effects, efs, c.Results, true)
 }
