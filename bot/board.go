@@ -20,7 +20,9 @@ func (b *Bot) adoptResponse(r *request, gameID int64, role store.MessageRole) {
 	}
 	if err := b.db.SetMessageID(ctx, gameID, role, msg.ID); err != nil {
 		b.log.Warn("could not record the answer's message", "game", gameID, "err", err)
+		return
 	}
+	b.out.ids.recorded(gameID)
 }
 
 // adopt reads the message Discord made of an interaction's answer, for

@@ -7,8 +7,9 @@
 // (router.go, commands.go), take the game's lock, load it with what its
 // decisions need in one read (store.LoadGame), let the table decide (no
 // I/O), commit the new state, its events and the Discord effects it
-// produced in one transaction, answer the interaction, then deliver the
-// effects with the game as committed (sender.go, requests.go). The effects
+// produced in one transaction, answer the interaction, release the lock,
+// then deliver the effects with the game as committed (sender.go,
+// requests.go), in the outbox's order per game. The effects
 // wait in the store's outbox until Discord has taken them, so a crash
 // between the commit and the delivery sends late, never twice, and never
 // loses one; the sender's loop delivers what is left. The database is

@@ -3,13 +3,15 @@ package bot
 import (
 	"context"
 	"errors"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -25,19 +27,32 @@ type action func(t *table.Table) error
 
 // change is the one path of every change to an existing game: a click, a
 // command, a timer. It takes the game's lock, loads the game, checks that
-// a click belongs to it, lets act decide, then commits, answers and
-// delivers (see commit). The lock is held until the effects are delivered,
-// so that the next action on the game sees the IDs of the messages this one
-// made (a click on the new turn message waits for its ID to be recorded).
+// a click belongs to it, lets act decide, commits and answers; then it
+// releases the lock and delivers the effects (see commit, answer,
+// deliver). The lock ends at the commit's answer, so a slow Discord
+// delivery does not stall the next click on the game: that click may come
+// from the message this delivery is posting, whose ID is not recorded yet
+// (see checkOrigin), and its effects go out after this delivery's, in the
+// outbox's order, with the message IDs recorded by then.
 func (b *Bot) change(ctx context.Context, r *request, id int64, act action) error {
 	unlock := b.locks.lock(id)
-	defer unlock()
+	locked := true
+	defer func() {
+		if locked {
+			unlock()
+		}
+	}()
+	// Message IDs recorded from now on by this process's deliveries are
+	// newer than the game loaded here.
+	since := b.out.ids.watch(id)
+	defer b.out.ids.end(id)
 	t, err := b.load(ctx, id, r)
 	if err != nil {
 		return err
 	}
+	unrecorded := false
 	if r != nil && r.isClick() && !r.originChecked {
-		if err := checkOrigin(t.Game, r); err != nil {
+		if unrecorded, err = checkOrigin(t, r); err != nil {
 			return err
 		}
 	}
@@ -51,13 +66,20 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, t, c, efs)
+	d := b.out.reserve(c, efs)
+	defer d.held() // if the answer panics
+	err = answer(r, t, b.boards.file)
+	unlock()
+	locked = false
+	d.since, d.unrecorded = since, unrecorded
+	b.deliver(ctx, r, t, err, d)
+	return err
 }
 
 // create is the path of a new game: act fills the table of a game not
 // saved yet; it is committed like a change, then the answer, which may use
-// the new game's ID, is set by answer and sent before the effects.
-func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, answer action) error {
+// the new game's ID, is set by setReply and sent before the effects.
+func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, setReply action) error {
 	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true}
 	if err := act(t); err != nil {
 		return err
@@ -66,10 +88,14 @@ func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.G
 	if err != nil {
 		return err
 	}
-	if err := answer(t); err != nil {
+	if err := setReply(t); err != nil {
 		return err
 	}
-	return b.answerAndDeliver(ctx, r, t, c, efs)
+	d := b.out.reserve(c, efs)
+	defer d.held() // if the answer panics
+	err = answer(r, t, b.boards.file)
+	b.deliver(ctx, r, t, err, d)
+	return err
 }
 
 // load reads game id with its server's settings and its players' (and
@@ -157,35 +183,71 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	return c, efs, nil
 }
 
-// answerAndDeliver answers the request with the table's reply (drawing its
-// board), then delivers the effects of commit c, with the game as
-// committed.
-func (b *Bot) answerAndDeliver(ctx context.Context, r *request, t *table.Table, c *store.Commit, efs []effect) error {
-	if r != nil {
-		r.committed = t.Dirty
+// answer answers request r with table t's reply, its board drawn by
+// board.
+func answer(r *request, t *table.Table, board func(render.Scene) (*discordgo.File, error)) error {
+	if r == nil {
+		return nil
 	}
-	var err error
-	if r != nil && t.Reply != nil {
-		err = r.reply(t.Reply, b.boards.file)
-		if err == nil && t.AdoptReply != "" {
-			b.adoptResponse(r, t.Game.ID, t.AdoptReply)
-		}
+	r.committed = t.Dirty
+	if t.Reply == nil {
+		return nil
+	}
+	return r.reply(t.Reply, board)
+}
+
+// delivery is what a commit leaves to deliver once answered.
+type delivery struct {
+	c   *store.Commit
+	efs []effect
+	// head: the effects are the head of the game's queue, and held
+	// unlocks the game's delivery (the sender's lock, taken at the
+	// commit, so that no delivery that starts after the commit takes
+	// them first); held may be called more than once.
+	head bool
+	held func()
+	// since is the count of recorded message IDs when the game was
+	// loaded (see recordings); unrecorded: the click came from a message
+	// not recorded then (see checkOrigin).
+	since      uint64
+	unrecorded bool
+}
+
+// reserve returns the delivery of commit c with effects efs; it takes the
+// game's delivery lock when they are the head of its queue.
+func (s *sender) reserve(c *store.Commit, efs []effect) delivery {
+	d := delivery{c: c, efs: efs, held: func() {}}
+	if c != nil && c.Head && len(c.Effects) > 0 {
+		d.head = true
+		d.held = sync.OnceFunc(s.locks.lock(c.Game.ID))
+	}
+	return d
+}
+
+// deliver delivers the effects of delivery d, after the answer (whose
+// error is answered) and outside the game's lock: with the game as
+// committed when they are the head of the game's queue (its message IDs
+// read again when they may be older than the effects need), else behind
+// the older effects, in the outbox's order. Nothing is decided here: the
+// effects are final.
+func (b *Bot) deliver(ctx context.Context, r *request, t *table.Table, answered error, d delivery) {
+	if r != nil && t.Reply != nil && t.AdoptReply != "" && answered == nil {
+		b.adoptResponse(r, t.Game.ID, t.AdoptReply)
 	}
 	if r != nil {
 		b.tellDMRefused(ctx, r) // before the deliveries, which take a while
 	}
 	var refused error
-	switch {
+	switch c := d.c; {
 	case c == nil || len(c.Effects) == 0:
-	case c.Head:
-		refused = b.out.deliverCommitted(*c.Game, c, efs)
+	case d.head:
+		refused = b.out.deliverCommitted(*c.Game, c, d.efs, d.held, d.since, d.unrecorded)
 	default: // older effects of the game go first
 		refused = b.out.deliverPending(c.Game.ID)
 	}
 	if refused != nil && r != nil {
 		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
 	}
-	return err
 }
 
 // actor is who makes the request, as the table sees them.
@@ -201,34 +263,85 @@ func actor(r *request) table.Actor {
 // checkOrigin refuses a click that does not come from this game's place:
 // another server, another channel, or a message that is not this game's
 // lobby (in the channel) or turn message (where the game plays: its
-// thread, else the channel), or a private message of the bot.
-func checkOrigin(sg *malefiz.Game, r *request) error {
+// thread, else the channel), or a private message of the bot. The game's
+// lock ends before its effects are delivered, so a click may come from a
+// turn message whose ID is not recorded yet: a message of the bot in the
+// game's place, newer than the messages recorded, is taken for it when
+// the click's custom ID names this game, a turn action and the current
+// turn (unrecorded is then true, and the table's game names the clicked
+// message as its turn message; the table checks the action's state).
+func checkOrigin(t *table.Table, r *request) (unrecorded bool, err error) {
+	sg := t.Game
 	inChannel := r.i.ChannelID == sg.ChannelID
 	inThread := sg.ThreadID != "" && r.i.ChannelID == sg.ThreadID
-	if r.i.GuildID != sg.GuildID || !(inChannel || inThread) {
-		return refuse(locales.ErrForeignButton)
+	// A thread being made has its lobby message's ID.
+	makingThread := sg.Threaded && sg.ThreadID == "" && sg.LobbyMessageID != "" && r.i.ChannelID == sg.LobbyMessageID
+	if r.i.GuildID != sg.GuildID || !(inChannel || inThread || makingThread) {
+		return false, refuse(locales.ErrForeignButton)
 	}
 	msg := r.i.Message
 	if msg == nil {
-		return refuse(locales.ErrForeignButton)
+		return false, refuse(locales.ErrForeignButton)
 	}
-	atPlay := inThread || (inChannel && sg.ThreadID == "")
+	atPlay := inThread || makingThread || (inChannel && sg.ThreadID == "")
 	fromBot := msg.Author != nil && msg.Author.ID == r.i.AppID
 	switch {
 	case !fromBot:
-		return refuse(locales.ErrForeignButton)
+		return false, refuse(locales.ErrForeignButton)
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
-		return nil // only the bot makes its private messages, for this user
+		return false, nil // only the bot makes its private messages, for this user
 	case msg.ID == sg.LobbyMessageID && inChannel:
-		return nil
+		return false, nil
 	case msg.ID == sg.TurnMessageID && atPlay:
-		return nil
+		return false, nil
 	case msg.ID == sg.LobbyMessageID || msg.ID == sg.TurnMessageID:
-		return refuse(locales.ErrForeignButton) // the game's message, but not from its place
+		return false, refuse(locales.ErrForeignButton) // the game's message, but not from its place
 	case sg.Status == store.StatusLobby && sg.LobbyMessageID == "" && inChannel:
-		return nil // the lobby's ID is being recorded (see cmdNew)
+		return false, nil // the lobby's ID is being recorded (see cmdNew; the table takes the click's)
+	case atPlay && newTurnMessage(t, r, msg.ID):
+		// The table sees the clicked message as the turn's (the store
+		// keeps the recorded one until the post's delivery records it).
+		sg.TurnMessageID = msg.ID
+		if makingThread {
+			sg.ThreadID = r.i.ChannelID
+		}
+		return true, nil
 	}
-	return refuse(locales.ErrOldButton) // an older message of the game
+	return false, refuse(locales.ErrOldButton) // an older message of the game
+}
+
+// newTurnMessage reports whether message id may be the current turn's
+// message, posted but not recorded yet: newer than the game's recorded
+// messages (Discord's IDs grow with time), with a turn control of this
+// game's current turn.
+func newTurnMessage(t *table.Table, r *request, id string) bool {
+	sg := t.Game
+	if sg.Status != store.StatusRunning || t.State == nil || !newerID(id, sg.TurnMessageID) || !newerID(id, sg.LobbyMessageID) {
+		return false
+	}
+	c, err := ParseCustomID(r.i.MessageComponentData().CustomID)
+	if err != nil || c.Game != sg.ID || c.Turn != t.State.TurnNumber() {
+		return false
+	}
+	switch c.Action {
+	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
+		return true
+	}
+	return false
+}
+
+// newerID reports whether Discord ID a is newer than b ("" is older than
+// every ID).
+func newerID(a, b string) bool {
+	x, err := strconv.ParseUint(a, 10, 64)
+	if err != nil {
+		return false
+	}
+	if b == "" {
+		return true
+	}
+	y, err := strconv.ParseUint(b, 10, 64)
+	return err == nil && x > y
 }
 
 // nudgeScheduler wakes the scheduler to look at the deadlines again when a

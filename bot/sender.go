@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -62,7 +63,69 @@ type sender struct {
 	owner string
 	board func(render.Scene) (*discordgo.File, error) // draws a message's board
 	locks keyedLocks                                  // one delivery at a time per game
+	ids   recordings                                  // message IDs recorded while a change is under way
 	wake  chan struct{}                               // the loop looks at the outbox again
+}
+
+// recordings counts, for each game a change is under way on (watch to
+// end), the deliveries of this process that recorded message IDs of the
+// game: a change loads the game while an earlier one's effects may still
+// be delivered, so the IDs it loaded may be older than its delivery needs.
+type recordings struct {
+	mu sync.Mutex
+	m  map[int64]*watchedGame
+}
+
+type watchedGame struct {
+	watchers int    // changes under way
+	records  uint64 // deliveries that recorded IDs, ever while watched
+}
+
+// watch starts watching game id and returns the count to compare with
+// (see since).
+func (w *recordings) watch(id int64) uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.m == nil {
+		w.m = map[int64]*watchedGame{}
+	}
+	g := w.m[id]
+	if g == nil {
+		g = &watchedGame{}
+		w.m[id] = g
+	}
+	g.watchers++
+	return g.records
+}
+
+// end ends one watch of game id.
+func (w *recordings) end(id int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if g := w.m[id]; g != nil {
+		if g.watchers--; g.watchers <= 0 {
+			delete(w.m, id)
+		}
+	}
+}
+
+// recorded notes that a delivery recorded message IDs of game id (after
+// they are written).
+func (w *recordings) recorded(id int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if g := w.m[id]; g != nil {
+		g.records++
+	}
+}
+
+// since reports whether a delivery recorded IDs of game id since watch
+// returned count.
+func (w *recordings) since(id int64, count uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	g := w.m[id]
+	return g != nil && g.records != count
 }
 
 // senderStore is what the sender reads and writes.
@@ -74,14 +137,35 @@ type senderStore interface {
 }
 
 // deliverCommitted delivers the effects a commit just wrote and claimed for
-// this process, in order, with the game as committed (no read). It returns
-// Discord's refusal for a missing permission, if one came, for the user to
-// hear of.
-func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect) (refused error) {
-	unlock := s.locks.lock(g.ID)
-	defer unlock()
+// this process, in order, with the game as committed (no read), loaded
+// while watch returned since; held unlocks the game's delivery, which the
+// caller took at the commit. The message IDs are read again when they may
+// be older than the effects need: a delivery of this process recorded one
+// since the load, or the click came from a message not recorded then
+// (unrecorded; its post may have been recorded by another process); an
+// ID the store does not have stays as committed. It returns Discord's
+// refusal for a missing permission, if one came, for the user to hear of.
+func (s *sender) deliverCommitted(g store.Game, c *store.Commit, efs []effect, held func(), since uint64, unrecorded bool) (refused error) {
+	defer held()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
+	if unrecorded || s.ids.since(g.ID, since) {
+		now, err := s.db.Game(ctx, g.ID)
+		if err != nil {
+			s.log.Error("outbox: could not read the game's messages", "game", g.ID, "err", err)
+			s.nudge() // the loop delivers them, with the game read then
+			return nil
+		}
+		for _, id := range []struct {
+			to   *string
+			from string
+		}{{&g.LobbyMessageID, now.LobbyMessageID},
+			{&g.TurnMessageID, now.TurnMessageID}, {&g.ThreadID, now.ThreadID}, {&g.ReminderMessageID, now.ReminderMessageID}} {
+			if id.from != "" {
+				*id.to = id.from
+			}
+		}
+	}
 	return s.deliverInOrder(ctx, &g, c.Effects, efs, c.Results, true)
 }
 
@@ -139,6 +223,7 @@ func (s *sender) deliverInOrder(ctx context.Context, g *store.Game, effects []st
 			s.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
 			s.nudge()
 		}
+		s.noteRecords(g.ID, done)
 	}()
 	posted := make([]string, len(effects)) // the message IDs of the posts
 	for i, e := range effects {
@@ -232,6 +317,18 @@ func (s *sender) deliverClaimed(ctx context.Context, e store.Effect) {
 	if d, _, _ := s.deliver(ctx, e, ef, g, results); d != nil {
 		if err := s.db.RecordDeliveries(ctx, s.owner, []store.Delivery{*d}); err != nil {
 			s.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
+		}
+		s.noteRecords(e.GameID, []store.Delivery{*d})
+	}
+}
+
+// noteRecords tells the changes under way on game id that deliveries
+// recorded message IDs (see recordings), when one of done did.
+func (s *sender) noteRecords(id int64, done []store.Delivery) {
+	for _, d := range done {
+		if d.Record != nil {
+			s.ids.recorded(id)
+			return
 		}
 	}
 }

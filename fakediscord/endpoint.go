@@ -72,10 +72,10 @@ func WithHTTPInteractions(key ed25519.PrivateKey, endpoints ...string) Option {
 const DefaultHTTPResponseDelay = 30 * time.Millisecond
 
 // defaultHTTPResponseDelay is the delay used when WithResponseDelay is
-// not given. It stays 0 until the bot retries an @original that is not
-// there yet (issue 23); then it becomes DefaultHTTPResponseDelay, so
-// that every test in HTTP mode meets the race.
-const defaultHTTPResponseDelay time.Duration = 0
+// not given: DefaultHTTPResponseDelay, so that every test in HTTP mode
+// meets the race of issue 23 (the bot retries an @original that is not
+// there yet).
+const defaultHTTPResponseDelay = DefaultHTTPResponseDelay
 
 // WithResponseDelay sets how long after an interactions endpoint's
 // answer of type 4 or 5 the message it creates is made, as on Discord,
@@ -84,8 +84,8 @@ const defaultHTTPResponseDelay time.Duration = 0
 // 404 with code 10015 "Unknown Webhook". The message is in the fake's
 // model (Response.Message, ChannelMessages) at once. Callbacks over REST
 // (gateway mode) make their message before they are answered, as on
-// Discord, and have no delay. The default is 0 for now (see
-// DefaultHTTPResponseDelay).
+// Discord, and have no delay. The default is DefaultHTTPResponseDelay;
+// WithResponseDelay(0) makes the message at once.
 func WithResponseDelay(d time.Duration) Option {
 	return func(c *config) { c.responseDelay = &d }
 }

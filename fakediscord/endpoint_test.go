@@ -84,7 +84,8 @@ func registerOverREST(t *testing.T, fake *fakediscord.Fake) *discordgo.Session {
 
 func TestHTTPInteractions(t *testing.T) {
 	t.Parallel()
-	fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
+	// The answers' messages at once: the delay has its own test.
+	fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), fakediscord.WithResponseDelay(0))
 	png := boardPNG(t)
 	got := make(chan *discordgo.Interaction, 16)
 	handle := func(w http.ResponseWriter, i *discordgo.Interaction) {

@@ -102,10 +102,13 @@ func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
 	h.start()
 	resp := h.command(alice, "new", map[string]any{"seats": 2})
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
+	// Discord makes the deferral's message a little after the response
+	// (fakediscord.DefaultHTTPResponseDelay): an edit before then is
+	// Unknown Webhook, and the bot edits again.
 	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
-		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == resp.InteractionID
+		return c.Route == fakediscord.RouteWebhookMessageEdit && c.InteractionID == resp.InteractionID && c.OK()
 	})
-	require.NoError(t, err)
+	require.NoError(t, err, "edit of the deferred answer")
 	require.True(t, call.OK(), "edit of the deferred answer: %d %s", call.Status, call.Response)
 	lobby, ok := h.fake.Message(resp.Message.ID)
 	require.True(t, ok)
