@@ -65,7 +65,7 @@ func TestHTTPHundredGamesCardsShowTheirResult(t *testing.T) {
 	for i, id := range cards {
 		require.Eventually(t, func() bool {
 			card, ok := h.fake.Message(id)
-			return ok && len(card.Embeds) > 0 && strings.HasPrefix(card.Embeds[0].Title, "🏆")
+			return ok && strings.HasPrefix(title(card), "🏆")
 		}, 30*time.Second, 10*time.Millisecond, "the card of the game in channel %s shows its result", channels[i])
 	}
 	// Each adopted, its game played in the card's thread and finished.
@@ -113,7 +113,7 @@ func playResignedGame(ctx context.Context, fake *fakediscord.Fake, ch, user stri
 	if started, err := settled(ctx, fake, resp); err != nil {
 		return 0, "", fmt.Errorf("start: %w", err)
 	} else if started.Ephemeral {
-		return 0, "", fmt.Errorf("start refused: %s", started.Content)
+		return 0, "", fmt.Errorf("start refused: %s", started.Text())
 	}
 	ask, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: user, Channel: ch, Name: "malefiz", Sub: "resign"})
 	if err != nil {
@@ -135,8 +135,8 @@ func playResignedGame(ctx context.Context, fake *fakediscord.Fake, ch, user stri
 	if err != nil {
 		return 0, "", fmt.Errorf("confirm: %w", err)
 	}
-	if !strings.Contains(done.Content, "left the game") {
-		return 0, "", fmt.Errorf("confirm answered %q", done.Content)
+	if !strings.Contains(done.Text(), "left the game") {
+		return 0, "", fmt.Errorf("confirm answered %q", done.Text())
 	}
 	return id.Game, lobby.ID, nil
 }
@@ -184,7 +184,7 @@ func waitControl(ctx context.Context, fake *fakediscord.Fake, id string, action 
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("message %s has no %s control: %q %v", id, action, m.Content, m.CustomIDs())
+			return "", fmt.Errorf("message %s has no %s control: %q %v", id, action, m.Text(), m.CustomIDs())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
