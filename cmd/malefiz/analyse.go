@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
-	"github.com/malefiz-discord/malefiz/bot"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // analyseCommand prints how the chances went in a stored game: its turning
@@ -26,49 +21,15 @@ func analyseCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "analyse: %v", err)
 	}
-	gameArg := fs.Arg(0)
-	switch {
-	case fs.NArg() == 2 && *dbFlag == "":
-		*dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
-	case fs.NArg() != 1:
-		return fail(stderr, "analyse: usage: malefiz analyse [-o FILE] [-db PATH] GAME")
-	}
-	id, err := strconv.ParseInt(gameArg, 10, 64)
-	if err != nil || id <= 0 {
-		return fail(stderr, "analyse: GAME must be a game number, got %q", gameArg)
-	}
-	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	sg, g, err := storedGame(fs, *dbFlag, *configPath, "malefiz analyse [-o FILE] [-db PATH] GAME")
 	if err != nil {
 		return fail(stderr, "analyse: %v", err)
-	}
-	ctx := context.Background()
-	db, err := store.Open(ctx, dbPath)
-	if err != nil {
-		return fail(stderr, "analyse: %v", err)
-	}
-	defer db.Close()
-	sg, err := db.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return fail(stderr, "analyse: there is no game %d", id)
-	} else if err != nil {
-		return fail(stderr, "analyse: %v", err)
-	}
-	events, err := db.Events(ctx, id)
-	if err != nil {
-		return fail(stderr, "analyse: %v", err)
-	}
-	g, err := bot.Replay(sg, events)
-	if err != nil {
-		return fail(stderr, "analyse: %v", err)
-	}
-	if g == nil {
-		return fail(stderr, "analyse: game %d never started", id)
 	}
 	en := *sg
 	en.Locale = "en"
 	t := &gametable.Table{Game: &en, State: g}
 	chart, lines := t.ChartOf(g)
-	fmt.Fprintf(stdout, "Malefiz #%d, %d turns: %s\n", id, g.TurnNumber(), outcome(t, g))
+	fmt.Fprintf(stdout, "Malefiz #%d, %d turns: %s\n", sg.ID, g.TurnNumber(), outcome(t, g))
 	if len(lines) == 0 {
 		fmt.Fprintln(stdout, "No move was played.")
 	} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -83,6 +85,52 @@ func backupCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// storedGame reads the game a tool names, with its whole history replayed
+// from the event log: GAME as the one argument, from the database of -db
+// (dbFlag) or of the configuration; or, as before, DATABASE GAME. usage is
+// the command's usage line, for a wrong number of arguments.
+func storedGame(fs *flag.FlagSet, dbFlag, configPath, usage string) (*store.Game, *engine.Game, error) {
+	gameArg := fs.Arg(0)
+	switch {
+	case fs.NArg() == 2 && dbFlag == "":
+		dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
+	case fs.NArg() != 1:
+		return nil, nil, fmt.Errorf("usage: %s", usage)
+	}
+	id, err := strconv.ParseInt(gameArg, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, nil, fmt.Errorf("GAME must be a game number, got %q", gameArg)
+	}
+	dbPath, err := toolDatabase(dbFlag, configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	sg, err := db.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, fmt.Errorf("there is no game %d", id)
+	} else if err != nil {
+		return nil, nil, err
+	}
+	events, err := db.Events(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := bot.Replay(sg, events)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g == nil {
+		return nil, nil, fmt.Errorf("game %d never started", id)
+	}
+	return sg, g, nil
+}
+
 // replayCommand is `malefiz replay [-o FILE] [-db PATH] GAME` (or, as
 // before, `malefiz replay [-o FILE] DATABASE GAME`): an animated GIF of a
 // stored game.
@@ -95,43 +143,9 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "replay: %v", err)
 	}
-	gameArg := fs.Arg(0)
-	switch {
-	case fs.NArg() == 2 && *dbFlag == "":
-		*dbFlag, gameArg = fs.Arg(0), fs.Arg(1)
-	case fs.NArg() != 1:
-		return fail(stderr, "replay: usage: malefiz replay [-o FILE] [-db PATH] GAME")
-	}
-	id, err := strconv.ParseInt(gameArg, 10, 64)
-	if err != nil || id <= 0 {
-		return fail(stderr, "replay: GAME must be a game number, got %q", gameArg)
-	}
-	dbPath, err := toolDatabase(*dbFlag, *configPath)
+	_, g, err := storedGame(fs, *dbFlag, *configPath, "malefiz replay [-o FILE] [-db PATH] GAME")
 	if err != nil {
 		return fail(stderr, "replay: %v", err)
-	}
-	ctx := context.Background()
-	db, err := store.Open(ctx, dbPath)
-	if err != nil {
-		return fail(stderr, "replay: %v", err)
-	}
-	defer db.Close()
-	sg, err := db.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return fail(stderr, "replay: there is no game %d", id)
-	} else if err != nil {
-		return fail(stderr, "replay: %v", err)
-	}
-	events, err := db.Events(ctx, id)
-	if err != nil {
-		return fail(stderr, "replay: %v", err)
-	}
-	g, err := bot.Replay(sg, events)
-	if err != nil {
-		return fail(stderr, "replay: %v", err)
-	}
-	if g == nil {
-		return fail(stderr, "replay: game %d never started", id)
 	}
 	var buf bytes.Buffer
 	if err := render.ReplayGIF(&buf, render.ReplayScenes(g), &render.ReplayOptions{Width: *width}); err != nil {
