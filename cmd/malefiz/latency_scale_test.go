@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -448,35 +447,9 @@ func (r *clickRig) offer(b *testing.B, rate, n int) rateStep {
 // stored snapshot (not its whole log: the test's own work takes CPU from
 // the machine the bot runs on).
 func (r *clickRig) click(ctx context.Context, t *clickTable) (time.Duration, bool) {
-	sg, err := r.db.Game(ctx, t.id)
-	if err != nil || len(sg.State) == 0 {
-		return 0, false
-	}
-	var g engine.Game
-	if err := g.UnmarshalSnapshot(sg.State); err != nil || g.Over() {
-		return 0, false
-	}
-	m, ok := r.fake.Message(sg.TurnMessageID)
+	inv, ok := nextClick(ctx, r.db, r.fake, t.id, t.players)
 	if !ok {
 		return 0, false
-	}
-	var customID string
-	for _, id := range m.CustomIDs() {
-		if strings.HasPrefix(id, "mf/roll/") || strings.HasPrefix(id, "mf/move/") || strings.HasPrefix(id, "mf/place/") {
-			customID = id
-			break
-		}
-	}
-	if customID == "" {
-		return 0, false // the next turn message is on its way
-	}
-	player := t.players[0]
-	if g.Turn() != 0 {
-		player = t.players[1]
-	}
-	inv := fakediscord.Invocation{User: player, MessageID: m.ID, CustomID: customID}
-	if c, _ := m.Component(customID); len(c.Options) > 0 {
-		inv.Values = []string{c.Options[0].Value}
 	}
 	ctx, cancel := context.WithTimeout(ctx, clickTimeout)
 	defer cancel()

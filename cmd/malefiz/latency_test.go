@@ -81,37 +81,9 @@ func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) 
 	step := func(t *table) (time.Duration, bool) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		// The stored snapshot, not h.game's replay of the whole log: the
-		// test's own work would otherwise take the CPU the bot is measured on.
-		sg, err := reader.Game(context.Background(), t.id)
-		if err != nil || len(sg.State) == 0 {
-			return 0, false
-		}
-		var g engine.Game
-		if err := g.UnmarshalSnapshot(sg.State); err != nil || g.Over() {
-			return 0, false
-		}
-		m, ok := h.fake.Message(sg.TurnMessageID)
+		inv, ok := nextClick(context.Background(), reader, h.fake, t.id, t.players)
 		if !ok {
 			return 0, false
-		}
-		var customID string
-		for _, id := range m.CustomIDs() {
-			if strings.HasPrefix(id, "mf/roll/") || strings.HasPrefix(id, "mf/move/") || strings.HasPrefix(id, "mf/place/") {
-				customID = id
-				break
-			}
-		}
-		if customID == "" {
-			return 0, false // the next turn message is on its way
-		}
-		player := t.players[0]
-		if g.Turn() != 0 {
-			player = t.players[1]
-		}
-		inv := fakediscord.Invocation{User: player, MessageID: m.ID, CustomID: customID}
-		if c, _ := m.Component(customID); len(c.Options) > 0 {
-			inv.Values = []string{c.Options[0].Value}
 		}
 		resp, err := h.fake.Click(h.ctx(), inv)
 		if err != nil {
@@ -169,4 +141,43 @@ func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) 
 	b.ReportMetric(float64(after.Changes-before.Changes)/clicks, "commits/click")
 	b.ReportMetric(float64(after.Writes-before.Writes)/clicks, "writes/click")
 	b.ReportMetric(float64(len(h.fake.Calls())-restBefore)/clicks, "rest/click")
+}
+
+// nextClick is the next click of a benchmark's two-player game: Roll on its
+// turn message, or the first move (or square) on the message showing the
+// moves; false once the game is over or while its next turn message is on
+// its way. It reads the game's stored snapshot, not its whole log: the
+// test's own work takes CPU from the bot it measures.
+func nextClick(ctx context.Context, db *store.DB, fake *fakediscord.Fake, id int64, players [2]string) (fakediscord.Invocation, bool) {
+	sg, err := db.Game(ctx, id)
+	if err != nil || len(sg.State) == 0 {
+		return fakediscord.Invocation{}, false
+	}
+	var g engine.Game
+	if err := g.UnmarshalSnapshot(sg.State); err != nil || g.Over() {
+		return fakediscord.Invocation{}, false
+	}
+	m, ok := fake.Message(sg.TurnMessageID)
+	if !ok {
+		return fakediscord.Invocation{}, false
+	}
+	var customID string
+	for _, cid := range m.CustomIDs() {
+		if strings.HasPrefix(cid, "mf/roll/") || strings.HasPrefix(cid, "mf/move/") || strings.HasPrefix(cid, "mf/place/") {
+			customID = cid
+			break
+		}
+	}
+	if customID == "" {
+		return fakediscord.Invocation{}, false
+	}
+	player := players[0]
+	if g.Turn() != 0 {
+		player = players[1]
+	}
+	inv := fakediscord.Invocation{User: player, MessageID: m.ID, CustomID: customID}
+	if c, _ := m.Component(customID); len(c.Options) > 0 {
+		inv.Values = []string{c.Options[0].Value}
+	}
+	return inv, true
 }
