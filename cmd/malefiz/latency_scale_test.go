@@ -238,6 +238,9 @@ func (r *clickRig) start(b *testing.B) *botProcess {
 		"MALEFIZ_DISCORD_INTERACTIONS=http", "MALEFIZ_HTTP_LISTEN="+addr,
 		"MALEFIZ_DISCORD_PUBLIC_KEY="+hex.EncodeToString(r.fake.PublicKey()),
 		"MALEFIZ_LOG_LEVEL=warn")
+	if path := os.Getenv("MALEFIZ_TEST_CPUPROFILE"); path != "" {
+		cmd.Env = append(cmd.Env, "MALEFIZ_TEST_CPUPROFILE="+path)
+	}
 	cmd.Dir = r.dir
 	p := &botProcess{cmd: cmd, stderr: new(logBuffer), done: make(chan struct{})}
 	cmd.Stderr = p.stderr

@@ -4,12 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHelperProcess is the child of TestSIGTERMStopsCleanly: it runs the
@@ -17,6 +19,17 @@ import (
 func TestHelperProcess(t *testing.T) {
 	if os.Getenv("MALEFIZ_HELPER_PROCESS") != "1" {
 		t.Skip("runs only as a child process")
+	}
+	// MALEFIZ_TEST_CPUPROFILE profiles the child (BenchmarkClickRate passes
+	// it on): the bot's own CPU, without the fake's or the harness's.
+	if path := os.Getenv("MALEFIZ_TEST_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		require.NoError(t, pprof.StartCPUProfile(f))
+		code := run([]string{"run"}, os.Stdout, os.Stderr)
+		pprof.StopCPUProfile()
+		require.NoError(t, f.Close())
+		os.Exit(code)
 	}
 	os.Exit(run([]string{"run"}, os.Stdout, os.Stderr))
 }
