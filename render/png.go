@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -106,7 +105,7 @@ func encodeBands(rs rows, colors, parts int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		adler = adler32.Checksum(rs.raw)
+		adler = adler32Sum(rs.raw)
 	} else {
 		var err error
 		if adler, err = deflateBands(&out, rs.raw, w+1, h, parts); err != nil {
@@ -145,7 +144,7 @@ func deflateBands(out *bytes.Buffer, raw []byte, stride, h, parts int) (uint32, 
 		dict := raw[max(0, from-maxDistance):from]
 		wg.Go(func() {
 			b := &bands[i]
-			b.adler, b.n = adler32.Checksum(data), len(data)
+			b.adler, b.n = adler32Sum(data), len(data)
 			b.out = bandPool.Get().(*bytes.Buffer)
 			b.out.Reset()
 			fw := flatePool.Get().(*flate.Writer)

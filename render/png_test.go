@@ -5,6 +5,7 @@ import (
 	"hash/adler32"
 	"image"
 	"image/png"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -93,4 +94,45 @@ func TestBandsWhenBusy(t *testing.T) {
 	defer func() { stop.Store(true); wg.Wait() }()
 	assert.Eventually(t, func() bool { return bandsFor(h) == 1 }, 10*time.Second, time.Millisecond,
 		"%d goroutines busy on %d cores, and still deflating in bands", procs, procs)
+}
+
+// TestAdler32Sum checks the word-at-a-time checksum against the standard
+// library's on random bytes, runs of 0xff (the largest lanes) and every
+// length around the word and chunk boundaries.
+func TestAdler32Sum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, 3<<20+13)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	ff := bytes.Repeat([]byte{0xff}, 3<<20+5)
+	for _, src := range [][]byte{data, ff} {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 5552, 5553, 65521, 1<<20 - 1, 1 << 20, 1<<20 + 9, 3<<20 + 5} {
+			assert.Equal(t, adler32.Checksum(src[:n]), adler32Sum(src[:n]), "length %d", n)
+		}
+	}
+	for range 200 {
+		n := rng.IntN(4000)
+		from := rng.IntN(len(data) - n)
+		assert.Equal(t, adler32.Checksum(data[from:from+n]), adler32Sum(data[from:from+n]))
+	}
+}
+
+// BenchmarkAdler32 compares the standard library's checksum with
+// adler32Sum over a board's bytes.
+func BenchmarkAdler32(b *testing.B) {
+	l := layerFor(boardWidth640)
+	raw := l.palettedRows(canvasOf(l, &gameBoards(b, 40)[30])).raw
+	b.Run("stdlib", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			adler32.Checksum(raw)
+		}
+	})
+	b.Run("words", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			adler32Sum(raw)
+		}
+	})
 }
