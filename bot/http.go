@@ -68,8 +68,8 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 		http.Error(w, "unreadable body", http.StatusBadRequest)
 		return
 	}
-	var i discordgo.Interaction
-	if err := json.Unmarshal(body, &i); err != nil {
+	i, err := decodeInteraction(body)
+	if err != nil {
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
@@ -80,7 +80,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 		}
 		return
 	}
-	r := e.b.newRequest(&i)
+	r := e.b.newRequest(i)
 	if r == nil {
 		http.Error(w, "interaction without a user", http.StatusBadRequest)
 		return
@@ -89,7 +89,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	r.ctx = ctx
 	r.answer = func(resp *discordgo.InteractionResponse) error {
-		return e.answer(ctx, x, &i, resp)
+		return e.answer(ctx, x, i, resp)
 	}
 	e.b.inflight.Add(1)
 	go func() {
@@ -107,7 +107,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 	case <-req.Context().Done():
 	}
 	defer close(x.sent)
-	resp := x.take(deferralFor(&i), isClosed(x.handled))
+	resp := x.take(deferralFor(i), isClosed(x.handled))
 	if resp == nil {
 		x.writeErr = errNoAnswer
 		http.Error(w, "the interaction got no answer", http.StatusInternalServerError)
