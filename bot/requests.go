@@ -68,7 +68,11 @@ func (s *sender) postMessage(ctx context.Context, e store.Effect, ef effect, res
 	if err != nil {
 		return "", err
 	}
-	var m discordgo.Message
+	// Only the new message's ID is read: decoding the whole message built
+	// every layout component of the card Discord sends back.
+	var m struct {
+		ID string `json:"id"`
+	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		return "", err
 	}
