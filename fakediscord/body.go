@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // maxFileSize is Discord's upload limit per file for a server without
@@ -26,7 +27,7 @@ func readPayload(contentType string, body io.Reader, c *Call) *apiError {
 	if mediaType == "multipart/form-data" {
 		return readMultipart(multipart.NewReader(body, params["boundary"]), c)
 	}
-	data, err := io.ReadAll(body)
+	data, err := readAll(body)
 	if err != nil {
 		return invalidJSON()
 	}
@@ -51,7 +52,7 @@ func readMultipart(mr *multipart.Reader, c *Call) *apiError {
 		if err != nil {
 			return invalidJSON()
 		}
-		data, err := io.ReadAll(part)
+		data, err := readAll(part)
 		if err != nil {
 			return invalidJSON()
 		}
@@ -75,6 +76,22 @@ func readMultipart(mr *multipart.Reader, c *Call) *apiError {
 		}
 	}
 }
+
+// readAll reads r to its end into a pooled buffer and returns a copy of
+// exactly its length: io.ReadAll's doubling from 512 bytes cost the fake
+// a tenth of its CPU in BenchmarkClickRate, on the boards of every answer
+// and post.
+func readAll(r io.Reader) ([]byte, error) {
+	buf := readPool.Get().(*bytes.Buffer)
+	defer readPool.Put(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+var readPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func invalidJSON() *apiError {
 	return &apiError{status: http.StatusBadRequest, Code: codeInvalidJSON, Message: "The request body contains invalid JSON."}
