@@ -228,7 +228,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
 	}
-	db.wstmts, db.rstmts = newStmtCache(db.w, db.d), newStmtCache(db.r, db.d)
+	db.wstmts, db.rstmts = newStmtCache(db.w), newStmtCache(db.r)
 	return db, nil
 }
 

@@ -23,7 +23,6 @@ import (
 // PostgreSQL needs none: pgx caches the statements it has prepared.
 type stmtCache struct {
 	db *sql.DB
-	d  *dialect
 
 	mu      sync.Mutex
 	stmts   map[string]*sql.Stmt // prepared, by the query's text
@@ -32,13 +31,13 @@ type stmtCache struct {
 	closed  bool
 }
 
-// maxCachedStmts bounds the statements kept: the store's queries are a
-// fixed set of texts, but a text built at run time must not grow the
-// cache without end.
+// maxCachedStmts bounds the texts kept (prepared, pending or failed): the
+// store's queries are a fixed set of texts, but a text built at run time
+// must not grow the cache without end.
 const maxCachedStmts = 256
 
-func newStmtCache(db *sql.DB, d *dialect) *stmtCache {
-	return &stmtCache{db: db, d: d, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, failed: map[string]bool{}}
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, failed: map[string]bool{}}
 }
 
 // lookup returns the prepared statement for query, or nil, noting the
@@ -52,7 +51,7 @@ func (c *stmtCache) lookup(query string) *sql.Stmt {
 	if s := c.stmts[query]; s != nil {
 		return s
 	}
-	if !c.failed[query] && len(c.stmts)+len(c.pending) < maxCachedStmts {
+	if !c.failed[query] && len(c.stmts)+len(c.pending)+len(c.failed) < maxCachedStmts {
 		c.pending[query] = true
 	}
 	return nil
@@ -77,7 +76,7 @@ func (c *stmtCache) prepare(ctx context.Context) {
 	clear(c.pending)
 	c.mu.Unlock()
 	for _, q := range queries {
-		s, err := c.db.PrepareContext(ctx, c.d.sql(q))
+		s, err := c.db.PrepareContext(ctx, q) // SQLite's spelling: no rewrite
 		c.mu.Lock()
 		switch {
 		case err != nil && ctx.Err() == nil:
