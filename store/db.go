@@ -122,8 +122,6 @@ type DB struct {
 	st        *writeStmts // prepared on w
 	rst       *readStmts  // prepared on r
 	r         *sql.DB     // read-only transactions; PostgreSQL: the pool again
-	wstmts    *stmtCache  // SQLite: the statements run on w; nil on PostgreSQL
-	rstmts    *stmtCache  // SQLite: the statements run on r; nil on PostgreSQL
 	closeOnce sync.Once
 	closeErr  error
 
@@ -186,11 +184,6 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	db := &DB{Now: time.Now, d: sqliteDialect, path: path}
-	// SQLite syncs with fsync, the driver's default. Its fdatasync switch
-	// (sqlite.Fdatasync) was tried: no less CPU per commit in
-	// BenchmarkClickRate's profile, and under -race answers of
-	// TestHTTPHundredGamesCardsShowTheirResult took 1 to 2.6 s (46 over 1 s
-	// in two runs, none with fsync), past Discord's 3 s once.
 
 	var err error
 	if db.w, err = sql.Open("sqlite", dsn(path, "_txlock=immediate")); err != nil {
@@ -228,7 +221,6 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, explain(err))
 	}
-	db.wstmts, db.rstmts = newStmtCache(db.w), newStmtCache(db.r)
 	return db, nil
 }
 
@@ -308,7 +300,7 @@ func explain(err error) error {
 // progress may fail.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
-		errs := []error{db.rstmts.close(), db.wstmts.close()}
+		var errs []error
 		if db.rst != nil {
 			errs = append(errs, db.rst.close())
 		}

@@ -111,31 +111,21 @@ func dollarParams(q string) string {
 // the shared spelling.
 type dtx struct {
 	*sql.Tx
-	d     *dialect
-	stmts *stmtCache // the pool's prepared statements; nil on PostgreSQL
+	d *dialect
 }
 
 // ExecContext runs a statement written in the shared spelling.
 func (tx dtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if s := tx.stmts.lookup(query); s != nil {
-		return tx.StmtContext(ctx, s).ExecContext(ctx, args...)
-	}
 	return tx.Tx.ExecContext(ctx, tx.d.sql(query), args...)
 }
 
 // QueryContext runs a query written in the shared spelling.
 func (tx dtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if s := tx.stmts.lookup(query); s != nil {
-		return tx.StmtContext(ctx, s).QueryContext(ctx, args...)
-	}
 	return tx.Tx.QueryContext(ctx, tx.d.sql(query), args...)
 }
 
 // QueryRowContext runs a query written in the shared spelling.
 func (tx dtx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if s := tx.stmts.lookup(query); s != nil {
-		return tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
-	}
 	return tx.Tx.QueryRowContext(ctx, tx.d.sql(query), args...)
 }
 

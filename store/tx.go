@@ -11,9 +11,8 @@ import (
 // SQLite deferred: it takes no lock a writer waits for).
 func (db *DB) beginRead(ctx context.Context) (dtx, error) {
 	db.reads.Add(1)
-	db.rstmts.prepare(ctx)
 	tx, err := db.r.BeginTx(ctx, db.d.read)
-	return dtx{Tx: tx, d: db.d, stmts: db.rstmts}, err
+	return dtx{Tx: tx, d: db.d}, err
 }
 
 // wtx is a write transaction, with the write connection's prepared
@@ -39,9 +38,8 @@ func (tx wtx) stmt(ctx context.Context, s *sql.Stmt) *sql.Stmt { return tx.StmtC
 // beginWrite starts a write transaction (on SQLite, on the one write
 // connection).
 func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
-	db.wstmts.prepare(ctx)
 	tx, err := db.w.BeginTx(ctx, nil)
-	return wtx{dtx: dtx{Tx: tx, d: db.d, stmts: db.wstmts}, st: db.st, db: db}, err
+	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
 }
 
 // writeStmts are the statements of a move, prepared once: parsing them
