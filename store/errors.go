@@ -14,6 +14,8 @@ const (
 	pgUniqueViolation      = "23505"
 	pgSerializationFailure = "40001"
 	pgDeadlockDetected     = "40P01"
+	pgDuplicateTable       = "42P07"
+	pgDuplicateObject      = "42710"
 )
 
 // isUniqueViolation reports whether err is a UNIQUE constraint failure, on
@@ -25,6 +27,18 @@ func isUniqueViolation(err error) bool {
 	}
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == pgUniqueViolation
+}
+
+// isDuplicateCreation reports whether err says that a CREATE lost a race
+// with another PostgreSQL session creating the same object: depending on when
+// the two catalog inserts meet, PostgreSQL reports the table (42P07), its row
+// type (42710) or the catalog's unique index (23505) as already there.
+func isDuplicateCreation(err error) bool {
+	if isUniqueViolation(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == pgDuplicateTable || pe.Code == pgDuplicateObject)
 }
 
 // isRetryable reports whether err says that another transaction wrote the

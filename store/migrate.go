@@ -42,11 +42,12 @@ func migrationNames(backend string) ([]string, error) {
 }
 
 // createMigrationsTable creates the table of applied migrations unless it
-// exists. Two PostgreSQL sessions creating it at once can fail on the
-// catalog's unique index: then the other one made it, and it exists.
+// exists. Two PostgreSQL sessions creating it at once can fail although
+// both said IF NOT EXISTS (the check and the catalog insert are not atomic):
+// then the other one made it, and the next try finds it.
 func (db *DB) createMigrationsTable(ctx context.Context) error {
 	var err error
-	for range 3 {
+	for range 5 {
 		var tx wtx
 		if tx, err = db.beginWrite(ctx); err != nil {
 			return err
@@ -59,7 +60,7 @@ func (db *DB) createMigrationsTable(ctx context.Context) error {
 			err = tx.Commit()
 		}
 		tx.Rollback()
-		if err == nil || !isUniqueViolation(err) {
+		if err == nil || !isDuplicateCreation(err) {
 			return err
 		}
 	}
