@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -270,6 +271,61 @@ func BenchmarkMove(b *testing.B) {
 			})
 		}
 	})
+}
+
+// BenchmarkClick is the store's part of a click: LoadGame (the game, its
+// server's and its players' settings), a Commit of the move with its two
+// events and two effects claimed by the writer, and RecordDeliveries of
+// both, one of them recording its message's ID.
+func BenchmarkClick(b *testing.B) {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db, err := Open(b.Context(), backend.NewURL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, 2<<10),
+			Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
+		if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		cpu0 := processCPU(b)
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			n++
+			l, err := db.LoadGame(b.Context(), g.ID, "u1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := l.Game
+			g.State[i%len(g.State)]++
+			c := &Commit{Game: g,
+				Events: []Event{{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
+					{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
+				Effects: []Effect{{Kind: "post", Payload: []byte("turn")}, {Kind: "edit", Payload: []byte("card")}},
+				Owner:   "p1", Lease: time.Minute}
+			if err := db.Commit(b.Context(), c); err != nil {
+				b.Fatal(err)
+			}
+			if err := db.RecordDeliveries(b.Context(), "p1", []Delivery{
+				{ID: c.Effects[0].ID, Result: "m", Record: &MessageRecord{Role: RoleTurn, MessageID: fmt.Sprint(i)}},
+				{ID: c.Effects[1].ID, Result: "ok"}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/1000/float64(n), "cpu-ms/op")
+	})
+}
+
+// processCPU returns the CPU time the process has used, user and system
+// (on PostgreSQL, not the server's).
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func reportPercentiles(b *testing.B, times []time.Duration) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -55,8 +56,15 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		add(u)
 	}
 	if len(ids) > 0 {
-		rows, err := tx.QueryContext(ctx, `SELECT user_id, dm, dm_refused, ping_always FROM user_settings
-			WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
+		var rows *sql.Rows
+		if db.rst != nil && len(ids) <= loadUsers {
+			for len(ids) < loadUsers {
+				ids = append(ids, "")
+			}
+			rows, err = tx.StmtContext(ctx, db.rst.users).QueryContext(ctx, ids...)
+		} else {
+			rows, err = tx.QueryContext(ctx, usersSettingsQuery(len(ids)), ids...)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("store: load game %d: %w", id, err)
 		}
@@ -74,6 +82,12 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		}
 	}
 	return l, tx.Commit()
+}
+
+// usersSettingsQuery reads the settings of n users, given as parameters.
+func usersSettingsQuery(n int) string {
+	return `SELECT user_id, dm, dm_refused, ping_always FROM user_settings
+		WHERE user_id IN (?` + strings.Repeat(", ?", n-1) + `)`
 }
 
 // loadGame reads game id with its seats by the prepared statements.

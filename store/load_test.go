@@ -34,6 +34,17 @@ func TestLoadGameReadsTheGameWithItsSettings(t *testing.T) {
 		assert.True(t, ok, "a user who set nothing has the defaults")
 		assert.False(t, us.DM)
 
+		// More users than the prepared read takes at once are read too.
+		many := []string{"x1", "x2", "x3", "x4", "x5", "someone"}
+		l, err = db.LoadGame(ctxT(t), g.ID, many...)
+		require.NoError(t, err)
+		for _, u := range many {
+			assert.Contains(t, l.Users, u)
+		}
+		assert.True(t, l.Users["someone"].DMRefused)
+		assert.True(t, l.Users[g.Seats[0].UserID].DM)
+		assert.NotContains(t, l.Users, "", "the prepared read's unused parameters are no user")
+
 		_, err = db.LoadGame(ctxT(t), g.ID+100)
 		assert.ErrorIs(t, err, store.ErrNotFound)
 	})

@@ -48,6 +48,7 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 	if owner != "" {
 		until = now.Add(lease).UnixMilli()
 	}
+	insert := tx.stmt(ctx, tx.st.insertEffect)
 	for i, e := range effects {
 		if e.Kind == "" {
 			return nil, fmt.Errorf("effect %d: empty kind", i)
@@ -55,10 +56,7 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 		if e.Payload == nil {
 			e.Payload = []byte{}
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO outbox (game_id, kind, payload, created_at, next_at,
-				lease_owner, lease_until)
-			VALUES (?, ?, ?, ?, ?, ?, ?)
-			RETURNING id`,
+		err := insert.QueryRowContext(ctx,
 			gameID, e.Kind, e.Payload, now.UnixMilli(), now.UnixMilli(), owner, until).Scan(&e.ID)
 		if err != nil {
 			return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
@@ -73,8 +71,7 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 // pending: the effects from id on are the head of the game's queue.
 func firstInQueue(ctx context.Context, tx wtx, gameID, id int64) (bool, error) {
 	var older int
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE game_id = ? AND done_at IS NULL AND id < ?`,
-		gameID, id).Scan(&older)
+	err := tx.stmt(ctx, tx.st.olderPending).QueryRowContext(ctx, gameID, id).Scan(&older)
 	return older == 0, err
 }
 
@@ -213,12 +210,10 @@ func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []D
 		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	defer tx.Rollback()
+	done := tx.stmt(ctx, tx.st.effectDone)
 	for _, d := range deliveries {
 		var gameID int64
-		err = tx.QueryRowContext(ctx, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
-				attempts = attempts + 1
-			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-			RETURNING game_id`, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID)
+		err = done.QueryRowContext(ctx, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: effect %d: %w", d.ID, ErrLeaseLost)
 		} else if err != nil {

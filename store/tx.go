@@ -42,10 +42,14 @@ func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
 	return wtx{dtx: dtx{Tx: tx, d: db.d}, st: db.st, db: db}, err
 }
 
-// writeStmts are the statements of a move, prepared once: parsing them
-// would take a third of a move's time.
+// writeStmts are the statements of a move and of its deliveries, prepared
+// once: parsing them would take a third of a move's time.
 type writeStmts struct {
 	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
+	// insertEffect, olderPending and effectDone are the outbox's: a
+	// commit's effects, whether they head their game's queue, and each
+	// delivery's record.
+	insertEffect, olderPending, effectDone *sql.Stmt
 }
 
 func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, error) {
@@ -73,6 +77,15 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertEffect, `INSERT INTO outbox (game_id, kind, payload, created_at, next_at,
+				lease_owner, lease_until)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			RETURNING id`},
+		{&st.olderPending, `SELECT count(*) FROM outbox WHERE game_id = ? AND done_at IS NULL AND id < ?`},
+		{&st.effectDone, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
+				attempts = attempts + 1
+			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
+			RETURNING game_id`},
 	} {
 		var err error
 		if *p.s, err = w.PrepareContext(ctx, d.sql(p.query)); err != nil {
@@ -85,7 +98,8 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 
 func (st *writeStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent} {
+	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent,
+		st.insertEffect, st.olderPending, st.effectDone} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
@@ -97,7 +111,14 @@ func (st *writeStmts) close() error {
 // with, prepared once on the readers.
 type readStmts struct {
 	game, seats, guild *sql.Stmt
+	// users reads the settings of up to loadUsers users; unused
+	// parameters are given the empty ID, which no user has.
+	users *sql.Stmt
 }
+
+// loadUsers is how many users' settings readStmts.users reads at once:
+// the four seats and the one who acts.
+const loadUsers = 5
 
 func prepareReads(ctx context.Context, r *sql.DB, d *dialect) (*readStmts, error) {
 	var st readStmts
@@ -108,6 +129,7 @@ func prepareReads(ctx context.Context, r *sql.DB, d *dialect) (*readStmts, error
 		{&st.game, `SELECT ` + gameColumns + ` FROM games WHERE id = ?`},
 		{&st.seats, seatsQuery},
 		{&st.guild, guildSettingsQuery},
+		{&st.users, usersSettingsQuery(loadUsers)},
 	} {
 		var err error
 		if *p.s, err = r.PrepareContext(ctx, d.sql(p.query)); err != nil {
@@ -120,7 +142,7 @@ func prepareReads(ctx context.Context, r *sql.DB, d *dialect) (*readStmts, error
 
 func (st *readStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.game, st.seats, st.guild} {
+	for _, s := range []*sql.Stmt{st.game, st.seats, st.guild, st.users} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
