@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -95,10 +96,15 @@ func TestHTTPAnswerCarriesTheBoard(t *testing.T) {
 // An answer slower than DeferAfter is deferred and finished through the
 // webhook.
 func TestHTTPSlowAnswerIsDeferred(t *testing.T) {
-	// Every answer deferred: DeferAfter of a nanosecond.
+	// Every answer deferred: DeferAfter of a nanosecond, and every answer
+	// made slower than that for sure (a fast one, ready before the endpoint
+	// looks, is sent as it is, and a loaded machine can make that happen).
 	h := newHarnessConfigured(t, httpMode, fakediscord.WithHTTPInteractions(nil))
 	h.stop()
-	h.botOptions = func(c *bot.Config) { c.DeferAfter = 1 }
+	h.botOptions = func(c *bot.Config) {
+		c.DeferAfter = 1
+		c.Store = slowAnswers{Store: c.Store, delay: 100 * time.Millisecond}
+	}
 	h.start()
 	resp := h.command(alice, "new", map[string]any{"seats": 2})
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
@@ -277,4 +283,26 @@ func TestHTTPShutdownAnswersWhatIsInFlight(t *testing.T) {
 	}
 	t.Logf("%d of %d answered before the shutdown", kept, n)
 	assert.Less(t, kept, n, "the shutdown came after every interaction: the test proved nothing")
+}
+
+// slowAnswers is a store whose reads that start an answer (a command's or
+// a click's) take delay more.
+type slowAnswers struct {
+	bot.Store
+	delay time.Duration
+}
+
+func (s slowAnswers) LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error) {
+	time.Sleep(s.delay)
+	return s.Store.LoadGame(ctx, id, users...)
+}
+
+func (s slowAnswers) OpenGames(ctx context.Context, guildID, channelID string) ([]*store.Game, error) {
+	time.Sleep(s.delay)
+	return s.Store.OpenGames(ctx, guildID, channelID)
+}
+
+func (s slowAnswers) PlayerStats(ctx context.Context, guild, player string) (*store.PlayerStats, error) {
+	time.Sleep(s.delay)
+	return s.Store.PlayerStats(ctx, guild, player)
 }
