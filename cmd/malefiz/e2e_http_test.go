@@ -252,20 +252,32 @@ func TestHTTPShutdownAnswersWhatIsInFlight(t *testing.T) {
 		first    = make(chan struct{})
 		once     sync.Once
 	)
-	for i, ch := range channels {
+	send := func(i int) {
 		wg.Go(func() {
-			time.Sleep(time.Duration(i) * time.Millisecond)
-			resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: ch, Name: "malefiz", Sub: "new"})
+			resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Channel: channels[i], Name: "malefiz", Sub: "new"})
 			if err == nil && !resp.Ephemeral() {
 				answered[i] = true
 				once.Do(func() { close(first) })
 			}
 		})
 	}
+	// A quarter before the shutdown, the rest while it runs: it closes the
+	// listener first, so the last ones are refused however slow the
+	// machine is (a time-staggered burst could all be in before it).
+	for i := range n / 4 {
+		send(i)
+		time.Sleep(time.Millisecond)
+	}
 	<-first
 	main := h.main
 	h.main = nil
-	require.NoError(t, main.Close())
+	closed := make(chan error, 1)
+	go func() { closed <- main.Close() }()
+	for i := n / 4; i < n; i++ {
+		send(i)
+		time.Sleep(2 * time.Millisecond)
+	}
+	require.NoError(t, <-closed)
 	wg.Wait()
 
 	db, err := store.Open(h.ctx(), h.dbPath)
