@@ -75,26 +75,42 @@ func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byt
 	}
 	f.baseline()
 
-	// Turning points: a dashed line and a numbered disc above the plot.
-	n := 0
+	// Turning points: a dashed line and a numbered disc above the plot,
+	// the discs of turning points a few turns apart moved apart so that
+	// every number shows, each joined to its line.
+	type marker struct {
+		n     int
+		x, cx float64 // the line; the disc's centre
+	}
+	var marks []marker
 	for _, m := range markers {
 		if m < 0 || m > turns {
 			continue
 		}
-		n++
 		x := math.Round(px(float64(m))) + 0.5
+		marks = append(marks, marker{n: len(marks) + 1, x: x, cx: x})
+	}
+	slices.SortStableFunc(marks, func(a, b marker) int { return cmp.Compare(a.x, b.x) })
+	spreadLabels(marks, func(m *marker) *float64 { return &m.cx }, 2*markerR+max(1, fs*0.1), markerR+1, f.W-markerR-1)
+	cy := f.top - markerR - fs*0.15
+	for _, m := range marks {
 		dc.SetColor(axisColor)
 		dc.SetLineWidth(max(1.5, f.W/400))
 		dc.SetDash(fs*0.3, fs*0.25)
-		dc.DrawLine(x, f.top, x, f.bottom)
+		dc.DrawLine(m.x, f.top, m.x, f.bottom)
 		dc.Stroke()
 		dc.SetDash()
-		cy := f.top - markerR - fs*0.15
+		if m.cx != m.x {
+			dc.DrawLine(m.x, f.top, m.cx, cy)
+			dc.Stroke()
+		}
+	}
+	for _, m := range marks {
 		dc.SetColor(chartText)
-		dc.DrawCircle(x, cy, markerR)
+		dc.DrawCircle(m.cx, cy, markerR)
 		dc.Fill()
 		dc.SetColor(chartBg)
-		drawText(dc, f.faceOf(fs*0.85), strconv.Itoa(n), "", x, cy)
+		drawText(dc, f.faceOf(fs*0.85), strconv.Itoa(m.n), "", m.cx, cy)
 	}
 
 	// The lines, the leader last so that it is on top where lines cross.

@@ -58,6 +58,8 @@ func TestChanceChartGolden(t *testing.T) {
 	}{
 		{"chances", series, markers, 0, 0},
 		{"chances-two", two, []int{3, 6, 99}, 0, 0},
+		// Turning points a turn or two apart: their numbers side by side.
+		{"chances-close", series, []int{23, 22, 25}, 0, 0},
 		{"chances-start", []ChanceSeries{{Color: engine.Red, Points: []float64{0.5}}, {Color: engine.Green, Points: []float64{0.5}}}, nil, 400, 200},
 	} {
 		t.Run(c.name, func(t *testing.T) {
