@@ -236,22 +236,29 @@ func buildStats(ctx context.Context, path string) error {
 	return rebuildAggregates(ctx, db)
 }
 
+// benchGame opens a new database of backend, closed when b ends, with a
+// running game of two people and a computer whose state has size bytes.
+func benchGame(b *testing.B, backend TestBackend, size int) (*DB, *Game) {
+	db, err := Open(b.Context(), backend.NewURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
+		Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
+	if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
+		b.Fatal(err)
+	}
+	return db, g
+}
+
 // One move persisted: state, two events (roll and move), version, seats,
 // with synchronous=FULL. Reports the median and 99th percentile.
 func BenchmarkMove(b *testing.B) {
 	forEachBench(b, func(b *testing.B, backend TestBackend) {
 		for _, size := range []int{2 << 10, 16 << 10} {
 			b.Run(fmt.Sprintf("state=%dKiB", size>>10), func(b *testing.B) {
-				db, err := Open(b.Context(), backend.NewURL(b))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer db.Close()
-				g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
-					Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
-				if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
-					b.Fatal(err)
-				}
+				db, g := benchGame(b, backend, size)
 				rng := rand.New(rand.NewPCG(1, 1))
 				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
@@ -279,16 +286,7 @@ func BenchmarkMove(b *testing.B) {
 // both, one of them recording its message's ID.
 func BenchmarkClick(b *testing.B) {
 	forEachBench(b, func(b *testing.B, backend TestBackend) {
-		db, err := Open(b.Context(), backend.NewURL(b))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, 2<<10),
-			Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
-		if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
-			b.Fatal(err)
-		}
+		db, g := benchGame(b, backend, 2<<10)
 		b.ReportAllocs()
 		cpu0 := processCPU(b)
 		n := 0
