@@ -17,8 +17,8 @@
 // normal beats greedy in 99.8 % of two-player games, hard 99.9 %; hard
 // beats normal 71.0 %; easy never beat normal; hard wins 87.4 % of
 // four-player games against three greedy players and 43.8 % (400 games)
-// against three normal players. Expert beats hard in 51.9 % of 800
-// two-player games (95 % interval 48.4–55.3 %: no clear edge, short of
+// against three normal players. Expert beats hard in 51.1 % of 2,000
+// two-player games (95 % interval 48.9–53.3 %: no clear edge, short of
 // the 60 % aimed at) and wins 28.5 % of 200 four-player games against
 // three hard players (fair share 25 %, aimed at 32 %); it beats normal 69 % (100 games), hard 72.5 % (200).
 // Bigger searches for expert measured no clear gain: three turns deep 50.0 %
