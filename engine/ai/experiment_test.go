@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -165,4 +166,138 @@ func inParallel(n int, f func(i int)) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// TestExperimentClairvoyance measures how much of a game between expert and
+// hard the moves can decide: it plays MALEFIZ_EXP_MATCH (200) games of seed
+// MALEFIZ_EXP_SEED (11) against hard three times, with expert seeing none,
+// one or two of the coming rolls before it moves (the opponent's next roll,
+// then its own after that), and logs each win rate:
+//
+//	MALEFIZ_EXP_MATCH=600 go test -tags experiment -run TestExperimentClairvoyance -v -timeout 1h ./engine/ai
+//
+// A player that knows the next roll is not a player the rules allow; what
+// it wins bounds from above what a better search over the same evaluation
+// can win, since the search's first chance node is exactly that roll.
+func TestExperimentClairvoyance(t *testing.T) {
+	n := envInt(t, "MALEFIZ_EXP_MATCH", 200)
+	seed := uint64(envInt(t, "MALEFIZ_EXP_SEED", 11))
+	for sees := range 3 {
+		wins := make([]int, n)
+		inParallel(n, func(i int) { wins[i] = clairvoyantGame(sees, seed, i) })
+		won := 0
+		for _, x := range wins {
+			won += x
+		}
+		t.Logf("expert seeing %d coming roll(s) won %d of %d games against hard: %.1f %%", sees, won, n, 100*float64(won)/float64(n))
+	}
+}
+
+// clairvoyantGame plays game i of seed between expert (Red in even games,
+// Blue in odd ones), seeing the next sees rolls, and hard; it returns 1
+// when expert wins. The dice are those of experimentGame.
+func clairvoyantGame(sees int, seed uint64, i int) int {
+	colors := []engine.Color{engine.Red, engine.Blue}
+	mine := colors[i%2]
+	gameSeed := splitmix(seed, uint64(i))
+	g, err := engine.NewGame(colors, colors[0], engine.Rules{})
+	if err != nil {
+		panic(err)
+	}
+	dice := rand.New(rand.NewPCG(gameSeed, 0))
+	var coming []int // drawn ahead, not yet rolled
+	peek := func(k int) []int {
+		for len(coming) < k {
+			coming = append(coming, dice.IntN(maxRoll)+1)
+		}
+		return coming[:k]
+	}
+	roll := engine.DiceFunc(func() int {
+		r := peek(1)[0]
+		coming = coming[1:]
+		return r
+	})
+	for !g.Over() {
+		r, err := g.Roll(roll)
+		if err != nil {
+			panic(err)
+		}
+		moves := g.LegalMoves()
+		if len(moves) == 0 {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(splitmix(gameSeed, uint64(g.TurnNumber())), 1))
+		p := &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}
+		var m engine.Move
+		switch {
+		case g.Turn() != mine:
+			m = p.Choose(g.Position(), r, g.Rules(), moves)
+		case sees == 0:
+			p.budget, p.model = expertBudget, learnedPlay
+			m = p.Choose(g.Position(), r, g.Rules(), moves)
+		default:
+			p.budget, p.model = expertBudget, learnedPlay
+			m = p.chooseSeeing(g.Position(), r, g.Rules(), moves, peek(sees))
+		}
+		if err := g.Move(m); err != nil {
+			panic(err)
+		}
+	}
+	if g.Winner() == mine {
+		return 1
+	}
+	return 0
+}
+
+// chooseSeeing is Choose for a two-player game when the next rolls are
+// known: the opponent's reply to each candidate is searched for its known
+// roll only, and then, if the player's own roll after it is known too, so
+// is the player's answer; an unknown roll is averaged over as Choose does.
+func (p *hardPlayer) chooseSeeing(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move, next []int) engine.Move {
+	if m, ok := forced(moves); ok {
+		return m
+	}
+	e := newEvaluator(p.p)
+	e.model, e.rules = p.model, rules
+	me := pos.Turn()
+	var cands []candidate
+	for _, g := range groupMoves(moves) {
+		start := len(cands)
+		for _, m := range g.moves {
+			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
+		}
+		grp := cands[start:]
+		slices.SortStableFunc(grp, byStatic)
+		if len(grp) > p.budget.placements {
+			cands = cands[:start+p.budget.placements]
+		}
+	}
+	slices.SortStableFunc(cands, byStatic)
+	if cands[0].move.To == engine.Goal {
+		return cands[0].move
+	}
+	cands = cands[:min(len(cands), p.budget.candidates)]
+	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
+	for i := range cands {
+		b := pos
+		b.Play(cands[i].move, roll, rules)
+		if b.Over() {
+			cands[i].value = 1
+			continue
+		}
+		nb, _ := s.reply(&b, next[0], p.budget.replyPlacements)
+		switch {
+		case nb.Over():
+			cands[i].value = s.expect(&nb, 0)
+		case len(next) == 1:
+			cands[i].value = s.expect(&nb, p.budget.depth-1)
+		default:
+			nb2, ch := s.reply(&nb, next[1], p.budget.deepPlacements)
+			cands[i].value = ch[me]
+			if nb2.Over() {
+				cands[i].value = s.expect(&nb2, 0)
+			}
+		}
+	}
+	return cands[pickBest(p.rng, len(cands), func(i int) float64 { return cands[i].value })].move
 }
