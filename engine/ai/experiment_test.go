@@ -22,7 +22,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -260,23 +259,10 @@ func (p *hardPlayer) chooseSeeing(pos engine.Position, roll int, rules engine.Ru
 	e := newEvaluator(p.p)
 	e.model, e.rules = p.model, rules
 	me := pos.Turn()
-	var cands []candidate
-	for _, g := range groupMoves(moves) {
-		start := len(cands)
-		for _, m := range g.moves {
-			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
-		}
-		grp := cands[start:]
-		slices.SortStableFunc(grp, byStatic)
-		if len(grp) > p.budget.placements {
-			cands = cands[:start+p.budget.placements]
-		}
-	}
-	slices.SortStableFunc(cands, byStatic)
+	cands := p.candidates(e, pos, roll, rules, moves)
 	if cands[0].move.To == engine.Goal {
 		return cands[0].move
 	}
-	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
 	for i := range cands {
 		b := pos

@@ -64,25 +64,10 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	e := newEvaluator(p.p)
 	e.model, e.rules = p.model, rules
 	me := pos.Turn()
-
-	// Evaluate every move, then keep the best placements of each capture.
-	var cands []candidate
-	for _, g := range groupMoves(moves) {
-		start := len(cands)
-		for _, m := range g.moves {
-			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
-		}
-		grp := cands[start:]
-		slices.SortStableFunc(grp, byStatic)
-		if len(grp) > p.budget.placements {
-			cands = cands[:start+p.budget.placements]
-		}
-	}
-	slices.SortStableFunc(cands, byStatic)
+	cands := p.candidates(e, pos, roll, rules, moves)
 	if cands[0].move.To == engine.Goal {
 		return cands[0].move
 	}
-	cands = cands[:min(len(cands), p.budget.candidates)]
 	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
 	after := func(c *candidate) engine.Position {
 		b := pos
@@ -113,6 +98,26 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	}
 	p.work = e.work
 	return cands[pickBest(p.rng, searched, func(i int) float64 { return cands[i].value })].move
+}
+
+// candidates returns the moves worth searching, best by the evaluation
+// first: every move is evaluated, the best placements of each capture
+// kept, and of those the budget's best candidates.
+func (p *hardPlayer) candidates(e *evaluator, pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) []candidate {
+	var cands []candidate
+	for _, g := range groupMoves(moves) {
+		start := len(cands)
+		for _, m := range g.moves {
+			cands = append(cands, candidate{move: m, static: e.chanceAfter(pos, m, roll, rules)})
+		}
+		grp := cands[start:]
+		slices.SortStableFunc(grp, byStatic)
+		if len(grp) > p.budget.placements {
+			cands = cands[:start+p.budget.placements]
+		}
+	}
+	slices.SortStableFunc(cands, byStatic)
+	return cands[:min(len(cands), p.budget.candidates)]
 }
 
 func byValue(a, b candidate) int { return cmpFloat(b.value, a.value) }
