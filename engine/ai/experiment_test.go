@@ -106,6 +106,17 @@ func hardGames(t *testing.T, n int, seed uint64) []GameRecord {
 // m (Red in even games, Blue in odd ones) and hard; it returns 1 when the
 // model's side wins.
 func experimentGame(m *Model, seed uint64, i int) int {
+	return duel(seed, i, func(p *hardPlayer, pos engine.Position, roll int, rules engine.Rules, moves []engine.Move, _ func(int) []int) engine.Move {
+		p.model = m
+		return p.Choose(pos, roll, rules, moves)
+	})
+}
+
+// duel plays game i of seed between a player with expert's budget (Red in
+// even games, Blue in odd ones), which moves with choose, and hard; it
+// returns 1 when choose's side wins. coming(k) returns the next k rolls,
+// not yet thrown; the dice are the same whether or not they are looked at.
+func duel(seed uint64, i int, choose func(p *hardPlayer, pos engine.Position, roll int, rules engine.Rules, moves []engine.Move, coming func(k int) []int) engine.Move) int {
 	colors := []engine.Color{engine.Red, engine.Blue}
 	mine := colors[i%2]
 	gameSeed := splitmix(seed, uint64(i))
@@ -114,7 +125,18 @@ func experimentGame(m *Model, seed uint64, i int) int {
 		panic(err)
 	}
 	dice := rand.New(rand.NewPCG(gameSeed, 0))
-	roll := engine.DiceFunc(func() int { return dice.IntN(maxRoll) + 1 })
+	var drawn []int // drawn ahead, not yet rolled
+	coming := func(k int) []int {
+		for len(drawn) < k {
+			drawn = append(drawn, dice.IntN(maxRoll)+1)
+		}
+		return drawn[:k]
+	}
+	roll := engine.DiceFunc(func() int {
+		r := coming(1)[0]
+		drawn = drawn[1:]
+		return r
+	})
 	for !g.Over() {
 		r, err := g.Roll(roll)
 		if err != nil {
@@ -126,10 +148,14 @@ func experimentGame(m *Model, seed uint64, i int) int {
 		}
 		rng := rand.New(rand.NewPCG(splitmix(gameSeed, uint64(g.TurnNumber())), 1))
 		p := &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}
+		var m engine.Move
 		if g.Turn() == mine {
-			p.budget, p.model = expertBudget, m
+			p.budget = expertBudget
+			m = choose(p, g.Position(), r, g.Rules(), moves, coming)
+		} else {
+			m = p.Choose(g.Position(), r, g.Rules(), moves)
 		}
-		if err := g.Move(p.Choose(g.Position(), r, g.Rules(), moves)); err != nil {
+		if err := g.Move(m); err != nil {
 			panic(err)
 		}
 	}
@@ -196,56 +222,13 @@ func TestExperimentClairvoyance(t *testing.T) {
 // Blue in odd ones), seeing the next sees rolls, and hard; it returns 1
 // when expert wins. The dice are those of experimentGame.
 func clairvoyantGame(sees int, seed uint64, i int) int {
-	colors := []engine.Color{engine.Red, engine.Blue}
-	mine := colors[i%2]
-	gameSeed := splitmix(seed, uint64(i))
-	g, err := engine.NewGame(colors, colors[0], engine.Rules{})
-	if err != nil {
-		panic(err)
-	}
-	dice := rand.New(rand.NewPCG(gameSeed, 0))
-	var coming []int // drawn ahead, not yet rolled
-	peek := func(k int) []int {
-		for len(coming) < k {
-			coming = append(coming, dice.IntN(maxRoll)+1)
+	return duel(seed, i, func(p *hardPlayer, pos engine.Position, roll int, rules engine.Rules, moves []engine.Move, coming func(int) []int) engine.Move {
+		p.model = learnedPlay
+		if sees == 0 {
+			return p.Choose(pos, roll, rules, moves)
 		}
-		return coming[:k]
-	}
-	roll := engine.DiceFunc(func() int {
-		r := peek(1)[0]
-		coming = coming[1:]
-		return r
+		return p.chooseSeeing(pos, roll, rules, moves, coming(sees))
 	})
-	for !g.Over() {
-		r, err := g.Roll(roll)
-		if err != nil {
-			panic(err)
-		}
-		moves := g.LegalMoves()
-		if len(moves) == 0 {
-			continue
-		}
-		rng := rand.New(rand.NewPCG(splitmix(gameSeed, uint64(g.TurnNumber())), 1))
-		p := &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}
-		var m engine.Move
-		switch {
-		case g.Turn() != mine:
-			m = p.Choose(g.Position(), r, g.Rules(), moves)
-		case sees == 0:
-			p.budget, p.model = expertBudget, learnedPlay
-			m = p.Choose(g.Position(), r, g.Rules(), moves)
-		default:
-			p.budget, p.model = expertBudget, learnedPlay
-			m = p.chooseSeeing(g.Position(), r, g.Rules(), moves, peek(sees))
-		}
-		if err := g.Move(m); err != nil {
-			panic(err)
-		}
-	}
-	if g.Winner() == mine {
-		return 1
-	}
-	return 0
 }
 
 // chooseSeeing is Choose for a two-player game when the next rolls are
@@ -253,17 +236,10 @@ func clairvoyantGame(sees int, seed uint64, i int) int {
 // roll only, and then, if the player's own roll after it is known too, so
 // is the player's answer; an unknown roll is averaged over as Choose does.
 func (p *hardPlayer) chooseSeeing(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move, next []int) engine.Move {
-	if m, ok := forced(moves); ok {
+	s, cands, m, decided := p.begin(pos, roll, rules, moves)
+	if decided {
 		return m
 	}
-	e := newEvaluator(p.p)
-	e.model, e.rules = p.model, rules
-	me := pos.Turn()
-	cands := p.candidates(e, pos, roll, rules, moves)
-	if cands[0].move.To == engine.Goal {
-		return cands[0].move
-	}
-	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
 	for i := range cands {
 		b := pos
 		b.Play(cands[i].move, roll, rules)
@@ -279,7 +255,7 @@ func (p *hardPlayer) chooseSeeing(pos engine.Position, roll int, rules engine.Ru
 			cands[i].value = s.expect(&nb, p.budget.depth-1)
 		default:
 			nb2, ch := s.reply(&nb, next[1], p.budget.deepPlacements)
-			cands[i].value = ch[me]
+			cands[i].value = ch[s.me]
 			if nb2.Over() {
 				cands[i].value = s.expect(&nb2, 0)
 			}

@@ -58,17 +58,11 @@ type candidate struct {
 
 // Choose implements Player.
 func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) engine.Move {
-	if m, ok := forced(moves); ok {
+	s, cands, m, decided := p.begin(pos, roll, rules, moves)
+	if decided {
 		return m
 	}
-	e := newEvaluator(p.p)
-	e.model, e.rules = p.model, rules
-	me := pos.Turn()
-	cands := p.candidates(e, pos, roll, rules, moves)
-	if cands[0].move.To == engine.Goal {
-		return cands[0].move
-	}
-	s := searcher{e: e, rules: rules, me: me, budget: p.budget}
+	e := s.e
 	after := func(c *candidate) engine.Position {
 		b := pos
 		b.Play(c.move, roll, rules)
@@ -98,6 +92,22 @@ func (p *hardPlayer) Choose(pos engine.Position, roll int, rules engine.Rules, m
 	}
 	p.work = e.work
 	return cands[pickBest(p.rng, searched, func(i int) float64 { return cands[i].value })].move
+}
+
+// begin starts a decision: it returns the move to play without a search
+// when there is one (the only move, or a pawn onto the goal) and decided,
+// else the search and its candidates.
+func (p *hardPlayer) begin(pos engine.Position, roll int, rules engine.Rules, moves []engine.Move) (s searcher, cands []candidate, m engine.Move, decided bool) {
+	if m, ok := forced(moves); ok {
+		return s, nil, m, true
+	}
+	e := newEvaluator(p.p)
+	e.model, e.rules = p.model, rules
+	cands = p.candidates(e, pos, roll, rules, moves)
+	if cands[0].move.To == engine.Goal {
+		return s, nil, cands[0].move, true
+	}
+	return searcher{e: e, rules: rules, me: pos.Turn(), budget: p.budget}, cands, NoMove, false
 }
 
 // candidates returns the moves worth searching, best by the evaluation
