@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
@@ -22,8 +24,11 @@ var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
 var goldenCounts = []int{0, 1, 2, 5, 22}
 
 // mainTexts renders the texts players read most in lang, each counted one
-// with every golden count, and the help: the commands and buttons they name
-// as the language's players see them.
+// with every golden count, and the help and the marks: the commands,
+// buttons and choices they name as the language's players see them, and
+// the texts of the chances, the computer's reasons, the legend, the
+// placement suggestions, the notifications and the settings filled in as
+// the bot fills them.
 func mainTexts(lang string) string {
 	var b strings.Builder
 	line := func(label, text string) { fmt.Fprintf(&b, "%-14s %s\n", label, text) }
@@ -41,6 +46,31 @@ func mainTexts(lang string) string {
 	line("no game", tr(lang, locales.ErrNoGameHere))
 	line("roll choice", tr(lang, locales.RollButton))
 	line("rematch", tr(lang, locales.RematchOpened, 12, "#general"))
+	line("legend", strings.Join([]string{tr(lang, locales.LegendCaptures), tr(lang, locales.LegendBarricade, "🚧"), tr(lang, locales.LegendGoal, "★")}, " · "))
+	line("others move", tr(lang, locales.BoardOthersMove, "Anna", 5))
+	line("others pawn", tr(lang, locales.TurnOthersPawn, "Anna", 6))
+	line("others place", tr(lang, locales.TurnOthersPlace, "Anna", "e3"))
+	line("placement", "1 · d9 · "+tr(lang, locales.PlaceBlocks, "🔵 Ben"))
+	line("placement", "2 · c5 · "+tr(lang, locales.PlaceOwnWay))
+	line("placement", "3 · g7 · "+tr(lang, locales.PlaceAside))
+	computer := tr(lang, locales.Computer, tr(lang, levelName("expert")))
+	for _, why := range []string{tr(lang, locales.ReasonCapturesLead, "🔵 Ben"), tr(lang, locales.ReasonClears),
+		tr(lang, locales.ReasonEnters), tr(lang, locales.ReasonEscapes, "🔵 Ben"), tr(lang, locales.ReasonRuns)} {
+		line("reason", tr(lang, locales.TurnPrefix, 9)+" "+tr(lang, locales.TurnRolled, computer, 4)+" b4 → d6 · "+why)
+	}
+	line("chances", tr(lang, locales.ChancesTitle))
+	line("turning point", tr(lang, locales.ChancesPoint, 1, 14, "🔴 Anna", "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9"), formatPercent(lang, 0.31), formatPercent(lang, 0.58)))
+	line("chances chart", tr(lang, locales.ChancesChart))
+	line("level", tr(lang, levelName("expert"))+": "+tr(lang, levelHint("expert")))
+	line("notify", tr(lang, locales.NotifyOn))
+	line("notify", tr(lang, locales.NotifyOff))
+	line("notify", tr(lang, locales.NotifyPingAlways))
+	line("notify", tr(lang, locales.NotifyPingAway))
+	line("notify", tr(lang, locales.NotifyRefused))
+	line("ping option", tr(lang, locales.OptPing))
+	line("roll option", tr(lang, locales.OptRoll))
+	line("settings", settingsText(catalog, lang, false, store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Roll: table.RollAuto, Chances: true}))
+	line("settings", settingsText(catalog, lang, true, store.GuildSettings{TurnTimeout: time.Hour, Threads: true, Roll: table.RollButton}))
 	for _, n := range goldenCounts {
 		fmt.Fprintf(&b, "\ncount %d\n", n)
 		line("minutes", tr(lang, locales.DurationMinutes, n))
@@ -56,8 +86,12 @@ func mainTexts(lang string) string {
 		line("replay", tr(lang, locales.ReplayDone, 12, n))
 		line("taken over", tr(lang, locales.TimerTakenOver, "Anna", n))
 		line("bad bots", tr(lang, locales.ErrBadBots, n))
+		line("unranked", tr(lang, locales.StatsRating)+": 1500 ("+tr(lang, locales.StatsUnranked, n)+")")
+		line("reason", tr(lang, locales.ReasonAdvances, n))
+		line("reason", tr(lang, locales.ReasonBlocks, "🔵 Ben", n))
 	}
 	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, locales.TextHelp)))
+	fmt.Fprintf(&b, "\nmarks\n%s\n", strings.TrimSpace(tr(lang, locales.TextMarks)))
 	return b.String()
 }
 

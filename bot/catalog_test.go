@@ -34,11 +34,15 @@ func TestPluralForms(t *testing.T) {
 		{"de", 1, "1 Stunde"}, {"de", 2, "2 Stunden"},
 		{"pl", 1, "1 godzina"}, {"pl", 2, "2 godziny"}, {"pl", 5, "5 godzin"}, {"pl", 22, "22 godziny"}, {"pl", 12, "12 godzin"},
 		{"fr", 0, "0 heure"}, {"fr", 1, "1 heure"}, {"fr", 2, "2 heures"},
+		{"pt-BR", 0, "0 horas"}, {"pt-BR", 1, "1 hora"}, {"pt-BR", 2, "2 horas"},
 	} {
 		assert.Equal(t, c.want, tr(c.lang, locales.DurationHours, c.n), "%s %d", c.lang, c.n)
 	}
 	assert.Equal(t, "Row 6 (1 square)", tr("en", locales.TurnRowOption, 6, 1))
 	assert.Equal(t, "Row 6 (3 squares)", tr("en", locales.TurnRowOption, 6, 3))
+	assert.Equal(t, "0 vitórias", tr("pt-BR", locales.LeaderWins, 0), "Brazilian usage, not CLDR's one for 0")
+	assert.Equal(t, "1 vitória", tr("pt-BR", locales.LeaderWins, 1))
+	assert.Equal(t, "Fila 6 (0 casillas)", tr("es", locales.TurnRowOption, 6, 0), "Spanish: CLDR's other for 0")
 }
 
 func TestNumbersByLanguage(t *testing.T) {

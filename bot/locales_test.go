@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,6 +23,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // The checks of this file read a catalog and report problems as sentences
@@ -308,24 +311,81 @@ func cellWords(cell string) []string {
 	return out
 }
 
-// containsWord reports whether text has word as a whole word, ignoring
-// case; word "x*" is any word starting with x ("barrière*" is in "Les
-// barrières", "pion" is not in "pionek").
-func containsWord(text, word string) bool {
-	re, ok := wordPatterns[word]
-	if !ok {
-		end := `($|[^\p{L}])`
-		w := word
-		if prefix, ok := strings.CutSuffix(word, "*"); ok {
-			w, end = prefix, ""
-		}
-		re = regexp.MustCompile(`(?i)(^|[^\p{L}])` + regexp.QuoteMeta(w) + end)
-		wordPatterns[word] = re
-	}
-	return re.MatchString(text)
+// infinitiveEndings are, by language, the verb endings a forbidden word's
+// stem is found without: the glossary writes a verb as its infinitive
+// ("capturar*", "pakken", "zdobyć*") and a text inflects it ("captura",
+// "pakte", "zdobywa"). German strips them from lowercase words only: its
+// nouns are capitalized.
+var infinitiveEndings = map[string][]string{
+	"de":    {"en", "n"},
+	"es":    {"ar", "er", "ir"},
+	"fr":    {"er", "ir", "re"},
+	"it":    {"are", "ere", "ire"},
+	"nl":    {"en"},
+	"pl":    {"ać", "eć", "ić", "yć", "ć"},
+	"pt-BR": {"ar", "er", "ir"},
 }
 
-// wordPatterns are containsWord's compiled patterns, by word.
+// minStem is the fewest letters a stem keeps: "comer" (pt-BR) is not
+// stemmed to "com", which is another word ("with").
+const minStem = 4
+
+// stem returns the stem a forbidden word of lang is matched by, and
+// whether it is one (else the word is matched whole): the word less its
+// infinitive ending, when at least minStem letters remain; in Dutch a
+// doubled last consonant is then single ("pakken" → "pakk" → "pak", which
+// "pakt" and "pakte" start with). A multi-word phrase and a word without
+// an infinitive ending are matched as written.
+func stem(lang, word string) (string, bool) {
+	if strings.ContainsAny(word, " -") {
+		return word, false
+	}
+	if lang == "de" && word != strings.ToLower(word) {
+		return word, false
+	}
+	for _, end := range infinitiveEndings[lang] {
+		s, ok := strings.CutSuffix(word, end)
+		if !ok || utf8.RuneCountInString(s) < minStem {
+			continue
+		}
+		if lang == "nl" {
+			if r, n := utf8.DecodeLastRuneInString(s); n > 0 && !strings.ContainsRune("aeiou", r) {
+				if q, _ := utf8.DecodeLastRuneInString(s[:len(s)-n]); q == r {
+					s = s[:len(s)-n]
+				}
+			}
+		}
+		return s, true
+	}
+	return word, false
+}
+
+// forbiddenForm returns the first word of text that is a form of the
+// glossary's forbidden word, ignoring case: the word itself, any word
+// starting with x for "x*", any word starting with its stem for a verb
+// ("capturar*" finds "captura", "pakken" finds "pakte"; see stem).
+func forbiddenForm(lang, text, word string) (string, bool) {
+	re, ok := wordPatterns[lang+"\x00"+word]
+	if !ok {
+		prefix, open := strings.CutSuffix(word, "*")
+		if s, ok := stem(lang, prefix); ok {
+			prefix, open = s, true
+		}
+		end := `([^\p{L}]|$)`
+		if open {
+			end = `\p{L}*`
+		}
+		re = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + regexp.QuoteMeta(prefix) + end + `)`)
+		wordPatterns[lang+"\x00"+word] = re
+	}
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	return strings.TrimRightFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) }), true
+}
+
+// wordPatterns are forbiddenForm's compiled patterns, by language and word.
 var wordPatterns = map[string]*regexp.Regexp{}
 
 // glossaryProblems names every text of a language that uses a variant its
@@ -342,8 +402,8 @@ func glossaryProblems(c *locales.Catalog, glossaries map[string]glossary) []stri
 		for _, row := range glossaries[lang] {
 			for _, label := range labels {
 				for _, bad := range row.forbidden {
-					if containsWord(texts[label], bad) {
-						out = append(out, fmt.Sprintf("key %s in language %s says %q: the glossary has %q for %s", label, lang, strings.TrimSuffix(bad, "*"), row.terms[0], row.english))
+					if found, ok := forbiddenForm(lang, texts[label], bad); ok {
+						out = append(out, fmt.Sprintf("key %s in language %s says %q (not %s): the glossary has %q for %s", label, lang, found, bad, row.terms[0], row.english))
 					}
 				}
 			}
@@ -489,12 +549,50 @@ func TestTextsFollowTheGlossaries(t *testing.T) {
 }
 
 func TestGlossaryViolationFails(t *testing.T) {
-	c, g := copyLocales(t, "fr.toml", func(s string) string {
-		return replaceOnce(t, s, "Une barricade ne peut pas aller là.", "Une barrière ne peut pas aller là.")
-	})
-	assert.Contains(t, strings.Join(glossaryProblems(c, g), "\n"), `key err.bad_place in language fr says "barrière"`)
-	c, g = copyLocales(t, "it.toml", func(s string) string { return replaceOnce(t, s, "Visualizza canali", "Visualizzare il canale") })
-	assert.Contains(t, strings.Join(glossaryProblems(c, g), "\n"), `key "err.missing_permissions" in language it: English names the permission View Channels`)
+	for _, c := range []struct {
+		name, lang, old, new, want string
+	}{
+		{"forbidden word", "fr", "Une barricade ne peut pas aller là.", "Une barrière ne peut pas aller là.",
+			`key err.bad_place in language fr says "barrière" (not barrière*)`},
+		{"inflected verb", "es", `"rojo: come una ficha"`, `"rojo: captura una ficha"`,
+			`key legend.captures in language es says "captura" (not capturar*): the glossary has "comer" for capture`},
+		{"inflected verb of a whole word", "nl", `"%s slaat een barricade"`, `"%s pakt een barricade"`,
+			`key legend.barricade in language nl says "pakt" (not pakken)`},
+		{"past tense", "pl", `"%s zbija barykadę"`, `"%s zdobył barykadę"`,
+			`key legend.barricade in language pl says "zdobył" (not zdobyć*)`},
+		{"Italian", "it", `"rosso: mangia una pedina"`, `"rosso: cattura una pedina"`,
+			`key legend.captures in language it says "cattura" (not catturare*)`},
+		{"permission", "it", "Visualizza canali", "Visualizzare il canale",
+			`key "err.missing_permissions" in language it: English names the permission View Channels`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cat, g := copyLocales(t, c.lang+".toml", func(s string) string { return replaceOnce(t, s, c.old, c.new) })
+			assert.Contains(t, strings.Join(glossaryProblems(cat, g), "\n"), c.want)
+		})
+	}
+}
+
+func TestForbiddenWordsMatchTheirForms(t *testing.T) {
+	for _, c := range []struct {
+		lang, word, text, found string
+	}{
+		{"es", "capturar*", "rojo: captura una ficha", "captura"},
+		{"it", "catturare*", "Cattura una pedina", "Cattura"},
+		{"nl", "pakken", "%s pakte de barricade", "pakte"},
+		{"pl", "zdobyć*", "zdobywasz ją", "zdobywasz"},
+		{"de", "kapern", "kapert eine Figur", "kapert"},
+		{"fr", "barrière*", "Les barrières", "barrières"},
+		{"pt-BR", "comer", "o peão come", ""}, // "com" would be another word: comer is matched whole
+		{"pl", "pion", "zbija pionek", ""},    // a whole word, not the glossary's "pionek"
+		{"de", "Pöppel", "Pöppelchen", ""},    // a noun is matched whole
+		{"es", "mensaje privado", "un mensaje privado", "mensaje privado"},
+	} {
+		t.Run(c.lang+" "+c.word, func(t *testing.T) {
+			found, ok := forbiddenForm(c.lang, c.text, c.word)
+			assert.Equal(t, c.found != "", ok)
+			assert.Equal(t, c.found, found)
+		})
+	}
 }
 
 func TestLocaleTextsAreFilled(t *testing.T) {
@@ -538,4 +636,162 @@ func TestLocalizedNamesAreUnique(t *testing.T) {
 			check("/"+cmd.Name+" "+sub.Name, sub.Options)
 		}
 	}
+}
+
+// botChoices returns, by option name, the keys of the labels of the
+// option's choices in /malefiz: the key whose English text, filled, is the
+// choice's name.
+func botChoices(t *testing.T, c *locales.Catalog) map[string][]msg {
+	t.Helper()
+	out := map[string][]msg{}
+	var walk func([]*discordgo.ApplicationCommandOption)
+	walk = func(opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			for _, ch := range o.Choices {
+				i := slices.IndexFunc(c.Keys(sourceLanguage), func(k msg) bool { return c.Tr(sourceLanguage, k) == ch.Name })
+				require.GreaterOrEqual(t, i, 0, "no text is the choice %q of %s", ch.Name, o.Name)
+				if key := c.Keys(sourceLanguage)[i]; !slices.Contains(out[o.Name], key) {
+					out[o.Name] = append(out[o.Name], key)
+				}
+			}
+			walk(o.Options)
+		}
+	}
+	for _, cmd := range New(Config{}).Commands() {
+		walk(cmd.Options)
+	}
+	return out
+}
+
+// choiceAfterOption matches an option placeholder followed by the value
+// it is given ("{opt:ping}: always"): the option's name and the value are
+// its groups.
+var choiceAfterOption = regexp.MustCompile(`\{opt:([a-z0-9_-]+)\}\s*[:=]\s*(\{choice:[a-z0-9_.-]+\}|[^\s` + "`" + `),;]+)`)
+
+// choiceProblems names every text that names a choice of an option
+// otherwise than by a {choice:…} placeholder of a real choice: a
+// placeholder naming no choice, a value written after {opt:…} ("{opt:ping}:
+// always"), a choice's name written before a colon ("always: every turn …")
+// and, in a translation, the English name of a choice where the language
+// has its own ("ping: always" in German, whose list says "immer").
+func choiceProblems(c *locales.Catalog, choices map[string][]msg) []string {
+	var out []string
+	var all []msg
+	for _, keys := range choices {
+		all = append(all, keys...)
+	}
+	slices.Sort(all)
+	for _, lang := range c.Languages() {
+		// written finds a choice's name (in lang or English) written before
+		// a colon; shown an English name, where lang has its own, before a
+		// colon or after one (own: lang's name, by the English one).
+		var written, english []string
+		own := map[string]string{}
+		for _, key := range all {
+			name, en := c.Choice(lang, key), c.Choice(sourceLanguage, key)
+			written = append(written, regexp.QuoteMeta(name), regexp.QuoteMeta(en))
+			if !strings.EqualFold(name, en) {
+				english = append(english, regexp.QuoteMeta(en))
+				own[strings.ToLower(en)] = name
+			}
+		}
+		writtenRe := regexp.MustCompile(`(?i)(?:^|[\s;(])(` + strings.Join(written, "|") + `)\s*:`)
+		alt := strings.Join(english, "|")
+		shownRe := regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + alt + `)\s*:|[:=]\s*(` + alt + `)(?:$|[^\p{L}])`)
+		texts := textsOf(c, lang)
+		for _, label := range sortedKeys(texts) {
+			text := texts[label]
+			for _, m := range locales.RefPattern.FindAllStringSubmatch(text, -1) {
+				if m[1] == "choice:" && !slices.Contains(all, msg(m[2])) {
+					out = append(out, fmt.Sprintf("key %s in language %s: %s is not a choice of /%s", label, lang, m[0], CommandName))
+				}
+			}
+			for _, m := range choiceAfterOption.FindAllStringSubmatch(text, -1) {
+				if _, ok := choices[m[1]]; ok && !strings.HasPrefix(m[2], "{choice:") {
+					out = append(out, fmt.Sprintf("key %s in language %s writes %q after {opt:%s}: name the choice with {choice:…}", label, lang, m[2], m[1]))
+				}
+			}
+			for _, m := range writtenRe.FindAllStringSubmatch(locales.RefPattern.ReplaceAllString(text, ""), -1) {
+				out = append(out, fmt.Sprintf("key %s in language %s writes the choice %q before a colon: name it with {choice:…}", label, lang, m[1]))
+			}
+			if lang == sourceLanguage || len(english) == 0 {
+				continue
+			}
+			for _, m := range shownRe.FindAllStringSubmatch(c.FillRefs(lang, text), -1) {
+				en := m[1] + m[2]
+				out = append(out, fmt.Sprintf("key %s in language %s shows the English choice name %q: its players read %q", label, lang, en, own[strings.ToLower(en)]))
+			}
+		}
+	}
+	return out
+}
+
+func TestTextsNameChoicesInTheReadersLanguage(t *testing.T) {
+	choices := botChoices(t, catalog)
+	require.Equal(t, []msg{locales.PingAway, locales.PingAlways}, choices["ping"])
+	require.Equal(t, []msg{locales.RollAuto, locales.RollButton}, choices["roll"])
+	assert.Empty(t, choiceProblems(catalog, choices))
+	assert.Equal(t, "immer: jeder Zug erwähnt dich", fillRefs("de", "{choice:ping.always}: jeder Zug erwähnt dich"))
+	assert.Equal(t, "ausente", catalog.Choice("es", locales.PingAway), "the name, without the label's hint")
+	assert.Equal(t, "away (quiet while you are playing)", tr("en", locales.PingAway), "the label Discord's list shows")
+}
+
+func TestEnglishChoiceNameInATextFails(t *testing.T) {
+	for _, c := range []struct {
+		name, lang, old, new, want string
+	}{
+		{"English name after the option", "de", "{opt:ping}: {choice:ping.always}", "{opt:ping}: always",
+			`key text.marks in language de writes "always" after {opt:ping}`},
+		{"English name before a colon", "pl", "{choice:ping.always}: wzmianka", "always: wzmianka",
+			`key opt.ping in language pl shows the English choice name "always": its players read "zawsze"`},
+		{"own name written out", "es", "{choice:roll.auto}: cada turno", "auto: cada turno",
+			`key opt.roll in language es writes the choice "auto" before a colon`},
+		{"no such choice", "fr", "{choice:roll.button}`", "{choice:roll.bouton}`",
+			"key text.help in language fr: {choice:roll.bouton} is not a choice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cat, _ := copyLocales(t, c.lang+".toml", func(s string) string { return replaceOnce(t, s, c.old, c.new) })
+			assert.Contains(t, strings.Join(choiceProblems(cat, botChoices(t, cat)), "\n"), c.want)
+		})
+	}
+}
+
+// settingProblems names every language whose settings answer (render)
+// shows the die's choice otherwise than by its name in that language: the
+// stored value ("button") where the language's list says "botón".
+func settingProblems(c *locales.Catalog, render func(c *locales.Catalog, lang string, s store.GuildSettings) string) []string {
+	var out []string
+	for _, lang := range c.Languages() {
+		for _, value := range []string{table.RollAuto, table.RollButton} {
+			s := store.GuildSettings{TurnTimeout: time.Hour, Reminders: true, Roll: value}
+			text := render(c, lang, s)
+			name := c.Choice(lang, rollLabel(value))
+			if !strings.Contains(text, name) {
+				out = append(out, fmt.Sprintf("the settings in language %s do not name the die's choice %q: %q", lang, name, text))
+			}
+			if !strings.EqualFold(name, value) && regexp.MustCompile(`(?i)(^|[^\p{L}])`+value+`($|[^\p{L}])`).MatchString(text) {
+				out = append(out, fmt.Sprintf("the settings in language %s show the stored value %q, not %q: %q", lang, value, name, text))
+			}
+		}
+	}
+	return out
+}
+
+func TestSettingsNameTheChoices(t *testing.T) {
+	assert.Empty(t, settingProblems(catalog, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+		return settingsText(c, lang, false, s) + "\n" + settingsText(c, lang, true, s)
+	}))
+	got := settingsText(catalog, "es", true, store.GuildSettings{TurnTimeout: 6 * time.Hour, Reminders: true, Roll: table.RollButton, Chances: false})
+	assert.Equal(t, "Guardado. Para las partidas nuevas — tiempo por turno: 6 horas · recordatorios: sí · hilos: no · dado: botón · probabilidades de ganar: no", got)
+}
+
+func TestStoredSettingValueShownRawFails(t *testing.T) {
+	cat, _ := copyLocales(t, "es.toml", func(s string) string { return s + "\n" })
+	problems := strings.Join(settingProblems(cat, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+		on := c.Tr(lang, locales.On)
+		return c.Tr(lang, locales.SettingsNow, "1 h", on, on, s.Roll, on) // the value as stored
+	}), "\n")
+	assert.Contains(t, problems, `the settings in language es show the stored value "button", not "botón"`)
+	assert.Contains(t, problems, `the settings in language de do not name the die's choice "Knopf"`)
+	assert.NotContains(t, problems, "language en show")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
@@ -46,22 +47,33 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 			return err
 		}
 	}
-	reminders := tr(r.lang, locales.Off)
-	if s.Reminders {
-		reminders = tr(r.lang, locales.On)
+	r.replyPrivate(ctx, settingsText(catalog, r.lang, changed, s))
+	return nil
+}
+
+// rollLabel is the key of the label of the roll option's choice value.
+func rollLabel(value string) msg {
+	if value == table.RollButton {
+		return locales.RollButton
+	}
+	return locales.RollAuto
+}
+
+// settingsText is the answer to /malefiz settings in lang: the server's
+// settings, saved after a change: each choice by its name in lang (as
+// Discord's list of the option shows it), never by its stored value, and
+// each on/off setting by the word of lang for it.
+func settingsText(c *locales.Catalog, lang string, saved bool, s store.GuildSettings) string {
+	onOff := func(on bool) string {
+		if on {
+			return c.Tr(lang, locales.On)
+		}
+		return c.Tr(lang, locales.Off)
 	}
 	key := locales.SettingsNow
-	if changed {
+	if saved {
 		key = locales.SettingsSaved
 	}
-	threads := tr(r.lang, locales.Off)
-	if s.Threads {
-		threads = tr(r.lang, locales.On)
-	}
-	chances := tr(r.lang, locales.Off)
-	if s.Chances {
-		chances = tr(r.lang, locales.On)
-	}
-	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll, chances))
-	return nil
+	return c.Tr(lang, key, table.FormatDuration(lang, s.TurnTimeout), onOff(s.Reminders), onOff(s.Threads),
+		c.Choice(lang, rollLabel(serverRoll(s))), onOff(s.Chances))
 }

@@ -55,6 +55,13 @@ var pluralArg = map[Key]int{
 	ReasonBlocks:      1,
 }
 
+// zeroIsOther are the languages whose players count none in the plural
+// although CLDR's rules put 0 in the "one" form: CLDR's pt (Brazilian
+// Portuguese) has one for "i = 0..1", so go-i18n would write "0 vitória";
+// Brazilian usage is "0 vitórias". French keeps CLDR's "0 heure", which is
+// French usage. README.md ("Counts") says why.
+var zeroIsOther = map[string]bool{"pt-BR": true}
+
 // PluralArg returns the argument of key that picks its plural form, if it
 // has plural forms.
 func PluralArg(key Key) (int, bool) {
@@ -183,9 +190,13 @@ func Language(locale string) string { return Default.Language(locale) }
 // Tr returns message key in lang, formatted with args by fmt.Sprintf; a
 // message missing from lang falls back to English, an unknown key is
 // returned as it is.
-func Tr(lang string, key Key, args ...any) string {
-	l := Default.Language(lang)
-	text := Default.FillRefs(l, Default.Text(l, key, args))
+func Tr(lang string, key Key, args ...any) string { return Default.Tr(lang, key, args...) }
+
+// Tr returns message key in lang, formatted with args by fmt.Sprintf, as
+// the package's Tr does with Default.
+func (c *Catalog) Tr(lang string, key Key, args ...any) string {
+	l := c.Language(lang)
+	text := c.FillRefs(l, c.Text(l, key, args))
 	if len(args) == 0 {
 		return text
 	}
@@ -204,6 +215,9 @@ func (c *Catalog) Text(lang string, key Key, args []any) string {
 	}
 	i, plural := pluralArg[key]
 	if !plural || i >= len(args) {
+		return m.Other
+	}
+	if zeroIsOther[lang] && fmt.Sprint(args[i]) == "0" {
 		return m.Other
 	}
 	text, err := c.localizers[lang].Localize(&i18n.LocalizeConfig{MessageID: string(key), PluralCount: args[i]})

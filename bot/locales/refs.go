@@ -13,17 +13,22 @@ import (
 //	{/new}          the subcommand as the reader types it: "/malefiz nueva"
 //	{opt:roll}      an option's name: "tirada"
 //	{button:roll}   a button's label: "Tirar"
+//	{choice:ping.always}  a choice of an option, as its list shows it: "siempre"
 //
-// The names come from the name.* texts, the labels from button.*.
-// RefPattern matches a placeholder: its kind ("/", "opt:", "button:") and
-// name are its two groups.
-var RefPattern = regexp.MustCompile(`\{(/|opt:|button:)([a-z0-9_-]+)\}`)
+// The names come from the name.* texts, the labels from button.*. A
+// choice's name is the text choice.K ("choice.ping.away": "ausente") for a
+// choice whose label adds a hint after the name ("ausente (en silencio
+// mientras juegas)", the text ping.away), else the label K itself
+// ("level.easy": "fácil").
+// RefPattern matches a placeholder: its kind ("/", "opt:", "button:",
+// "choice:") and name are its two groups.
+var RefPattern = regexp.MustCompile(`\{(/|opt:|button:|choice:)([a-z0-9_.-]+)\}`)
 
 // Command is the name of the bot's one slash command, the same in every
 // language.
 const Command = "malefiz"
 
-// FillRefs fills the command, option and button placeholders of text with
+// FillRefs fills the command, option, button and choice placeholders of text with
 // lang's names and labels; a placeholder naming no text is left as it is
 // (the bot's TestTextsReferToRealCommandsAndButtons finds it).
 func (c *Catalog) FillRefs(lang, text string) string {
@@ -63,8 +68,25 @@ func (c *Catalog) refValue(lang, kind, name string) (string, bool) {
 		return c.PlainText(lang, Name(name))
 	case "button:":
 		return c.PlainText(lang, Key("button."+name))
+	case "choice:":
+		if text, ok := c.PlainText(lang, ChoiceKey(name)); ok {
+			return text, true
+		}
+		return c.PlainText(lang, Key(name))
 	}
 	return "", false
+}
+
+// ChoiceKey is the key of the name of the choice whose label is key
+// ("ping.away" → "choice.ping.away"), for a choice whose label adds a hint
+// after its name.
+func ChoiceKey(label string) Key { return Key("choice." + label) }
+
+// Choice is the name, in lang, of the choice whose label is key, as a
+// text's {choice:…} placeholder shows it: "ausente" for "ping.away" in
+// Spanish.
+func (c *Catalog) Choice(lang string, label Key) string {
+	return c.FillRefs(c.Language(lang), "{choice:"+string(label)+"}")
 }
 
 // PlainText is key's text (its "other" form, placeholders not filled) in
