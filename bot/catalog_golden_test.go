@@ -62,6 +62,7 @@ func mainTexts(lang string) string {
 	line("turning point", tr(lang, locales.ChancesPoint, 1, 14, "🔴 Anna", "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9"), formatPercent(lang, 0.31), formatPercent(lang, 0.58)))
 	line("chances chart", tr(lang, locales.ChancesChart))
 	line("level", tr(lang, levelName("expert"))+": "+tr(lang, levelHint("expert")))
+	line("bad level", tr(lang, locales.ErrBadLevel))
 	line("notify", tr(lang, locales.NotifyOn))
 	line("notify", tr(lang, locales.NotifyOff))
 	line("notify", tr(lang, locales.NotifyPingAlways))

@@ -786,12 +786,23 @@ func TestSettingsNameTheChoices(t *testing.T) {
 }
 
 func TestStoredSettingValueShownRawFails(t *testing.T) {
-	cat, _ := copyLocales(t, "es.toml", func(s string) string { return s + "\n" })
-	problems := strings.Join(settingProblems(cat, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+	raw := func(c *locales.Catalog, lang string, s store.GuildSettings) string {
 		on := c.Tr(lang, locales.On)
 		return c.Tr(lang, locales.SettingsNow, "1 h", on, on, s.Roll, on) // the value as stored
-	}), "\n")
+	}
+	problems := strings.Join(settingProblems(catalog, raw), "\n")
 	assert.Contains(t, problems, `the settings in language es show the stored value "button", not "botón"`)
 	assert.Contains(t, problems, `the settings in language de do not name the die's choice "Knopf"`)
 	assert.NotContains(t, problems, "language en show")
+
+	// A copy whose Spanish choice is renamed: the answer follows it, and
+	// the stored value is still found.
+	cat, _ := copyLocales(t, "es.toml", func(s string) string {
+		return replaceOnce(t, s, `other = "botón"`, `other = "pulsador"`)
+	})
+	assert.Contains(t, settingsText(cat, "es", false, store.GuildSettings{Roll: table.RollButton}), "dado: pulsador")
+	assert.Empty(t, settingProblems(cat, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+		return settingsText(c, lang, false, s)
+	}))
+	assert.Contains(t, strings.Join(settingProblems(cat, raw), "\n"), `the settings in language es show the stored value "button", not "pulsador"`)
 }
