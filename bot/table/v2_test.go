@@ -95,3 +95,47 @@ func labels(rows []Row) []string {
 	}
 	return out
 }
+
+// A direct message for a turn follows the ping's rule (issue 31): none
+// while its player acted in the game within QuietFor, unless they asked for
+// every ping.
+func TestTurnDirectMessageIsQuietAsThePing(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		acted  time.Duration // how long ago Ben acted; 0: never
+		always bool
+		dm     bool
+	}{
+		{"never acted", 0, false, true},
+		{"acted 5 minutes ago", 5 * time.Minute, false, false},
+		{"acted 9 minutes ago", 9 * time.Minute, false, false},
+		{"acted 11 minutes ago", 11 * time.Minute, false, true},
+		{"acted 5 minutes ago, asked for every ping", 5 * time.Minute, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := running(t, "start", RollButton, dice(4))
+			if c.acted > 0 {
+				tb.Game.Seats[1].Acted = now.Add(-c.acted)
+			}
+			tb.PingAlways = map[string]bool{"2": c.always}
+			tb.DMs = map[string]bool{"2": true}
+			tb.Touch(ann.UserID)
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: 1}))
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: 1, Arg: "home-a2"}))
+			var dms []Effect
+			for _, e := range tb.Effects() {
+				if e.Kind == DM {
+					dms = append(dms, e)
+				}
+			}
+			msg := nextTurnPost(t, tb)
+			assert.Equal(t, !c.dm, msg.Silent, "the ping and the direct message agree")
+			if !c.dm {
+				assert.Empty(t, dms, "no direct message while Ben is there")
+				return
+			}
+			require.Len(t, dms, 1)
+			assert.Equal(t, "2", dms[0].User)
+		})
+	}
+}
