@@ -21,8 +21,11 @@ const maxShown = 200
 // state is what the page shows one user in one channel: sent as JSON on
 // the event stream whenever it changes.
 type state struct {
-	Guild    string        `json:"guild"`
-	User     string        `json:"user"`
+	Guild string `json:"guild"`
+	// GuildLocale is the server's Discord language.
+	GuildLocale string `json:"guild_locale"`
+	User        string `json:"user"`
+	// Users are the sandbox users, each with their Discord language.
 	Users    []User        `json:"users"`
 	Bot      string        `json:"bot"` // the bot user's ID
 	Channel  string        `json:"channel"`
@@ -128,7 +131,7 @@ func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
 func (s *Server) state(user, channel string) state {
 	f := s.cfg.Fake
 	st := state{
-		Guild: s.guildName(), User: user, Users: s.cfg.Users, Bot: f.AppID, Channel: channel,
+		Guild: s.guildName(), GuildLocale: s.guildLocale(), User: user, Users: s.users(), Bot: f.AppID, Channel: channel,
 		Channels: []channelView{}, Messages: []messageView{}, Commands: []commandView{},
 		Now: s.cfg.Clock.Now().UnixMilli(), Offset: s.cfg.Clock.Offset().Milliseconds(),
 	}

@@ -7,6 +7,7 @@ const $ = (sel) => document.querySelector(sel);
 const avatarColors = ['#5865f2', '#3ba55c', '#eb459e', '#faa61a', '#ed4245', '#00a8fc', '#9b59b6', '#1abc9c'];
 
 let users = [];
+let locales = []; // Discord's locales: {value, name}
 let user = '';
 let channel = '';
 let state = null;
@@ -526,9 +527,36 @@ function refreshTimes() {
   drawClock();
 }
 
+// drawLocales shows the server's language and the user's, as the state
+// says (another tab may have changed them).
+function drawLocales() {
+  if (state.users) users = state.users;
+  const me = users.find((u) => u.id === user);
+  const mine = $('#user-locale');
+  if (me && document.activeElement !== mine) mine.value = me.locale || 'en-US';
+  const server = $('#guild-locale');
+  if (document.activeElement !== server) server.value = state.guild_locale || 'en-US';
+  document.documentElement.lang = (me && me.locale) || 'en';
+}
+
+function localeName(value) {
+  const l = locales.find((l) => l.value === value);
+  return l ? l.name : value;
+}
+
+async function setLocale(body, what) {
+  try {
+    const r = await post('/api/locale', body);
+    toast(what + ': ' + localeName(r.locale) + '. The next commands and clicks carry it.');
+  } catch (err) {
+    toast('Language not changed: ' + err.message);
+  }
+}
+
 function draw() {
   if (!state) return;
   $('#guild').textContent = state.guild;
+  drawLocales();
   drawChannels();
   drawMessages();
   drawClock();
@@ -584,6 +612,8 @@ function setUser(id) {
   user = id;
   localStorage.setItem('mf-user', id);
   $('#user').value = id;
+  const u = users.find((u) => u.id === id);
+  $('#user-locale').value = (u && u.locale) || 'en-US';
   const me = $('#me-avatar');
   me.textContent = userName(id).slice(0, 1);
   me.style.background = userColor(id);
@@ -639,7 +669,7 @@ async function skip() {
   try {
     const r = await post('/api/skip', { by: sel.value });
     skew = r.now - Date.now();
-    toast('Skipped ' + label + ': due timers have run.');
+    toast('Skipped ' + label + '; the timers due have run.');
   } catch (err) {
     toast('Skip failed: ' + err.message);
   } finally {
@@ -810,9 +840,19 @@ async function start() {
   const info = await (await fetch('/api/users')).json();
   users = info.users;
   $('#guild').textContent = info.guild;
+  locales = info.locales || [];
   const sel = $('#user');
-  sel.replaceChildren(...users.map((u) => el('option', { value: u.id, text: u.name })));
+  sel.replaceChildren(...users.map((u) => el('option', { value: u.id, text: u.name + (u.admin ? ' · admin' : ''),
+    title: u.admin ? u.name + ' is the server\'s admin (Manage Server)' : undefined })));
   sel.addEventListener('change', () => setUser(sel.value));
+  const localeOptions = () => locales.map((l) => el('option', { value: l.value, text: l.name + ' · ' + l.value }));
+  const mine = $('#user-locale');
+  mine.replaceChildren(...localeOptions());
+  mine.addEventListener('change', () => setLocale({ user, locale: mine.value }, userName(user) + '\'s Discord language'));
+  const server = $('#guild-locale');
+  server.replaceChildren(...localeOptions());
+  server.value = info.guild_locale || 'en-US';
+  server.addEventListener('change', () => setLocale({ server: true, locale: server.value }, 'The server\'s language'));
   const hash = new URLSearchParams(location.hash.slice(1));
   channel = hash.get('c') || info.channel;
   const saved = localStorage.getItem('mf-user');
