@@ -254,7 +254,7 @@ func sandboxCommand(args []string, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "127.0.0.1:8080", "the address of the web page")
 	dbPath := fs.String("db", "", "the SQLite file of the games (default a new file in a temporary directory, removed at exit)")
 	usersFlag := fs.String("users", defaultSandboxUsers, "comma-separated names of the users the page can play as")
-	localeFlag := fs.String("locale", "en-US", "the users' Discord language: a Discord locale (de, es-ES, fr, it, nl, pl, pt-BR, …) for all, or NAME=LOCALE pairs, comma-separated (\"de,Bob=es-ES\"); the page changes it")
+	localeFlag := fs.String("locale", "en-US", "the users' Discord language: a Discord locale (de, es-ES, fr, it, nl, pl, pt-BR, …) for all, and NAME=LOCALE for one (\"de,Bob=es-ES\"); the page changes it")
 	serverLocale := fs.String("server-locale", "en-US", "the server's language, a Discord locale: what the whole channel reads; the page changes it")
 	adminFlag := fs.String("admin", "", "the user who is the server's admin, with Manage Server, to try /malefiz settings (default the last of -users)")
 	if err := fs.Parse(args); err != nil {
