@@ -75,7 +75,7 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown channel %q", req.Channel))
 		return
 	}
-	cmd, err := parseCommand(req.Line, s.commands(), s.cfg.Users)
+	cmd, err := parseCommand(req.Line, s.commands(), s.cfg.Users, u.Locale)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), ErrCommand.Error()+": "))
 		return

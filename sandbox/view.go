@@ -113,14 +113,16 @@ type choiceView struct {
 	Value any    `json:"value"`
 }
 
-// optionViews converts a command's options for the page.
-func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
+// optionViews converts a command's options for the page, named and
+// described as Discord's client shows them to a user of locale.
+func optionViews(opts []*discordgo.ApplicationCommandOption, locale string) []optionView {
 	var out []optionView
 	for _, o := range opts {
-		v := optionView{Type: o.Type, Name: o.Name, Description: o.Description, Required: o.Required,
-			MinValue: o.MinValue, MaxValue: o.MaxValue, MinLength: o.MinLength, MaxLength: o.MaxLength, Options: optionViews(o.Options)}
+		v := optionView{Type: o.Type, Name: localized(o.Name, o.NameLocalizations, locale),
+			Description: localized(o.Description, o.DescriptionLocalizations, locale), Required: o.Required,
+			MinValue: o.MinValue, MaxValue: o.MaxValue, MinLength: o.MinLength, MaxLength: o.MaxLength, Options: optionViews(o.Options, locale)}
 		for _, c := range o.Choices {
-			v.Choices = append(v.Choices, choiceView{Name: c.Name, Value: c.Value})
+			v.Choices = append(v.Choices, choiceView{Name: localized(c.Name, c.NameLocalizations, locale), Value: c.Value})
 		}
 		out = append(out, v)
 	}
@@ -162,8 +164,10 @@ func (s *Server) state(user, channel string) state {
 	for _, m := range shown {
 		st.Messages = append(st.Messages, s.messageView(m, componentTree(m.Components), user, commands, archived[m.ChannelID]))
 	}
+	me, _ := s.user(user)
 	for _, c := range s.commands() {
-		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: optionViews(c.Options)})
+		st.Commands = append(st.Commands, commandView{Name: localized(c.Name, localizations(c.NameLocalizations), me.Locale),
+			Description: localized(c.Description, localizations(c.DescriptionLocalizations), me.Locale), Options: optionViews(c.Options, me.Locale)})
 	}
 	return st
 }

@@ -96,22 +96,29 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 		t.Helper()
 		require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("command"), line+kb.Enter)))
 	}
-	// Private answers: in Dave's language.
-	send("/malefiz help")
-	help := lastMessage(t, ctx, "Only you can see this")
+	// Dave types the commands as his Discord shows them, in German
+	// ("/malefiz hilfe"); private answers come in his language.
+	de := bot.LocaleTexts("de")
+	help := "/malefiz " + de["name.help"]
+	require.NotEqual(t, "/malefiz help", help, "the commands have German names")
+	send(help)
+	require.Contains(t, lastMessage(t, ctx, "Only you can see this"), "Dave used "+help)
+	help = lastMessage(t, ctx, "Only you can see this")
 	assert.Contains(t, help, textLiteral(t, "de", "text.help"))
 	assert.NotContains(t, help, textLiteral(t, "en", "text.help"))
-	send("/malefiz settings")
-	settings := lastMessage(t, ctx, "/malefiz settings")
+	send("/malefiz " + de["name.settings"])
+	settings := lastMessage(t, ctx, "/malefiz "+de["name.settings"])
 	assert.Contains(t, settings, "Only you can see this")
 	assert.Contains(t, settings, textLiteral(t, "de", "settings.now"), "the admin reads the server's settings")
 	screenshot(t, ctx, filepath.Join(out, "locale-settings.png"))
-	send("/malefiz notify dm:true")
-	lastMessage(t, ctx, "/malefiz notify dm:true")
+	notify := fmt.Sprintf("/malefiz %s %s:true", de["name.notify"], de["name.dm"])
+	send(notify)
+	lastMessage(t, ctx, notify)
 
 	// What the whole channel reads: in the server's language.
-	send("/malefiz new bots:1 seats:2")
-	lobby := lastMessage(t, ctx, "/malefiz new bots:1 seats:2")
+	lobbyLine := fmt.Sprintf("/malefiz %s %s:1 %s:2", de["name.new"], de["name.bots"], de["name.seats"])
+	send(lobbyLine)
+	lobby := lastMessage(t, ctx, lobbyLine)
 	assert.Contains(t, lobby, textLiteral(t, "es", "button.join"))
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
