@@ -12,16 +12,17 @@ import (
 // LocaleView is a Discord locale as the page's language menus offer it.
 type LocaleView struct {
 	Value string `json:"value"` // "de", "es-ES"
-	Name  string `json:"name"`  // "German", "Spanish (Spain)"
+	Name  string `json:"name"`  // "German", "Spanish (Spain)", "English (US)"
 }
 
-// Locales returns the locales Discord's client offers, English (United
-// States) first, then by name.
+// Locales returns the locales Discord's client offers, English (US)
+// first, then by name.
 func Locales() []LocaleView {
 	out := make([]LocaleView, 0, len(discordgo.Locales))
+	short := strings.NewReplacer("(United States)", "(US)", "(Great Britain)", "(UK)")
 	for l, name := range discordgo.Locales {
 		if l != discordgo.Unknown {
-			out = append(out, LocaleView{Value: string(l), Name: name})
+			out = append(out, LocaleView{Value: string(l), Name: short.Replace(name)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -232,4 +232,7 @@ func checkStatsCommands(t *testing.T, h *harness, gameID int64, g *engine.Game) 
 	})
 	require.NoError(t, err)
 	assert.Contains(t, string(said.Body), "There is no game #999 on this server.")
+	assert.True(t, said.Route == fakediscord.RouteFollowup, "said privately, not in the public \"thinking…\"")
+	thinking, _ := h.fake.Message(none.Message.ID)
+	assert.True(t, thinking.Deleted, "the public \"thinking…\" goes")
 }
