@@ -147,8 +147,21 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 		chooseIn("#skip-by", "24h"),
 		chromedp.Click(chromedp.ID("skip")),
 		chromedp.Poll[chromedp.Void](`!!document.querySelector('#dms li a')`, chromedp.WithPollingTimeout(10*time.Second)),
-		chromedp.Click(chromedp.CSS(`#dms li a`)),
+		chromedp.Poll[chromedp.Void](`!document.querySelector('#toast').hidden`, chromedp.WithPollingTimeout(10*time.Second)),
 	))
+	// The Skip-ahead notice is read whole beside a thread's name, at any
+	// window's width, not cut ("due ti…").
+	for _, width := range []int64{1280, 1100, 1000, 900, 400} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(width, 800)))
+		notice, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(() => { const t = document.querySelector('#toast');
+  return { text: t.textContent, hidden: t.hidden, cut: t.scrollWidth > t.clientWidth || t.scrollHeight > t.clientHeight }; })()`))
+		require.NoError(t, err)
+		require.Equal(t, false, notice["hidden"], "the notice went before %d px was looked at", width)
+		assert.Equal(t, false, notice["cut"], "at %d px the notice %q is cut", width, notice["text"])
+	}
+	screenshot(t, ctx, filepath.Join(out, "locale-skip-phone.png"))
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#dms li a`))))
 	dm := lastMessage(t, ctx, "Malefiz")
 	t.Logf("direct message: %s", dm)
 	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#messages .msg:last-child .content a').getAttribute('href')`))
