@@ -75,7 +75,7 @@ type Server struct {
 	mu       sync.Mutex
 	lines    map[string]string // command line by interaction ID
 	locales  map[string]string // each user's Discord locale by user ID
-	changed  chan struct{}     // closed when lines or the clock change
+	changed  chan struct{}     // closed when lines, locales or the clock change
 	skipping sync.Mutex        // one skip at a time
 }
 
