@@ -112,8 +112,17 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 }
 
 // replyPrivate sends an ephemeral message: the response when the interaction
-// is not answered yet, else a follow-up.
+// is not answered yet, else a follow-up. A public "thinking…" (a deferred
+// answer) cannot become private: it goes first, or it would stay in the
+// channel.
 func (r *request) replyPrivate(ctx context.Context, text string) {
+	if r.deferred {
+		if err := retryUnknown(ctx, func() error { return r.dc.InteractionResponseDelete(r.i, discordgo.WithContext(ctx)) }); err != nil {
+			r.log.Warn("could not delete the deferred answer", "err", err, "interaction", r.i.ID)
+		} else {
+			r.deferred = false
+		}
+	}
 	if !r.responded {
 		err := r.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,

@@ -247,7 +247,8 @@ func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
 	sg, err := p.db.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sg.GuildID != r.i.GuildID) {
-		return refuse(locales.ErrNoSuchGame)
+		// A number typed in the box: the game never was, here.
+		return refuse(locales.ErrUnknownGame, id)
 	} else if err != nil {
 		return err
 	}

@@ -20,6 +20,9 @@
 // MissingPermissions, ...) and checks what Discord checks: component and
 // content limits, one callback per interaction within 3 seconds, the
 // channel permissions of the bot (SetPermissions), privileged intents.
+// An interaction carries the invoking user's locale and permissions
+// (Invocation.Locale, Invocation.Permissions) and the guild's locale as
+// guild_locale, which SetGuildLocale changes.
 //
 // Message edits follow Discord's rules: a field left out is kept,
 // "content": null empties the content, "embeds": null removes the embeds,

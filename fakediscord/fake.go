@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -151,6 +152,7 @@ type Fake struct {
 	chanOrder    []string            // their IDs in creation order
 	dmByUser     map[string]string   // DM channel by recipient
 	dmClosed     map[string]bool     // users whose DMs are closed
+	guildLocales map[string]string   // preferred_locale changed by SetGuildLocale
 	gw           gateway
 	web          webhookDelivery
 }
@@ -200,6 +202,7 @@ func Start(opts ...Option) *Fake {
 		chans:        make(map[string]*channel),
 		dmByUser:     make(map[string]string),
 		dmClosed:     make(map[string]bool),
+		guildLocales: make(map[string]string),
 		gw:           newGateway(),
 		web:          webhookDelivery{endpoints: cfg.endpoints},
 	}
@@ -245,11 +248,40 @@ func (f *Fake) GatewayURL() string {
 	return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"
 }
 
-// Guilds returns the guilds the bot is in.
+// Guilds returns the guilds the bot is in, with their locales as
+// SetGuildLocale left them.
 func (f *Fake) Guilds() []Guild {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	out := make([]Guild, len(f.guilds))
 	copy(out, f.guilds)
+	for i := range out {
+		if l := f.guildLocales[out[i].ID]; l != "" {
+			out[i].Locale = l
+		}
+	}
 	return out
+}
+
+// SetGuildLocale changes a guild's preferred locale, as its owner does in
+// the server settings (Community → Overview → Server Primary Language):
+// the interactions that follow carry it as guild_locale, and the bot gets
+// a GUILD_UPDATE with the new preferred_locale. The locale must
+// be one Discord offers (discordgo.Locales: "de", "es-ES", "pt-BR", …).
+func (f *Fake) SetGuildLocale(guild, locale string) error {
+	if _, ok := discordgo.Locales[discordgo.Locale(locale)]; !ok || locale == "" {
+		return fmt.Errorf("%w: %q is not a Discord locale", ErrInvocation, locale)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.guild(guild); !ok {
+		return fmt.Errorf("%w: the bot is not in guild %s", ErrInvocation, guild)
+	}
+	f.guildLocales[guild] = locale
+	g, _ := f.guild(guild)
+	f.guildEventLocked(guild, "GUILD_UPDATE", f.wireGuildLocked(g))
+	f.notifyLocked()
+	return nil
 }
 
 // Close closes the gateway connections and the server, and makes waiting
@@ -294,4 +326,13 @@ func (f *Fake) guild(id string) (Guild, bool) {
 		}
 	}
 	return Guild{}, false
+}
+
+// guildLocaleLocked returns a guild's preferred locale now. f.mu must be
+// held.
+func (f *Fake) guildLocaleLocked(g Guild) string {
+	if l := f.guildLocales[g.ID]; l != "" {
+		return l
+	}
+	return g.Locale
 }

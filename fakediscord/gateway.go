@@ -477,7 +477,7 @@ func (f *Fake) wireGuildLocked(g Guild) map[string]any {
 	}
 	joined := time.Now().UTC().Format(time.RFC3339Nano)
 	return map[string]any{
-		"id": g.ID, "name": g.Name, "icon": nil, "owner_id": g.ID, "preferred_locale": g.Locale,
+		"id": g.ID, "name": g.Name, "icon": nil, "owner_id": g.ID, "preferred_locale": f.guildLocaleLocked(g),
 		"unavailable": false, "large": false, "member_count": 2, "joined_at": joined,
 		"features": []string{}, "emojis": []any{}, "stickers": []any{}, "threads": threads,
 		"voice_states": []any{}, "presences": []any{}, "stage_instances": []any{},

@@ -358,6 +358,7 @@ type wireInteraction struct {
 // wireInteractionLocked builds the common part of an interaction payload.
 func (f *Fake) wireInteractionLocked(it *interaction, inv Invocation, data any) *wireInteraction {
 	g, _ := f.guild(inv.Guild)
+	g.Locale = f.guildLocaleLocked(g)
 	member := f.wireMember(inv.User, inv.UserName)
 	member["permissions"] = itoa64(inv.Permissions)
 	channel := f.wireChannelLocked(inv.Channel)

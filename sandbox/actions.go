@@ -75,17 +75,16 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown channel %q", req.Channel))
 		return
 	}
-	cmd, err := parseCommand(req.Line, s.commands(), s.cfg.Users)
+	cmd, err := parseCommand(req.Line, s.commands(), s.cfg.Users, u.Locale)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), ErrCommand.Error()+": "))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), interactionTimeout)
 	defer cancel()
-	resp, err := s.cfg.Fake.SlashCommand(ctx, fakediscord.Invocation{
-		User: u.ID, UserName: u.Name, Channel: req.Channel,
-		Name: cmd.name, Sub: cmd.sub, Options: cmd.options,
-	})
+	inv := u.invocation()
+	inv.Channel, inv.Name, inv.Sub, inv.Options = req.Channel, cmd.name, cmd.sub, cmd.options
+	resp, err := s.cfg.Fake.SlashCommand(ctx, inv)
 	if resp != nil {
 		s.recordLine(resp.InteractionID, strings.Join(strings.Fields(req.Line), " "))
 	}
@@ -117,9 +116,9 @@ func (s *Server) serveClick(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), interactionTimeout)
 	defer cancel()
-	resp, err := s.cfg.Fake.Click(ctx, fakediscord.Invocation{
-		User: u.ID, UserName: u.Name, MessageID: req.Message, CustomID: req.CustomID, Values: req.Values,
-	})
+	inv := u.invocation()
+	inv.MessageID, inv.CustomID, inv.Values = req.Message, req.CustomID, req.Values
+	resp, err := s.cfg.Fake.Click(ctx, inv)
 	s.answer(w, resp, err)
 }
 

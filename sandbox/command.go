@@ -23,11 +23,32 @@ type command struct {
 	options map[string]any
 }
 
+// localized returns a name or description as a user of locale reads it in
+// Discord's client: its localization for locale, else the default.
+func localized(text string, l map[discordgo.Locale]string, locale string) string {
+	if t := l[discordgo.Locale(locale)]; t != "" {
+		return t
+	}
+	return text
+}
+
+// localizations returns a command's localizations, which discordgo keeps
+// behind a pointer.
+func localizations(l *map[discordgo.Locale]string) map[discordgo.Locale]string {
+	if l == nil {
+		return nil
+	}
+	return *l
+}
+
 // parseCommand reads a command line such as "/malefiz new seats:2 bots:1"
-// against the registered commands. Option values are typed as the command
-// declares them; a string option with choices takes a choice's value or
-// name; a user option takes a user's name (with or without @) or ID.
-func parseCommand(line string, cmds []*discordgo.ApplicationCommand, users []User) (command, error) {
+// against the registered commands, as a user of locale types it: names as
+// Discord's client shows them in that language ("/malefiz neu"), or the
+// default names. The command it returns has the default names, as Discord
+// sends them. Option values are typed as the command declares them; a
+// string option with choices takes a choice's value or name; a user option
+// takes a user's name (with or without @) or ID.
+func parseCommand(line string, cmds []*discordgo.ApplicationCommand, users []User, locale string) (command, error) {
 	words, err := splitWords(strings.TrimSpace(line))
 	if err != nil {
 		return command{}, err
@@ -38,27 +59,27 @@ func parseCommand(line string, cmds []*discordgo.ApplicationCommand, users []Use
 	name := strings.ToLower(strings.TrimPrefix(words[0], "/"))
 	var cmd *discordgo.ApplicationCommand
 	for _, c := range cmds {
-		if c.Name == name && (c.Type == 0 || c.Type == discordgo.ChatApplicationCommand) {
+		if (c.Name == name || localized(c.Name, localizations(c.NameLocalizations), locale) == name) && (c.Type == 0 || c.Type == discordgo.ChatApplicationCommand) {
 			cmd = c
 		}
 	}
 	if cmd == nil {
 		return command{}, fmt.Errorf("%w: there is no command /%s", ErrCommand, name)
 	}
-	out := command{name: name, options: map[string]any{}}
+	out := command{name: cmd.Name, options: map[string]any{}}
 	opts, words := cmd.Options, words[1:]
 	for hasSubcommands(opts) {
 		if len(words) == 0 || strings.Contains(words[0], ":") {
-			return command{}, fmt.Errorf("%w: /%s needs a subcommand: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), optionNames(opts))
+			return command{}, fmt.Errorf("%w: /%s needs a subcommand: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), optionNames(opts, locale))
 		}
 		var next *discordgo.ApplicationCommandOption
 		for _, o := range opts {
-			if o.Name == strings.ToLower(words[0]) && isSubcommand(o) {
+			if isSubcommand(o) && named(o, words[0], locale) {
 				next = o
 			}
 		}
 		if next == nil {
-			return command{}, fmt.Errorf("%w: /%s has no subcommand %q: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), words[0], optionNames(opts))
+			return command{}, fmt.Errorf("%w: /%s has no subcommand %q: %s", ErrCommand, strings.TrimSpace(name+" "+out.sub), words[0], optionNames(opts, locale))
 		}
 		out.sub = strings.TrimSpace(out.sub + " " + next.Name)
 		opts, words = next.Options, words[1:]
@@ -68,19 +89,19 @@ func parseCommand(line string, cmds []*discordgo.ApplicationCommand, users []Use
 		if !ok || key == "" {
 			return command{}, fmt.Errorf("%w: %q: write options as name:value", ErrCommand, w)
 		}
-		o := findOption(opts, strings.ToLower(key))
+		o := findOption(opts, key, locale)
 		if o == nil {
 			return command{}, fmt.Errorf("%w: /%s %s has no option %q", ErrCommand, name, out.sub, key)
 		}
-		v, err := optionValue(o, value, users)
+		v, err := optionValue(o, value, users, locale)
 		if err != nil {
-			return command{}, fmt.Errorf("%w: %s: %v", ErrCommand, o.Name, err)
+			return command{}, fmt.Errorf("%w: %s: %v", ErrCommand, localized(o.Name, o.NameLocalizations, locale), err)
 		}
 		out.options[o.Name] = v
 	}
 	for _, o := range opts {
 		if _, given := out.options[o.Name]; o.Required && !given {
-			return command{}, fmt.Errorf("%w: %s is required", ErrCommand, o.Name)
+			return command{}, fmt.Errorf("%w: %s is required", ErrCommand, localized(o.Name, o.NameLocalizations, locale))
 		}
 	}
 	return out, nil
@@ -124,28 +145,35 @@ func hasSubcommands(opts []*discordgo.ApplicationCommandOption) bool {
 	return len(opts) > 0 && isSubcommand(opts[0])
 }
 
-func optionNames(opts []*discordgo.ApplicationCommandOption) string {
+// named reports whether word names o: its name or its name in locale.
+func named(o *discordgo.ApplicationCommandOption, word, locale string) bool {
+	word = strings.ToLower(word)
+	return o.Name == word || localized(o.Name, o.NameLocalizations, locale) == word
+}
+
+func optionNames(opts []*discordgo.ApplicationCommandOption, locale string) string {
 	names := make([]string, 0, len(opts))
 	for _, o := range opts {
-		names = append(names, o.Name)
+		names = append(names, localized(o.Name, o.NameLocalizations, locale))
 	}
 	return strings.Join(names, ", ")
 }
 
-func findOption(opts []*discordgo.ApplicationCommandOption, name string) *discordgo.ApplicationCommandOption {
+func findOption(opts []*discordgo.ApplicationCommandOption, name, locale string) *discordgo.ApplicationCommandOption {
 	for _, o := range opts {
-		if o.Name == name && !isSubcommand(o) {
+		if !isSubcommand(o) && named(o, name, locale) {
 			return o
 		}
 	}
 	return nil
 }
 
-// optionValue converts the text of an option to the type it declares.
-func optionValue(o *discordgo.ApplicationCommandOption, text string, users []User) (any, error) {
+// optionValue converts the text of an option to the type it declares; a
+// choice may be named as a user of locale reads it.
+func optionValue(o *discordgo.ApplicationCommandOption, text string, users []User, locale string) (any, error) {
 	if len(o.Choices) > 0 {
 		for _, c := range o.Choices {
-			if fmt.Sprint(c.Value) == text || strings.EqualFold(c.Name, text) {
+			if fmt.Sprint(c.Value) == text || strings.EqualFold(c.Name, text) || strings.EqualFold(localized(c.Name, c.NameLocalizations, locale), text) {
 				return choiceValue(o, c.Value), nil
 			}
 		}

@@ -33,7 +33,7 @@ func TestParseCommand(t *testing.T) {
 		{"/admin game reset id:7 level:1", command{name: "admin", sub: "game reset", options: map[string]any{"id": int64(7), "level": int64(1)}}},
 	}
 	for _, tt := range tests {
-		got, err := parseCommand(tt.line, cmds, users)
+		got, err := parseCommand(tt.line, cmds, users, "en-US")
 		require.NoError(t, err, tt.line)
 		assert.Equal(t, tt.want, got, tt.line)
 	}
@@ -45,7 +45,7 @@ func TestParseCommand(t *testing.T) {
 		"/":                      "a command starts with /",
 		"":                       "a command starts with /",
 	} {
-		_, err := parseCommand(line, cmds, users)
+		_, err := parseCommand(line, cmds, users, "en-US")
 		require.ErrorIs(t, err, ErrCommand, line)
 		assert.Contains(t, err.Error(), want, line)
 	}
@@ -68,11 +68,49 @@ func TestParseCommandChecksTheRegisteredRange(t *testing.T) {
 		{"/r name:ab", "name: must be between 3 and 5 characters long"},
 		{"/r name:abcdef", "name: must be between 3 and 5 characters long"},
 	} {
-		_, err := parseCommand(tt.line, cmds, nil)
+		_, err := parseCommand(tt.line, cmds, nil, "en-US")
 		require.ErrorIs(t, err, ErrCommand, tt.line)
 		assert.Equal(t, "sandbox: bad command: "+tt.want, err.Error(), tt.line)
 	}
-	got, err := parseCommand("/r seats:4 bots:9 ratio:0.5 name:abc", cmds, nil)
+	got, err := parseCommand("/r seats:4 bots:9 ratio:0.5 name:abc", cmds, nil, "en-US")
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"seats": int64(4), "bots": int64(9), "ratio": 0.5, "name": "abc"}, got.options)
+}
+
+// A user types a command as Discord's client shows it in their language;
+// the interaction carries the default names, as Discord sends them.
+func TestParseCommandInTheUsersLanguage(t *testing.T) {
+	de := func(s string) map[discordgo.Locale]string { return map[discordgo.Locale]string{discordgo.German: s} }
+	deName := de("spiel")
+	cmd := &discordgo.ApplicationCommand{Name: "game", NameLocalizations: &deName, Description: "d", Options: []*discordgo.ApplicationCommandOption{
+		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", NameLocalizations: de("neu"), Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "roll", NameLocalizations: de("wurf"), Description: "d", Required: true,
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "button", NameLocalizations: de("knopf"), Value: "button"}, {Name: "auto", Value: "auto"}}},
+		}},
+	}}
+	cmds := []*discordgo.ApplicationCommand{cmd}
+	want := command{name: "game", sub: "new", options: map[string]any{"roll": "button"}}
+	for _, c := range []struct{ name, line, locale string }{
+		{"German names", "/spiel neu wurf:knopf", "de"},
+		{"German names, a value", "/spiel neu wurf:button", "de"},
+		{"the default names still", "/game new roll:button", "de"},
+		{"English", "/game new roll:button", "en-US"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseCommand(c.line, cmds, nil, c.locale)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+	for _, c := range []struct{ name, line, locale, err string }{
+		{"German names for an English user", "/spiel neu wurf:button", "en-US", "no command /spiel"},
+		{"the required option named in German", "/spiel neu", "de", "wurf is required"},
+		{"the subcommands named in German", "/spiel", "de", "needs a subcommand: neu"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := parseCommand(c.line, cmds, nil, c.locale)
+			require.ErrorIs(t, err, ErrCommand)
+			assert.Contains(t, err.Error(), c.err)
+		})
+	}
 }

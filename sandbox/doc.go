@@ -5,6 +5,12 @@
 // "Only you can see this", and a box for the bot's registered slash
 // commands. One person plays as any of the sandbox's users (a switcher at
 // the bottom left) and can move the sandbox clock ahead to see timeouts.
+// Each user has a Discord language and the server its own (menus under the
+// user and under the server's name, POST /api/locale): the interactions
+// carry them as locale and guild_locale, the command box names the
+// commands as Discord's client does in the user's language, and timestamps
+// are written in it; a user marked Admin has Manage Server in the
+// interactions' member permissions.
 //
 // A message with the flag IS_COMPONENTS_V2 is drawn from its layout
 // components as Discord's client draws them: containers with their accent

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
@@ -26,7 +28,18 @@ const interactionTimeout = 15 * time.Second
 type User struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Locale is the user's Discord language (a Discord locale: "de",
+	// "es-ES", "pt-BR"), which their interactions carry; "" is en-US. The
+	// page changes it.
+	Locale string `json:"locale,omitempty"`
+	// Admin: the user is the server's admin, with Manage Server in the
+	// member permissions of their interactions (AdminPermissions).
+	Admin bool `json:"admin,omitempty"`
 }
+
+// AdminPermissions are the member permissions of an admin user: a plain
+// member's and Manage Server, as Discord sends them in member.permissions.
+const AdminPermissions = fakediscord.DefaultMemberPermissions | discordgo.PermissionManageGuild
 
 // Users returns sandbox users with the given names and fixed IDs (the
 // same names get the same IDs on every run, so a kept database still
@@ -61,7 +74,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	lines    map[string]string // command line by interaction ID
-	changed  chan struct{}     // closed when lines or the clock change
+	locales  map[string]string // each user's Discord locale by user ID
+	changed  chan struct{}     // closed when lines, locales or the clock change
 	skipping sync.Mutex        // one skip at a time
 }
 
@@ -74,11 +88,20 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("sandbox: no users")
 	}
 	seen := map[string]bool{}
+	locales := map[string]string{}
 	for _, u := range cfg.Users {
 		if u.ID == "" || u.Name == "" || seen[u.ID] {
 			return nil, fmt.Errorf("sandbox: user %+v needs a unique ID and a name", u)
 		}
 		seen[u.ID] = true
+		l := string(discordgo.EnglishUS)
+		if u.Locale != "" {
+			var err error
+			if l, err = ParseLocale(u.Locale); err != nil {
+				return nil, fmt.Errorf("sandbox: user %s: %w", u.Name, err)
+			}
+		}
+		locales[u.ID] = l
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = NewClock(nil)
@@ -86,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, lines: map[string]string{}, changed: make(chan struct{})}
+	s := &Server{cfg: cfg, lines: map[string]string{}, locales: locales, changed: make(chan struct{})}
 	files, _ := fs.Sub(static, "static")
 	m := http.NewServeMux()
 	m.Handle("GET /{$}", http.HandlerFunc(s.servePage))
@@ -97,6 +120,7 @@ func New(cfg Config) (*Server, error) {
 	m.HandleFunc("POST /api/command", s.serveCommand)
 	m.HandleFunc("POST /api/click", s.serveClick)
 	m.HandleFunc("POST /api/skip", s.serveSkip)
+	m.HandleFunc("POST /api/locale", s.serveLocale)
 	m.HandleFunc("GET /attachments/{message}/{attachment}/{name}", s.serveAttachment)
 	s.mux = m
 	return s, nil
@@ -119,20 +143,45 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(page)
 }
 
-// serveUsers answers with the users and the default channel: what the
+// serveUsers answers with the users (and their locales), the default
+// channel, the server's locale and the locales to choose from: what the
 // page needs before it opens the event stream.
 func (s *Server) serveUsers(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"users": s.cfg.Users, "channel": s.cfg.Fake.ChannelID, "guild": s.guildName()})
+	writeJSON(w, http.StatusOK, map[string]any{"users": s.users(), "channel": s.cfg.Fake.ChannelID,
+		"guild": s.guildName(), "guild_locale": s.guildLocale(), "locales": Locales()})
 }
 
-// user returns the sandbox user with the given ID.
+// user returns the sandbox user with the given ID, with their locale now.
 func (s *Server) user(id string) (User, bool) {
 	for _, u := range s.cfg.Users {
 		if u.ID == id {
+			s.mu.Lock()
+			u.Locale = s.locales[u.ID]
+			s.mu.Unlock()
 			return u, true
 		}
 	}
 	return User{}, false
+}
+
+// users returns the sandbox users with their locales now.
+func (s *Server) users() []User {
+	out := make([]User, 0, len(s.cfg.Users))
+	for _, u := range s.cfg.Users {
+		u, _ = s.user(u.ID)
+		out = append(out, u)
+	}
+	return out
+}
+
+// invocation is what the fake needs to know of who acts: the user, their
+// locale and their permissions.
+func (u User) invocation() fakediscord.Invocation {
+	inv := fakediscord.Invocation{User: u.ID, UserName: u.Name, Locale: u.Locale}
+	if u.Admin {
+		inv.Permissions = AdminPermissions
+	}
+	return inv
 }
 
 // notify wakes the event streams: something the fake does not know

@@ -33,11 +33,17 @@ type page struct {
 
 func newPage(t *testing.T) *page {
 	t.Helper()
+	return newPageWith(t, Users("Alice", "Bob"))
+}
+
+// newPageWith is newPage with other users; the first two are alice and
+// bob.
+func newPageWith(t *testing.T, users []User) *page {
+	t.Helper()
 	t.Parallel() // each page's toy bot takes a second to disconnect
 	fake := fakediscord.New(t)
 	toyBot(t, fake)
 	p := &page{t: t, fake: fake, clock: NewClock(nil)}
-	users := Users("Alice", "Bob")
 	p.alice, p.bob = users[0], users[1]
 	srv, err := New(Config{Fake: fake, Users: users, Clock: p.clock, Tick: func(context.Context) error {
 		p.ticks.Add(1)
@@ -389,8 +395,93 @@ func TestNewChecksItsConfig(t *testing.T) {
 		"no users":       {Fake: fake},
 		"twice the same": {Fake: fake, Users: []User{{ID: "1", Name: "A"}, {ID: "1", Name: "B"}}},
 		"no name":        {Fake: fake, Users: []User{{ID: "1"}}},
+		"no such locale": {Fake: fake, Users: []User{{ID: "1", Name: "A", Locale: "xx"}}},
 	} {
 		_, err := New(cfg)
 		assert.Error(t, err, name)
 	}
+}
+
+// Each user's Discord language, the server's and the admin's Manage Server
+// reach the bot in the interactions, as Discord sends them (locale,
+// guild_locale, member.permissions), and the page changes the languages.
+func TestLocalesAndTheAdminReachTheBot(t *testing.T) {
+	users := Users("Alice", "Bob", "Dave")
+	users[0].Locale, users[2].Admin = "de", true
+	p := newPageWith(t, users)
+	dave := users[2]
+	whoami := func(u User) string {
+		t.Helper()
+		id := p.command(u, "/toy whoami")["message"].(string)
+		m, ok := p.fake.Message(id)
+		require.True(t, ok)
+		return m.Content
+	}
+	setLocale := func(body localeRequest) (int, map[string]any) {
+		t.Helper()
+		return p.post("/api/locale", body)
+	}
+	assert.Equal(t, "locale=de guild_locale=en-US manage_server=false", whoami(p.alice))
+	assert.Equal(t, "locale=en-US guild_locale=en-US manage_server=false", whoami(p.bob))
+	assert.Equal(t, "locale=en-US guild_locale=en-US manage_server=true", whoami(dave), "Dave is the server's admin")
+
+	for _, c := range []struct {
+		name   string
+		body   localeRequest
+		status int
+		answer string
+	}{
+		{"the server in Spanish", localeRequest{Server: true, Locale: "es-es"}, http.StatusOK, "es-ES"},
+		{"Bob in Polish", localeRequest{User: p.bob.ID, Locale: "pl"}, http.StatusOK, "pl"},
+		{"not a locale", localeRequest{User: p.bob.ID, Locale: "klingon"}, http.StatusBadRequest, "not a Discord locale"},
+		{"a base Discord offers by region", localeRequest{Server: true, Locale: "es"}, http.StatusBadRequest, "es-419 or es-ES"},
+		{"nobody", localeRequest{Locale: "de"}, http.StatusBadRequest, "unknown user"},
+		{"both", localeRequest{User: p.bob.ID, Server: true, Locale: "de"}, http.StatusBadRequest, "not both"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, out := setLocale(c.body)
+			assert.Equal(t, c.status, status)
+			if c.status == http.StatusOK {
+				assert.Equal(t, c.answer, out["locale"])
+			} else {
+				assert.Contains(t, out["error"], c.answer)
+			}
+		})
+	}
+	assert.Equal(t, "locale=de guild_locale=es-ES manage_server=false", whoami(p.alice))
+	assert.Equal(t, "locale=pl guild_locale=es-ES manage_server=false", whoami(p.bob))
+
+	st := p.view(p.alice)
+	assert.Equal(t, "es-ES", st.GuildLocale)
+	assert.Equal(t, []User{
+		{ID: p.alice.ID, Name: "Alice", Locale: "de"},
+		{ID: p.bob.ID, Name: "Bob", Locale: "pl"},
+		{ID: dave.ID, Name: "Dave", Locale: "en-US", Admin: true},
+	}, st.Users)
+}
+
+func TestParseLocale(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{"de", "de", ""},
+		{"pt-br", "pt-BR", ""},
+		{"pt_BR", "pt-BR", ""},
+		{" en-US ", "en-US", ""},
+		{"pt", "", "pt-BR"},
+		{"de-DE", "", "not a Discord locale"},
+		{"", "", "not a Discord locale"},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			got, err := ParseLocale(c.in)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+	locales := Locales()
+	assert.Equal(t, "en-US", locales[0].Value, "English (United States) first")
+	assert.Len(t, locales, 31)
 }

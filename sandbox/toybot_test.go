@@ -38,6 +38,7 @@ var toyCommand = &discordgo.ApplicationCommand{
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "dm", Description: "a direct message"},
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "thread", Description: "a thread with a button"},
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "card", Description: "a Components V2 card"},
+		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "whoami", Description: "what the interaction says of its user"},
 	},
 }
 
@@ -85,6 +86,14 @@ func toyBot(t *testing.T, fake *fakediscord.Fake) {
 			switch sub.Name {
 			case "board":
 				private("Your board, <@" + user + ">")
+				return
+			case "whoami":
+				guild := "none"
+				if ic.GuildLocale != nil {
+					guild = string(*ic.GuildLocale)
+				}
+				private(fmt.Sprintf("locale=%s guild_locale=%s manage_server=%t", string(ic.Locale), guild,
+					ic.Member.Permissions&discordgo.PermissionManageGuild != 0))
 				return
 			case "thread":
 				reply(discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "a game in its thread"})

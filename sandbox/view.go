@@ -21,8 +21,11 @@ const maxShown = 200
 // state is what the page shows one user in one channel: sent as JSON on
 // the event stream whenever it changes.
 type state struct {
-	Guild    string        `json:"guild"`
-	User     string        `json:"user"`
+	Guild string `json:"guild"`
+	// GuildLocale is the server's Discord language.
+	GuildLocale string `json:"guild_locale"`
+	User        string `json:"user"`
+	// Users are the sandbox users, each with their Discord language.
 	Users    []User        `json:"users"`
 	Bot      string        `json:"bot"` // the bot user's ID
 	Channel  string        `json:"channel"`
@@ -110,14 +113,16 @@ type choiceView struct {
 	Value any    `json:"value"`
 }
 
-// optionViews converts a command's options for the page.
-func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
+// optionViews converts a command's options for the page, named and
+// described as Discord's client shows them to a user of locale.
+func optionViews(opts []*discordgo.ApplicationCommandOption, locale string) []optionView {
 	var out []optionView
 	for _, o := range opts {
-		v := optionView{Type: o.Type, Name: o.Name, Description: o.Description, Required: o.Required,
-			MinValue: o.MinValue, MaxValue: o.MaxValue, MinLength: o.MinLength, MaxLength: o.MaxLength, Options: optionViews(o.Options)}
+		v := optionView{Type: o.Type, Name: localized(o.Name, o.NameLocalizations, locale),
+			Description: localized(o.Description, o.DescriptionLocalizations, locale), Required: o.Required,
+			MinValue: o.MinValue, MaxValue: o.MaxValue, MinLength: o.MinLength, MaxLength: o.MaxLength, Options: optionViews(o.Options, locale)}
 		for _, c := range o.Choices {
-			v.Choices = append(v.Choices, choiceView{Name: c.Name, Value: c.Value})
+			v.Choices = append(v.Choices, choiceView{Name: localized(c.Name, c.NameLocalizations, locale), Value: c.Value})
 		}
 		out = append(out, v)
 	}
@@ -128,7 +133,7 @@ func optionViews(opts []*discordgo.ApplicationCommandOption) []optionView {
 func (s *Server) state(user, channel string) state {
 	f := s.cfg.Fake
 	st := state{
-		Guild: s.guildName(), User: user, Users: s.cfg.Users, Bot: f.AppID, Channel: channel,
+		Guild: s.guildName(), GuildLocale: s.guildLocale(), User: user, Users: s.users(), Bot: f.AppID, Channel: channel,
 		Channels: []channelView{}, Messages: []messageView{}, Commands: []commandView{},
 		Now: s.cfg.Clock.Now().UnixMilli(), Offset: s.cfg.Clock.Offset().Milliseconds(),
 	}
@@ -159,8 +164,10 @@ func (s *Server) state(user, channel string) state {
 	for _, m := range shown {
 		st.Messages = append(st.Messages, s.messageView(m, componentTree(m.Components), user, commands, archived[m.ChannelID]))
 	}
+	me, _ := s.user(user)
 	for _, c := range s.commands() {
-		st.Commands = append(st.Commands, commandView{Name: c.Name, Description: c.Description, Options: optionViews(c.Options)})
+		st.Commands = append(st.Commands, commandView{Name: localized(c.Name, localizations(c.NameLocalizations), me.Locale),
+			Description: localized(c.Description, localizations(c.DescriptionLocalizations), me.Locale), Options: optionViews(c.Options, me.Locale)})
 	}
 	return st
 }

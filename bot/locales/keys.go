@@ -96,6 +96,7 @@ const (
 	ErrTooLate            Key = "err.too_late"
 	ErrUnknownButton      Key = "err.unknown_button"
 	ErrUnknownCommand     Key = "err.unknown_command"
+	ErrUnknownGame        Key = "err.unknown_game"
 	ErrVoteOpen           Key = "err.vote_open"
 	ErrWhichGame          Key = "err.which_game"
 	FormatPercent         Key = "format.percent"

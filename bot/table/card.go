@@ -14,7 +14,7 @@ import (
 
 // CardMessage is the card of a started game: the seats with their colours
 // and distance to the goal, whose turn it is and until when, a link to the
-// thread, and at the end the result with Rematch.
+// thread while the game runs, and at the end the result with Rematch.
 func (t *Table) CardMessage() Message {
 	m := Message{Embeds: []Embed{t.cardEmbed()}}
 	if t.State != nil && t.State.Over() && t.Game.Status != malefiz.StatusCancelled {
@@ -80,8 +80,9 @@ func (t *Table) cardEmbed() Embed {
 		lines = append(lines, turn)
 		color = ColorRGB[t.State.Turn()]
 	}
-	if sg.Threaded && sg.LobbyMessageID != "" {
-		// A thread started from a message has the message's ID.
+	if sg.Threaded && sg.LobbyMessageID != "" && t.State != nil && !t.State.Over() && sg.Status.Open() {
+		// A thread started from a message has the message's ID. Once the
+		// game is over, nothing is played there any more.
 		lines = append(lines, tr(lang, locales.CardThread, "<#"+sg.LobbyMessageID+">"))
 	}
 	return Embed{Title: title, Description: strings.Join(lines, "\n"), Color: color,

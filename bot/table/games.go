@@ -19,7 +19,11 @@ func (t *Table) GameLine(userID, lang string) string {
 			continue
 		}
 		if s.UserID != "" {
-			players = append(players, Mention(s.UserID))
+			who := Mention(s.UserID)
+			if c := SeatColor(s); c.Valid() {
+				who = ColorEmoji[c] + " " + who // as the card writes a person
+			}
+			players = append(players, who)
 		} else {
 			players = append(players, t.seatLabel(s))
 		}

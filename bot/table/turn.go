@@ -227,8 +227,9 @@ func (t *Table) playOn() ([]string, error) {
 
 // openNext adds what follows the turns just played: the result when the
 // game is over; else the next turn's message (already rolled with roll
-// auto), the player's direct message and the card's update; or, when more
-// turns need nobody than one change plays, a wake-up of the scheduler.
+// auto), the player's direct message (quiet as the ping is) and the
+// card's update; or, when more turns need nobody than one change plays, a
+// wake-up of the scheduler.
 func (t *Table) openNext() {
 	if t.State.Over() {
 		t.finish()
@@ -241,7 +242,9 @@ func (t *Table) openNext() {
 		return
 	}
 	t.post(t.TurnView(TurnOptions{}), malefiz.RoleTurn)
-	if seat := t.ToMove(); seat != nil && seat.UserID != "" {
+	// The direct message follows the ping's rule: none while the player
+	// is there (acted in the game within QuietFor), unless ping:always.
+	if seat := t.ToMove(); seat != nil && seat.UserID != "" && !t.quiet(seat) {
 		t.notify(seat.UserID, t.turnDM(), malefiz.RoleTurn)
 	}
 	t.edit(malefiz.RoleLobby, t.CardMessage(), false)

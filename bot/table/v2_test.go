@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 )
 
 // The table's side of issue 21: quiet pings, Rematch on the card, the
@@ -94,4 +96,91 @@ func labels(rows []Row) []string {
 		}
 	}
 	return out
+}
+
+// A direct message for a turn follows the ping's rule (issue 31): none
+// while its player acted in the game within QuietFor, unless they asked for
+// every ping.
+func TestTurnDirectMessageIsQuietAsThePing(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		acted  time.Duration // how long ago Ben acted; 0: never
+		always bool
+		dm     bool
+	}{
+		{"never acted", 0, false, true},
+		{"acted 5 minutes ago", 5 * time.Minute, false, false},
+		{"acted 9 minutes ago", 9 * time.Minute, false, false},
+		{"acted 11 minutes ago", 11 * time.Minute, false, true},
+		{"acted 5 minutes ago, asked for every ping", 5 * time.Minute, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := running(t, "start", RollButton, dice(4))
+			if c.acted > 0 {
+				tb.Game.Seats[1].Acted = now.Add(-c.acted)
+			}
+			tb.PingAlways = map[string]bool{"2": c.always}
+			tb.DMs = map[string]bool{"2": true}
+			tb.Touch(ann.UserID)
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: 1}))
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: 1, Arg: "home-a2"}))
+			var dms []Effect
+			for _, e := range tb.Effects() {
+				if e.Kind == DM {
+					dms = append(dms, e)
+				}
+			}
+			msg := nextTurnPost(t, tb)
+			assert.Equal(t, !c.dm, msg.Silent, "the ping and the direct message agree")
+			if !c.dm {
+				assert.Empty(t, dms, "no direct message while Ben is there")
+				return
+			}
+			require.Len(t, dms, 1)
+			assert.Equal(t, "2", dms[0].User)
+		})
+	}
+}
+
+// What a new player tripped on (issue 31): /malefiz games gives a person
+// their colour as it gives a computer its own, and the finished card no
+// longer sends anyone to play in the thread.
+func TestGameLineGivesEveryoneTheirColour(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(6))
+	line := tb.GameLine("2", "en")
+	for _, s := range tb.Game.Seats {
+		c := SeatColor(&s)
+		require.True(t, c.Valid(), "seat %+v", s)
+		assert.Contains(t, line, ColorEmoji[c]+" "+Mention(s.UserID))
+	}
+}
+
+func TestCardLinksTheThreadOnlyWhileTheGameRuns(t *testing.T) {
+	thread := tr("en", locales.CardThread, "<#m-lobby>")
+	for _, c := range []struct {
+		name   string
+		end    func(t *testing.T, tb *Table)
+		linked bool
+	}{
+		{"running", func(*testing.T, *Table) {}, true},
+		{"won", func(t *testing.T, tb *Table) {
+			turn := tb.State.TurnNumber()
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
+			require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "h13-i14"}))
+			require.True(t, tb.State.Over())
+		}, false},
+		{"resigned", func(t *testing.T, tb *Table) { require.NoError(t, tb.Resign(ann)) }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := running(t, "players=rg turn=r r=h13 g= x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11", RollButton, dice(2))
+			tb.Game.Threaded = true
+			c.end(t, tb)
+			card := tb.CardMessage().Embeds[0].Description
+			if c.linked {
+				assert.Contains(t, card, thread)
+			} else {
+				assert.NotContains(t, card, thread)
+			}
+		})
+	}
 }

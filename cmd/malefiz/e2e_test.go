@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -222,4 +224,15 @@ func checkStatsCommands(t *testing.T, h *harness, gameID int64, g *engine.Game) 
 	if len(anim.Image) != moves+1 {
 		t.Errorf("replay has %d frames, want %d moves + the start", len(anim.Image), moves)
 	}
+	// A number that was never a game: it does not exist, rather than "no
+	// longer exists".
+	none := h.command(bob, "replay", map[string]any{"game": 999})
+	said, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return (c.Route == fakediscord.RouteFollowup || c.Route == fakediscord.RouteWebhookMessageEdit) && c.InteractionID == none.InteractionID
+	})
+	require.NoError(t, err)
+	assert.Contains(t, string(said.Body), "There is no game #999 on this server.")
+	assert.True(t, said.Route == fakediscord.RouteFollowup, "said privately, not in the public \"thinking…\"")
+	thinking, _ := h.fake.Message(none.Message.ID)
+	assert.True(t, thinking.Deleted, "the public \"thinking…\" goes")
 }

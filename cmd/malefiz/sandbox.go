@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -43,6 +44,14 @@ var sandboxGuild = fakediscord.Guild{
 type sandboxOptions struct {
 	DBPath string   // "" means a new file in a temporary directory
 	Users  []string // the names of the users the page plays as
+	// Locales are the users' Discord languages by name; "" names every
+	// user without one of their own. Missing: en-US.
+	Locales map[string]string
+	// ServerLocale is the server's language; "" is en-US.
+	ServerLocale string
+	// Admin is the name of the user with Manage Server; "" is the last
+	// user.
+	Admin  string
 	Logger *slog.Logger
 	// Bot changes the bot's options after the sandbox set its clock
 	// (tests: a fixed die).
@@ -81,7 +90,9 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 		dbPath = filepath.Join(a.tmpDir, "malefiz.db")
 	}
-	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild), fakediscord.WithClock(a.clock.Now))
+	guild := sandboxGuild
+	guild.Locale = opts.ServerLocale
+	a.fake = fakediscord.Start(fakediscord.WithGuild(guild), fakediscord.WithClock(a.clock.Now))
 
 	cfg := DefaultConfig()
 	cfg.Discord.Token = a.fake.Token()
@@ -98,8 +109,20 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		a.main = nil // Run closed what it opened
 		return nil, err
 	}
+	users := sandbox.Users(opts.Users...)
+	admin := opts.Admin
+	if admin == "" && len(users) > 0 {
+		admin = users[len(users)-1].Name
+	}
+	for i := range users {
+		users[i].Admin = strings.EqualFold(users[i].Name, admin)
+		users[i].Locale = opts.Locales[""]
+		if l, ok := opts.Locales[users[i].Name]; ok {
+			users[i].Locale = l
+		}
+	}
 	a.page, err = sandbox.New(sandbox.Config{
-		Fake: a.fake, Users: sandbox.Users(opts.Users...), Clock: a.clock, Tick: a.tick, Logger: opts.Logger,
+		Fake: a.fake, Users: users, Clock: a.clock, Tick: a.tick, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, err
@@ -185,6 +208,45 @@ func parseUsers(s string) ([]string, error) {
 	return names, nil
 }
 
+// parseLocales reads the -locale flag: one Discord locale for every user
+// ("de"), or NAME=LOCALE pairs ("Alice=de,Bob=es-ES"), or both ("fr,Bob=pl":
+// Bob Polish, the others French). The names must be among users.
+func parseLocales(s string, users []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, named := strings.Cut(part, "=")
+		if !named {
+			name, value = "", part
+		}
+		name = strings.TrimSpace(name)
+		if named {
+			found := ""
+			for _, u := range users {
+				if strings.EqualFold(u, name) {
+					found = u
+				}
+			}
+			if found == "" {
+				return nil, fmt.Errorf("-locale names %q, who is not among -users %s", name, strings.Join(users, ","))
+			}
+			name = found
+		}
+		if _, twice := out[name]; twice {
+			return nil, fmt.Errorf("-locale gives %q twice", part)
+		}
+		l, err := sandbox.ParseLocale(value)
+		if err != nil {
+			return nil, fmt.Errorf("-locale: %v", err)
+		}
+		out[name] = l
+	}
+	return out, nil
+}
+
 // sandboxCommand is `malefiz sandbox`: the bot against a fake Discord,
 // shown on a web page, until SIGINT or SIGTERM.
 func sandboxCommand(args []string, stdout, stderr io.Writer) int {
@@ -192,6 +254,9 @@ func sandboxCommand(args []string, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "127.0.0.1:8080", "the address of the web page")
 	dbPath := fs.String("db", "", "the SQLite file of the games (default a new file in a temporary directory, removed at exit)")
 	usersFlag := fs.String("users", defaultSandboxUsers, "comma-separated names of the users the page can play as")
+	localeFlag := fs.String("locale", "en-US", "the users' Discord language: a Discord locale (de, es-ES, fr, it, nl, pl, pt-BR, …) for all, and NAME=LOCALE for one (\"de,Bob=es-ES\"); the page changes it")
+	serverLocale := fs.String("server-locale", "en-US", "the server's language, a Discord locale: what the whole channel reads; the page changes it")
+	adminFlag := fs.String("admin", "", "the user who is the server's admin, with Manage Server, to try /malefiz settings (default the last of -users)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "sandbox: %v", err)
 	}
@@ -202,6 +267,17 @@ func sandboxCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "sandbox: %v", err)
 	}
+	locales, err := parseLocales(*localeFlag, users)
+	if err != nil {
+		return fail(stderr, "sandbox: %v", err)
+	}
+	guildLocale, err := sandbox.ParseLocale(*serverLocale)
+	if err != nil {
+		return fail(stderr, "sandbox: -server-locale: %v", err)
+	}
+	if *adminFlag != "" && !slices.ContainsFunc(users, func(u string) bool { return strings.EqualFold(u, *adminFlag) }) {
+		return fail(stderr, "sandbox: -admin %q is not among -users %s", *adminFlag, strings.Join(users, ","))
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "malefiz: sandbox: %v (try another -listen address)\n", err)
@@ -211,7 +287,8 @@ func sandboxCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, err := startSandbox(ctx, sandboxOptions{DBPath: *dbPath, Users: users, Logger: logger})
+	app, err := startSandbox(ctx, sandboxOptions{DBPath: *dbPath, Users: users, Locales: locales,
+		ServerLocale: guildLocale, Admin: *adminFlag, Logger: logger})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return 0

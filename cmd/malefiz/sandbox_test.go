@@ -56,8 +56,38 @@ func manyNames(n int) string {
 	return strings.Join(names, ",")
 }
 
+func TestParseLocales(t *testing.T) {
+	users := []string{"Alice", "Bob"}
+	for _, c := range []struct {
+		name, in string
+		want     map[string]string
+		err      string
+	}{
+		{"everyone", "de", map[string]string{"": "de"}, ""},
+		{"one by name", "bob=pt-br", map[string]string{"Bob": "pt-BR"}, ""},
+		{"everyone and one", " fr , Bob=es-ES ", map[string]string{"": "fr", "Bob": "es-ES"}, ""},
+		{"nothing", "", map[string]string{}, ""},
+		{"not a locale", "Alice=xx", nil, `"xx" is not a Discord locale`},
+		{"a base by region", "es", nil, "es-419 or es-ES"},
+		{"not a user", "Zed=de", nil, `"Zed", who is not among -users Alice,Bob`},
+		{"twice", "de,fr", nil, "twice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseLocales(c.in, users)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
 func TestSandboxCommandRefusesBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"sandbox", "-users", ""}, {"sandbox", "extra"}, {"sandbox", "-listen"}} {
+	for _, args := range [][]string{{"sandbox", "-users", ""}, {"sandbox", "extra"}, {"sandbox", "-listen"},
+		{"sandbox", "-locale", "xx"}, {"sandbox", "-server-locale", "pt"}, {"sandbox", "-admin", "Zed"}} {
 		code, out, errOut := runCLI(args...)
 		assert.Equal(t, 2, code, "%v", args)
 		assert.Empty(t, out)
@@ -77,7 +107,8 @@ func TestSandboxHelperProcess(t *testing.T) {
 	if os.Getenv("MALEFIZ_SANDBOX_HELPER") != "1" {
 		t.Skip("runs only as a child process")
 	}
-	os.Exit(run([]string{"sandbox", "-listen", "127.0.0.1:0", "-db", os.Getenv("MALEFIZ_SANDBOX_DB"), "-users", "Ann,Ben"}, os.Stdout, os.Stderr))
+	os.Exit(run([]string{"sandbox", "-listen", "127.0.0.1:0", "-db", os.Getenv("MALEFIZ_SANDBOX_DB"), "-users", "Ann,Ben",
+		"-locale", "pl,Ben=pt-br", "-server-locale", "it", "-admin", "ann"}, os.Stdout, os.Stderr))
 }
 
 // TestSandboxCommand runs `malefiz sandbox` in a child process: it prints
@@ -106,12 +137,21 @@ func TestSandboxCommand(t *testing.T) {
 	resp, err := http.Get(base + "/api/users")
 	require.NoError(t, err)
 	var info struct {
-		Users []struct{ ID, Name string }
+		Users []struct {
+			ID, Name, Locale string
+			Admin            bool
+		}
+		GuildLocale string `json:"guild_locale"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&info))
 	resp.Body.Close()
 	require.Len(t, info.Users, 2)
 	assert.Equal(t, "Ben", info.Users[1].Name)
+	assert.Equal(t, "pl", info.Users[0].Locale, "-locale pl: everyone not named")
+	assert.Equal(t, "pt-BR", info.Users[1].Locale)
+	assert.True(t, info.Users[0].Admin, "-admin ann")
+	assert.False(t, info.Users[1].Admin)
+	assert.Equal(t, "it", info.GuildLocale)
 
 	body, _ := json.Marshal(map[string]string{"user": info.Users[0].ID, "line": "/malefiz new bots:1"})
 	resp, err = http.Post(base+"/api/command", "application/json", bytes.NewReader(body))

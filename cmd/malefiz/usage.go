@@ -12,7 +12,7 @@ import (
 // when optional.
 var synopses = map[string]string{
 	"run":         "malefiz [run] [-config FILE]",
-	"sandbox":     "malefiz sandbox [-listen ADDR] [-db FILE] [-users NAMES]",
+	"sandbox":     "malefiz sandbox [-listen ADDR] [-db FILE] [-users NAMES] [-locale LOCALES] [-server-locale LOCALE] [-admin NAME]",
 	"moves":       "malefiz moves -roll N [-six-again] [-safe-row-2] POSITION",
 	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
 	"render":      "malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION",

@@ -7,6 +7,7 @@ const $ = (sel) => document.querySelector(sel);
 const avatarColors = ['#5865f2', '#3ba55c', '#eb459e', '#faa61a', '#ed4245', '#00a8fc', '#9b59b6', '#1abc9c'];
 
 let users = [];
+let locales = []; // Discord's locales: {value, name}
 let user = '';
 let channel = '';
 let state = null;
@@ -88,11 +89,21 @@ function duration(ms) {
   return parts.join(' ') || '0 min';
 }
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+// readerLocale is the Discord language of the user the page plays as:
+// Discord's client writes a timestamp (<t:…>) in its reader's language.
+function readerLocale() {
+  const u = users.find((u) => u.id === user);
+  const l = (u && u.locale) || 'en-US';
+  try { return Intl.getCanonicalLocales(l)[0]; } catch (e) { return 'en-US'; }
+}
+
 function relativeTime(ms) {
+  const loc = readerLocale();
+  const relative = new Intl.RelativeTimeFormat(loc, { numeric: 'always' });
   const diff = (ms - sandboxNow()) / 1000;
   const abs = Math.abs(diff);
-  if (abs < 45) return diff >= 0 ? 'in a few seconds' : 'a few seconds ago';
+  if (abs < 45 && loc.startsWith('en')) return diff >= 0 ? 'in a few seconds' : 'a few seconds ago';
+  if (abs < 45) return relative.format(Math.round(diff), 'second');
   const steps = [[3600, 60, 'minute'], [86400 * 1.5, 3600, 'hour'], [86400 * 30, 86400, 'day'], [86400 * 365, 86400 * 30, 'month']];
   for (const [limit, unit, name] of steps) {
     if (abs < limit) return relative.format(Math.round(diff / unit), name);
@@ -102,15 +113,13 @@ function relativeTime(ms) {
 
 function timestampText(ms, style) {
   const d = new Date(ms);
-  switch (style) {
-    case 'R': return relativeTime(ms);
-    case 't': return two(d.getHours()) + ':' + two(d.getMinutes());
-    case 'T': return two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds());
-    case 'd': return two(d.getDate()) + '/' + two(d.getMonth() + 1) + '/' + d.getFullYear();
-    case 'D': return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-    case 'F': return d.toLocaleString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-    default: return d.toLocaleString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-  }
+  const loc = readerLocale();
+  const styles = {
+    t: { timeStyle: 'short' }, T: { timeStyle: 'medium' }, d: { dateStyle: 'short' }, D: { dateStyle: 'long' },
+    F: { dateStyle: 'full', timeStyle: 'short' }, f: { dateStyle: 'long', timeStyle: 'short' },
+  };
+  if (style === 'R') return relativeTime(ms);
+  return new Intl.DateTimeFormat(loc, styles[style] || styles.f).format(d);
 }
 
 // ---- Discord's markdown, the part bots use ----
@@ -136,7 +145,15 @@ function inline(text) {
 
 function link(url, label) {
   const jump = url.match(/^https:\/\/(?:\w+\.)?discord(?:app)?\.com\/channels\/\d+\/(\d+)(?:\/(\d+))?/);
-  if (jump) return `<a href="#c=${jump[1]}${jump[2] ? '&amp;m=' + jump[2] : ''}">${label}</a>`;
+  if (jump) {
+    // A bare jump link is drawn as Discord's client draws one, a chip with
+    // the channel's name (and 💬 for a message), and opens it in the sandbox.
+    if (label === url) {
+      const c = state && state.channels.find((c) => c.id === jump[1]);
+      label = `<span class="mention jump">#${escapeHTML(c ? c.name : 'unknown')}${jump[2] ? ' › 💬' : ''}</span>`;
+    }
+    return `<a class="jump-link" href="#c=${jump[1]}${jump[2] ? '&amp;m=' + jump[2] : ''}" title="${url}">${label}</a>`;
+  }
   return `<a href="${url}" target="_blank" rel="noopener noreferrer">${label}</a>`;
 }
 
@@ -526,9 +543,41 @@ function refreshTimes() {
   drawClock();
 }
 
+// drawLocales shows the server's language and the user's, as the state
+// says (another tab may have changed them).
+function drawLocales() {
+  if (state.users) users = state.users;
+  const me = users.find((u) => u.id === user);
+  const mine = $('#user-locale');
+  if (me && document.activeElement !== mine) mine.value = me.locale || 'en-US';
+  const server = $('#guild-locale');
+  if (document.activeElement !== server) server.value = state.guild_locale || 'en-US';
+  const lang = (me && me.locale) || 'en-US';
+  if (document.documentElement.lang !== lang) {
+    document.documentElement.lang = lang;
+    drawn.clear(); // timestamps are written in the reader's language
+    $('#messages').replaceChildren();
+  }
+}
+
+function localeName(value) {
+  const l = locales.find((l) => l.value === value);
+  return l ? l.name : value;
+}
+
+async function setLocale(body, what) {
+  try {
+    const r = await post('/api/locale', body);
+    toast(what + ': ' + localeName(r.locale) + '. The next commands and clicks carry it.');
+  } catch (err) {
+    toast('Language not changed: ' + err.message);
+  }
+}
+
 function draw() {
   if (!state) return;
   $('#guild').textContent = state.guild;
+  drawLocales();
   drawChannels();
   drawMessages();
   drawClock();
@@ -584,6 +633,8 @@ function setUser(id) {
   user = id;
   localStorage.setItem('mf-user', id);
   $('#user').value = id;
+  const u = users.find((u) => u.id === id);
+  $('#user-locale').value = (u && u.locale) || 'en-US';
   const me = $('#me-avatar');
   me.textContent = userName(id).slice(0, 1);
   me.style.background = userColor(id);
@@ -639,7 +690,7 @@ async function skip() {
   try {
     const r = await post('/api/skip', { by: sel.value });
     skew = r.now - Date.now();
-    toast('Skipped ' + label + ': due timers have run.');
+    toast('Skipped ' + label + '; the timers due have run.');
   } catch (err) {
     toast('Skip failed: ' + err.message);
   } finally {
@@ -810,9 +861,19 @@ async function start() {
   const info = await (await fetch('/api/users')).json();
   users = info.users;
   $('#guild').textContent = info.guild;
+  locales = info.locales || [];
   const sel = $('#user');
-  sel.replaceChildren(...users.map((u) => el('option', { value: u.id, text: u.name })));
+  sel.replaceChildren(...users.map((u) => el('option', { value: u.id, text: u.name + (u.admin ? ' · admin' : ''),
+    title: u.admin ? u.name + ' is the server\'s admin (Manage Server)' : undefined })));
   sel.addEventListener('change', () => setUser(sel.value));
+  const localeOptions = () => locales.map((l) => el('option', { value: l.value, text: l.name, title: l.value }));
+  const mine = $('#user-locale');
+  mine.replaceChildren(...localeOptions());
+  mine.addEventListener('change', () => setLocale({ user, locale: mine.value }, userName(user) + '\'s Discord language'));
+  const server = $('#guild-locale');
+  server.replaceChildren(...localeOptions());
+  server.value = info.guild_locale || 'en-US';
+  server.addEventListener('change', () => setLocale({ server: true, locale: server.value }, 'The server\'s language'));
   const hash = new URLSearchParams(location.hash.slice(1));
   channel = hash.get('c') || info.channel;
   const saved = localStorage.getItem('mf-user');
