@@ -236,7 +236,11 @@ func (t *Table) turningLines(lang string, a ai.Analysis) []string {
 	var lines []string
 	for i, tp := range a.Turning {
 		what := moveLine(lang, tp.Move)
-		if why := t.reasonText(lang, tp.Why); why != "" {
+		why := t.reasonText(lang, tp.Why)
+		if why == "" && tp.Move.To == engine.Goal {
+			why = tr(lang, locales.TurnReachedGoal)
+		}
+		if why != "" {
 			what += " (" + why + ")"
 		}
 		split := tr(lang, locales.ChancesSplitBest, points(tp.Luck()))

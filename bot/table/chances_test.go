@@ -117,6 +117,7 @@ func TestResultListsTurningPointsAndTheChart(t *testing.T) {
 	assert.True(t, tp.Chart)
 	assert.Equal(t, tr("en", locales.ChancesTitle), tp.Title)
 	lines := strings.Split(tp.Description, "\n")
+	t.Logf("the turning points:\n%s", tp.Description)
 	require.GreaterOrEqual(t, len(lines), turningPoints)
 	for i, l := range lines[:turningPoints] {
 		assert.True(t, strings.HasPrefix(l, "**"+string(rune('1'+i))+".** Turn "), l)

@@ -155,9 +155,39 @@ const ridge = 1e-4
 // which it keeps for a number of players that games do not include.
 func Fit(games []GameRecord) (Models, TrainInfo) {
 	chances, info := fitMasked(games, allFeatures)
+	info.LogLoss = fitCalibration(chances, games)
 	play, playInfo := fitMasked(games, playFeatures)
 	info.PlayLogLoss = playInfo.LogLoss
 	return Models{Chances: chances, Play: play}, info
+}
+
+// fitCalibration fits m's calibration layer for each number of players to
+// games, by maximum likelihood like the weights, and returns the mean log
+// loss per position afterwards. The layer starts as the identity.
+func fitCalibration(m *Model, games []GameRecord) float64 {
+	all := samples(games)
+	loss, positions := 0.0, 0
+	for k, ss := range all {
+		if len(ss) == 0 {
+			continue
+		}
+		cs := make([]sample, len(ss))
+		for i, s := range ss {
+			p := softmaxOf(&m.Weights[k], s.rows)
+			c := sample{rows: make([][numFeatures]float64, len(s.rows)), winner: s.winner}
+			for j := range s.rows {
+				c.rows[j] = calibrationBasis(p[j])
+			}
+			cs[i] = c
+		}
+		m.Calibration[k] = identityCalibration
+		loss += fitLogit(&m.Calibration[k], cs, allFeatures) * float64(len(cs))
+		positions += len(cs)
+	}
+	if positions == 0 {
+		return 0
+	}
+	return loss / float64(positions)
 }
 
 // allFeatures marks every feature as fitted.
