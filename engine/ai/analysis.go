@@ -142,7 +142,6 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 	last := est(start, rules)
 	a.Points = append(a.Points, ChancePoint{Chances: last})
 	var turning []TurningPoint
-	e := newEvaluator(defaultParams)
 	prev := start
 	for r, pos := range g.Positions() {
 		if r.Kind != engine.RecordMove && r.Kind != engine.RecordRemove {
@@ -154,12 +153,8 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 			now = won(pos.Winner())
 		}
 		if r.Kind == engine.RecordMove {
-			best, chBest := r.Move, now[r.Color]
-			if prev.Turn() == r.Color {
-				best, chBest = bestFor(e, est, prev, r.Roll, rules, r.Move, now[r.Color])
-			}
-			turning = append(turning, TurningPoint{Turn: r.Turn, Color: r.Color, Move: r.Move, Roll: r.Roll, Best: best,
-				Prior: last[r.Color], Before: chBest, After: now[r.Color], from: prev})
+			turning = append(turning, TurningPoint{Turn: r.Turn, Color: r.Color, Move: r.Move, Roll: r.Roll,
+				Prior: last[r.Color], After: now[r.Color], from: prev})
 		}
 		a.Points = append(a.Points, ChancePoint{Turn: r.Turn, Chances: now})
 		last, prev = now, pos
@@ -170,9 +165,14 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 	}
 	slices.SortStableFunc(turning, func(x, y TurningPoint) int { return cmp.Compare(y.Swing(), x.Swing()) })
 	a.Turning = turning[:min(n, len(turning))]
+	// The split and the reason, for the turning points only: finding the
+	// best move of a roll values every legal move.
+	e := newEvaluator(defaultParams)
 	for i := range a.Turning {
 		tp := &a.Turning[i]
+		tp.Best, tp.Before = tp.Move, tp.After
 		if tp.from.Turn() == tp.Color {
+			tp.Best, tp.Before = bestFor(e, est, tp.from, tp.Roll, rules, tp.Move, tp.After)
 			tp.Why = ReasonFor(tp.from, tp.Roll, rules, tp.Move)
 		}
 		tp.from = engine.Position{}

@@ -12,7 +12,7 @@ import (
 )
 
 // analysedGame plays a whole game between levels with a seeded die.
-func analysedGame(t *testing.T, levels []Level, seed uint64) *engine.Game {
+func analysedGame(t testing.TB, levels []Level, seed uint64) *engine.Game {
 	t.Helper()
 	return playOut(t, levels, engine.Rules{}, rand.New(rand.NewPCG(seed, 3)),
 		func(turn int) uint64 { return seed + uint64(turn) },
@@ -157,4 +157,21 @@ func TestTurningPointsSplitLuckFromChoice(t *testing.T) {
 	easy, hard := loss[Easy]/float64(moves[Easy]), loss[Hard]/float64(moves[Hard])
 	t.Logf("mean loss per move: easy %.2f points (%d moves), hard %.2f points (%d moves)", 100*easy, moves[Easy], 100*hard, moves[Hard])
 	assert.Greater(t, easy, 2*hard, "easy's moves lose more than hard's")
+}
+
+// BenchmarkAnalyse analyses a whole four-player game of normal players, as
+// a finished game's result does before it is committed: the chances after
+// every move, and the best move of every roll for the turning points.
+func BenchmarkAnalyse(b *testing.B) {
+	g := analysedGame(b, []Level{Normal, Normal, Normal, Normal}, 5)
+	moves := 0
+	for _, r := range g.History() {
+		if r.Kind == engine.RecordMove {
+			moves++
+		}
+	}
+	for b.Loop() {
+		Analyse(g, nil, 3)
+	}
+	b.ReportMetric(float64(moves), "moves")
 }

@@ -43,6 +43,12 @@ func TestExplain(t *testing.T) {
 			want: Reason{Kind: ReasonRuns, Color: engine.NoColor, Steps: 6},
 		},
 		{
+			name:     "runs along the top row",
+			position: "players=rb turn=r r=c13,c5 b=o5,k1 x=" + bars + ",i10,i11",
+			roll:     5, move: "c13-h13",
+			want: Reason{Kind: ReasonRuns, Color: engine.NoColor, Steps: 2},
+		},
+		{
 			name:     "enters",
 			position: "start",
 			roll:     1, move: "home-c1",
