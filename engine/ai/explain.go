@@ -31,7 +31,7 @@ const (
 	// ReasonEnters: the move brings a pawn out of the house.
 	ReasonEnters
 	// ReasonClears: the move captures a barricade that stood in the mover's
-	// own way.
+	// own way (its pawns need fewer turns without it).
 	ReasonClears
 	// ReasonEscapes: the move takes a pawn out of the reach of
 	// Reason.Color's pawns.
@@ -42,8 +42,8 @@ const (
 	// ReasonForced: the roll allows no other move (other squares for a
 	// captured barricade aside).
 	ReasonForced
-	// ReasonWaits: no move the roll allows gains; this one costs least
-	// (a pawn steps aside or back).
+	// ReasonWaits: the move's pawn steps aside or back for nothing the
+	// other reasons name: the best the roll allows.
 	ReasonWaits
 )
 
@@ -166,8 +166,9 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 	baseGain := tsBefore[me].base - tsLifted[me].base
 	riskBefore := tsBefore[me].total - tsBefore[me].seat - tsBefore[me].base
 	riskLifted := tsLifted[me].total - tsLifted[me].seat - tsLifted[me].base
+	forward := m.From == engine.NoSquare || engine.DistanceToGoal(m.To) < engine.DistanceToGoal(m.From)
 	switch {
-	case pos.BarricadeSet().Has(m.To):
+	case pos.BarricadeSet().Has(m.To) && baseGain > 0:
 		pr.Kind = ReasonClears
 	case m.From == engine.NoSquare:
 		pr.Kind = ReasonEnters
@@ -176,6 +177,10 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 		pr.Kind = ReasonRuns
 	case m.From != engine.NoSquare && riskBefore-riskLifted > max(baseGain, 0) && threatOf(&pos, m.From) != engine.NoColor:
 		pr.Kind, pr.Color = ReasonEscapes, threatOf(&pos, m.From)
+	case !forward:
+		// A step aside or back, for nothing the terms name: the best the
+		// roll allows.
+		pr.Kind = ReasonWaits
 	}
 	out = append(out, pr)
 	slices.SortStableFunc(out, func(a, b Reason) int { return cmpFloat(b.Gain, a.Gain) })
@@ -191,8 +196,6 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 		switch {
 		case onlyMove(pos, roll, m):
 			pr.Kind = ReasonForced
-		case pr.Kind == ReasonAdvances && (m.From == engine.NoSquare || engine.DistanceToGoal(m.To) >= engine.DistanceToGoal(m.From)):
-			pr.Kind = ReasonWaits
 		}
 		return []Reason{pr}
 	}
