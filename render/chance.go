@@ -29,15 +29,28 @@ type ChanceSeries struct {
 // ErrNoChances is returned by ChanceChart when no series has a point.
 var ErrNoChances = errors.New("render: a chance chart needs at least one point")
 
+// Default size of a chance chart: taller than the rating chart, for its
+// legend's rows and a phone's screen.
+const (
+	DefaultChanceWidth  = 800
+	DefaultChanceHeight = 560
+)
+
+// chanceTextPerWidth is the chance chart's text size as a share of its
+// width: 36 pixels at 800, so that at the 400 pixels a phone shows it
+// the digits stand 13 pixels tall.
+const chanceTextPerWidth = 1.0 / 22
+
 // ChanceChart draws each seat's chance to win over a game as a PNG line
 // chart for Discord's dark theme, like the rating chart: x is the turn, y
 // the chance from 0 to 100 %, one line per seat in its colour, ending in a
 // disc with the seat's letter and its last chance. markers are the turns of
 // turning points, drawn as vertical lines numbered 1, 2, … in the order
 // given, so that a message can refer to them; turns outside the game are
-// left out. Width and height 0 mean DefaultChartWidth and
-// DefaultChartHeight; text is sized from the width, so that the chart stays
-// readable at 400 pixels wide.
+// left out. The legend names every seat in full, on as many rows as its
+// names need. Width and height 0 mean DefaultChanceWidth and
+// DefaultChanceHeight; text is sized from the width, so that the chart
+// stays readable at 400 pixels wide.
 func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byte, error) {
 	turns := 0 // the last turn with a point
 	for _, s := range series {
@@ -46,10 +59,22 @@ func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byt
 	if !slices.ContainsFunc(series, func(s ChanceSeries) bool { return len(s.Points) > 0 }) {
 		return nil, ErrNoChances
 	}
+	if width <= 0 {
+		width = DefaultChanceWidth
+	}
+	if height <= 0 {
+		height = DefaultChanceHeight
+	}
 	f := newChartFrame(width, height)
+	f.fs = f.W * chanceTextPerWidth
+	f.face = f.faceOf(f.fs)
 	fs, dc := f.fs, f.dc
 	ticks := []float64{0, 0.25, 0.5, 0.75, 1}
+	legend := f.legendLayout(series)
 	legendH := fs * 2.2
+	if n := len(legend); n > 0 {
+		legendH = legend[n-1].y + fs*0.8
+	}
 	markerR := fs * 0.62
 	top := legendH + fs*0.6
 	if len(markers) > 0 {
@@ -214,30 +239,62 @@ func ChanceChart(series []ChanceSeries, markers []int, width, height int) ([]byt
 		drawText(dc, f.face, p, "0", cx+r+fs*0.25+textWidth(f.face, p)/2, e.ly)
 	}
 
-	f.legend(series, order, legendH)
+	f.drawLegend(series, legend)
 	return f.png()
 }
 
-// legend writes the seats in a row along the top, in the order of the
-// series: a disc with the seat's letter and its label.
-func (f *chartFrame) legend(series []ChanceSeries, order []int, h float64) {
-	seats := slices.Clone(order)
-	slices.Sort(seats)
-	if len(seats) == 0 {
-		return
-	}
+// legendItem is one seat in the legend: its series, the text and the size
+// it is written in, and where: the disc's centre and the text's left edge.
+type legendItem struct {
+	i           int
+	text        string
+	size        float64
+	x, y, textX float64
+}
+
+// legendLayout lays the legend out along the top: for each seat with a
+// line, in the order of the series, a disc with the seat's letter and its
+// label in full, left to right, starting a new row where the next does
+// not fit. A label wider than the whole chart is written smaller until it
+// fits; none is cut.
+func (f *chartFrame) legendLayout(series []ChanceSeries) []legendItem {
 	fs := f.fs
 	r := fs * 0.6
-	share := (f.W - fs) / float64(len(seats))
-	y := h / 2
-	for k, i := range seats {
-		s := series[i]
-		x := fs*0.5 + share*float64(k)
-		f.seatDisc(x+r, y, r, s.Color)
-		room := share - 2*r - fs*0.9
-		if text := fitText(f, s.Label, room); text != "" {
+	gap, pad := fs*0.35, fs*0.5
+	rowH := fs * 1.5
+	var out []legendItem
+	x, y := pad, fs*1.1
+	for i, s := range series {
+		if len(s.Points) == 0 || !s.Color.Valid() {
+			continue
+		}
+		size, text := fs, s.Label
+		room := f.W - 2*pad - 2*r - gap
+		for text != "" && textWidth(f.faceOf(size), text) > room && size > fs/3 {
+			size = math.Floor(size*0.9*10) / 10
+		}
+		w := 2 * r
+		if text != "" {
+			w += gap + textWidth(f.faceOf(size), text)
+		}
+		if x > pad && x+w > f.W-pad {
+			x, y = pad, y+rowH
+		}
+		out = append(out, legendItem{i: i, text: text, size: size, x: x + r, y: y, textX: x + 2*r + gap})
+		x += w + fs
+	}
+	return out
+}
+
+// drawLegend draws the legend laid out by legendLayout.
+func (f *chartFrame) drawLegend(series []ChanceSeries, items []legendItem) {
+	r := f.fs * 0.6
+	for _, it := range items {
+		f.seatDisc(it.x, it.y, r, series[it.i].Color)
+		if it.text != "" {
+			face := f.faceOf(it.size)
 			f.dc.SetColor(chartText)
-			drawText(f.dc, f.face, text, "Hg", x+2*r+fs*0.35+textWidth(f.face, text)/2, y)
+			drawText(f.dc, face, it.text, "Hg", it.textX+textWidth(face, it.text)/2, it.y)
 		}
 	}
 }
@@ -252,21 +309,6 @@ func (f *chartFrame) seatDisc(x, y, r float64, c engine.Color) {
 	f.dc.Fill()
 	f.dc.SetColor(pawnStyles[c].dark)
 	drawText(f.dc, f.faceOf(r*1.3), pawnStyles[c].letter, "", x, y)
-}
-
-// fitText returns s, or its longest start that fits in width followed by
-// an ellipsis.
-func fitText(f *chartFrame, s string, width float64) string {
-	if textWidth(f.face, s) <= width {
-		return s
-	}
-	rs := []rune(s)
-	for n := len(rs) - 1; n > 0; n-- {
-		if t := string(rs[:n]) + "…"; textWidth(f.face, t) <= width {
-			return t
-		}
-	}
-	return ""
 }
 
 // spreadLabels moves the label positions of items, sorted by position, at

@@ -60,6 +60,12 @@ func TestChanceChartGolden(t *testing.T) {
 		{"chances-two", two, []int{3, 6, 99}, 0, 0},
 		// Turning points a turn or two apart: their numbers side by side.
 		{"chances-close", series, []int{23, 22, 25}, 0, 0},
+		// Three seats named as the bot names computers: every name whole.
+		{"chances-three", []ChanceSeries{
+			{Color: engine.Red, Label: "Alice", Points: []float64{0.34, 0.4, 0.3, 0.5, 0.6, 0.2, 0.1, 0}},
+			{Color: engine.Green, Label: "Computer (expert)", Points: []float64{0.33, 0.3, 0.4, 0.3, 0.2, 0.6, 0.8, 1}},
+			{Color: engine.Yellow, Label: "Computer (normal)", Points: []float64{0.33, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1, 0}},
+		}, []int{4, 5}, 0, 0},
 		{"chances-start", []ChanceSeries{{Color: engine.Red, Points: []float64{0.5}}, {Color: engine.Green, Points: []float64{0.5}}}, nil, 400, 200},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,7 +75,7 @@ func TestChanceChartGolden(t *testing.T) {
 			require.NoError(t, err)
 			w, h := c.width, c.height
 			if w == 0 {
-				w, h = DefaultChartWidth, DefaultChartHeight
+				w, h = DefaultChanceWidth, DefaultChanceHeight
 			}
 			assert.Equal(t, w, img.Bounds().Dx())
 			assert.Equal(t, h, img.Bounds().Dy())
@@ -111,5 +117,56 @@ func BenchmarkChanceChart(b *testing.B) {
 		if _, err := ChanceChart(series, markers, 0, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestChanceLegendNamesEverySeatInFull lays the legend out for tables of
+// two to four seats with long names, at the default width and a phone's:
+// every label is written whole, inside the chart, none over another.
+func TestChanceLegendNamesEverySeatInFull(t *testing.T) {
+	names := []string{"Computer (expert)", "Computer (normal)", "Maximilian Alexander", "Computer (hard)"}
+	colors := []engine.Color{engine.Red, engine.Green, engine.Yellow, engine.Blue}
+	for _, tc := range []struct {
+		name  string
+		seats int
+		width int
+	}{
+		{"two seats", 2, 0},
+		{"three seats", 3, 0},
+		{"four seats", 4, 0},
+		{"four seats on a phone", 4, 400},
+		{"a name longer than the chart", 1, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var series []ChanceSeries
+			for i := range tc.seats {
+				series = append(series, ChanceSeries{Color: colors[i], Label: names[i], Points: []float64{0.5, 0.4}})
+			}
+			if tc.seats == 1 {
+				series[0].Label = "Computer (expert) with a name far longer than any chart"
+			}
+			w := tc.width
+			if w == 0 {
+				w = DefaultChanceWidth
+			}
+			f := newChartFrame(w, DefaultChanceHeight)
+			f.fs = f.W * chanceTextPerWidth
+			f.face = f.faceOf(f.fs)
+			items := f.legendLayout(series)
+			require.Len(t, items, len(series))
+			for k, it := range items {
+				assert.Equal(t, series[it.i].Label, it.text, "the full name")
+				right := it.textX + textWidth(f.faceOf(it.size), it.text)
+				assert.LessOrEqual(t, right, f.W, "%q inside the chart", it.text)
+				assert.GreaterOrEqual(t, it.x-f.fs*0.6, 0.0)
+				for _, o := range items[:k] {
+					if o.y == it.y {
+						assert.Less(t, o.textX+textWidth(f.faceOf(o.size), o.text), it.x-f.fs*0.6, "%q clear of %q", it.text, o.text)
+					}
+				}
+			}
+			_, err := ChanceChart(series, nil, tc.width, 0)
+			require.NoError(t, err)
+		})
 	}
 }

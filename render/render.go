@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"image"
+	"math"
 
 	"github.com/fogleman/gg"
 
@@ -265,6 +266,17 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 			}
 		}
 	}
+	for _, b := range l.placeBadges(l.badgesOf(s)) {
+		b.sp.put(img, b.x, b.y)
+	}
+	img.compact()
+}
+
+// badgesOf returns the badges of the scene's candidates, labels and
+// origins, each with the spots it may go, best first.
+func (l *layer) badgesOf(s *Scene) []badgeAt {
+	g, u := l.g, l.g.u
+	pos := &s.Position
 	var badges []badgeAt
 	for _, lb := range s.Candidates {
 		badges = l.addBadge(badges, pos, lb, badgeCandidate)
@@ -282,30 +294,51 @@ func (l *layer) drawOn(img *canvas, s *Scene) {
 				hx, hy := g.house(c)
 				hw, hh := g.houseSize()
 				sp := l.badge(lb.Text, badgeMove)
-				badges = append(badges, badgeAt{sp: sp, spots: [][2]float64{
+				badges = append(badges, badgeAt{sp: sp, target: engine.NoSquare, spots: [][2]float64{
 					{hx + hw/2 - 0.2*u - float64(sp.ox) + badgeH*u/2, hy - hh/2 + 0.15*u}}})
 			}
 			continue
 		}
 		badges = l.addBadge(badges, pos, lb, badgeMove)
 	}
-	// Badges keep off the row numbers in the side margins.
-	area := image.Rect(int(u), 0, g.w-int(u), g.h)
-	placeBadges(img, badges, int(0.12*u)+1, area)
-	img.compact()
+	// A badge keeps off the pawns but its target's.
+	for sq := engine.Square(0); sq < engine.NumSquares; sq++ {
+		if p := pos.At(sq); p.IsPawn() && p.Color().Valid() {
+			x, y := g.at(sq)
+			r := int(math.Ceil(pawnR * u))
+			for i := range badges {
+				if badges[i].target != sq {
+					badges[i].avoid = append(badges[i].avoid, image.Rect(int(x)-r, int(y)-r, int(x)+r, int(y)+r))
+				}
+			}
+		}
+	}
+	return badges
 }
 
-// badgeAt is a badge to draw and the spots it may go, best first.
+// badgeAt is a badge to draw, the spots it may go, best first, and the
+// rectangles it must not cover (the pawns on other squares than its
+// target).
 type badgeAt struct {
-	sp    *sprite
-	spots [][2]float64
+	sp     *sprite
+	target engine.Square
+	spots  [][2]float64
+	avoid  []image.Rectangle
+}
+
+// placedBadge is a badge and where it goes.
+type placedBadge struct {
+	sp   *sprite
+	x, y float64
+	rect image.Rectangle // what it covers, inset by the slack
 }
 
 // addBadge appends a label's badge with its spots: centred on an empty
 // square, else above or below it; on an occupied square at one of its
 // corners, upper right first, so the piece stays visible (a wide badge
-// centred above or below the piece first). Badges on empty squares come
-// first, so that they get their place.
+// centred above or below the piece first); then farther around it, should
+// those be taken. Badges on empty squares come first, so that they get
+// their place.
 func (l *layer) addBadge(badges []badgeAt, pos *engine.Position, lb Label, kind int) []badgeAt {
 	if !lb.Square.Valid() || lb.Text == "" {
 		return badges
@@ -313,10 +346,17 @@ func (l *layer) addBadge(badges []badgeAt, pos *engine.Position, lb Label, kind 
 	u := l.g.u
 	sp := l.badge(lb.Text, kind)
 	x, y := l.g.at(lb.Square)
-	b := badgeAt{sp: sp}
+	b := badgeAt{sp: sp, target: lb.Square}
+	// Farther spots around the square, for when the near ones are taken.
+	var far [][2]float64
+	for _, d := range []float64{0.75, 1.05, 1.4, 1.8, 2.3} {
+		for _, o := range [][2]float64{{1, -1}, {-1, -1}, {1, 1}, {-1, 1}, {0, -1.3}, {0, 1.3}, {1.3, 0}, {-1.3, 0}} {
+			far = append(far, [2]float64{x + o[0]*d*u, y + o[1]*d*u})
+		}
+	}
 	if pos.At(lb.Square) == engine.Empty && lb.Square != engine.Goal {
 		d := 0.6 * u
-		b.spots = [][2]float64{{x, y}, {x, y - d}, {x, y + d}}
+		b.spots = append([][2]float64{{x, y}, {x, y - d}, {x, y + d}}, far...)
 		return append([]badgeAt{b}, badges...)
 	}
 	// Keep the badge's inner edge in place when the text is wide.
@@ -331,34 +371,49 @@ func (l *layer) addBadge(badges []badgeAt, pos *engine.Position, lb Label, kind 
 	} else {
 		b.spots = append(corners, ends...)
 	}
+	b.spots = append(b.spots, far...)
 	return append(badges, b)
 }
 
-// placeBadges draws each badge on the first of its spots that no badge
-// drawn before it covers and that lies inside area, or on its first spot
-// when there is none. Badges are compared inset by slack pixels: their
-// corners are rounded.
-func placeBadges(img *canvas, badges []badgeAt, slack int, area image.Rectangle) {
-	var taken []image.Rectangle
+// placeBadges places each badge on the first of its spots inside the
+// board's area (off the row numbers in the side margins) that covers no
+// badge placed before it and no pawn it must avoid; when every spot does,
+// on the one that covers fewest badges, then fewest pawns, then stays
+// inside the area. Badges are compared inset by a slack: their corners are
+// rounded.
+func (l *layer) placeBadges(badges []badgeAt) []placedBadge {
+	u := l.g.u
+	slack := int(0.12*u) + 1
+	area := image.Rect(int(u), 0, l.g.w-int(u), l.g.h)
+	placed := make([]placedBadge, 0, len(badges))
 	for _, b := range badges {
-		spot := b.spots[0]
+		best, bestCost := b.spots[0], math.MaxInt
 		for _, p := range b.spots {
 			r := b.sp.rectAt(p[0], p[1]).Inset(slack)
-			free := r.In(area)
-			for _, t := range taken {
-				if r.Overlaps(t) {
-					free = false
-					break
+			cost := 0
+			if !r.In(area) {
+				cost++
+			}
+			for _, t := range placed {
+				if r.Overlaps(t.rect) {
+					cost += 1 << 20
 				}
 			}
-			if free {
-				spot = p
+			for _, a := range b.avoid {
+				if r.Overlaps(a) {
+					cost += 1 << 10
+				}
+			}
+			if cost < bestCost {
+				best, bestCost = p, cost
+			}
+			if cost == 0 {
 				break
 			}
 		}
-		taken = append(taken, b.sp.rectAt(spot[0], spot[1]).Inset(slack))
-		b.sp.put(img, spot[0], spot[1])
+		placed = append(placed, placedBadge{sp: b.sp, x: best[0], y: best[1], rect: b.sp.rectAt(best[0], best[1]).Inset(slack)})
 	}
+	return placed
 }
 
 // trail draws the path of the last move in the mover's colour, with a ring

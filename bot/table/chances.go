@@ -3,7 +3,13 @@ package table
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -40,21 +46,35 @@ type said struct {
 	captures bool // whose pawn the move captured
 }
 
-// why is the reason of the computer's i-th move of turn in words, "" when
-// there is none worth saying.
+// maxReasons is how many reasons a computer's line gives at most.
+const maxReasons = 2
+
+// why is the reason of the computer's i-th move of turn in words: its main
+// reason, and a second one when it weighs at least half as much (a capture
+// that also runs for the goal); "" when the move wins, the line saying so.
 func (t *Table) why(lang string, turn, i int) (string, said) {
 	rs := t.reasons[turn]
 	if i >= len(rs) {
 		return "", said{}
 	}
-	text := t.reasonText(lang, rs[i])
-	return text, said{captures: text != "" && rs[i].Kind == ai.ReasonCaptures}
+	var texts []string
+	var s said
+	for k, r := range rs[i] {
+		if k > 0 && (len(texts) == maxReasons || r.Gain < rs[i][0].Gain/2) {
+			break
+		}
+		text := t.reasonText(lang, r)
+		if text == "" || slices.Contains(texts, text) {
+			continue
+		}
+		texts = append(texts, text)
+		s.captures = s.captures || r.Kind == ai.ReasonCaptures
+	}
+	return strings.Join(texts, ", "), s
 }
 
 // reasonText puts a computer's reason for its move into words in lang; ""
-// when nothing is worth saying beyond what the move's line says (the move
-// wins, captures a pawn that was not its colour's lead, or nothing stands
-// out).
+// only for a move that wins (its line says it reached the goal).
 func (t *Table) reasonText(lang string, r ai.Reason) string {
 	who := func() string { return t.seatLabel(t.SeatByColor(r.Color)) }
 	switch r.Kind {
@@ -62,9 +82,9 @@ func (t *Table) reasonText(lang string, r ai.Reason) string {
 		if r.Lead {
 			return tr(lang, locales.ReasonCapturesLead, who())
 		}
-		return "" // the line says "captures …" already
+		return tr(lang, locales.ReasonCaptures, who())
 	case ai.ReasonBlocks:
-		return tr(lang, locales.ReasonBlocks, who(), r.Steps)
+		return tr(lang, locales.ReasonSlows, who(), tenths(lang, r.Turns))
 	case ai.ReasonRuns:
 		return tr(lang, locales.ReasonRuns)
 	case ai.ReasonEnters:
@@ -75,19 +95,30 @@ func (t *Table) reasonText(lang string, r ai.Reason) string {
 		return tr(lang, locales.ReasonEscapes, who())
 	case ai.ReasonAdvances:
 		return tr(lang, locales.ReasonAdvances, r.Steps)
+	case ai.ReasonForced:
+		return tr(lang, locales.ReasonForced)
+	case ai.ReasonWaits, ai.ReasonNone:
+		return tr(lang, locales.ReasonWaits)
 	}
 	return ""
+}
+
+// tenths writes x with one decimal the way lang writes numbers (1.5,
+// 1,5).
+func tenths(lang string, x float64) string {
+	p := message.NewPrinter(language.Make(lang))
+	return p.Sprint(number.Decimal(x, number.MinFractionDigits(1), number.MaxFractionDigits(1), number.NoSeparator()))
 }
 
 // explain records why the computer plays mv, the move it chose for the
 // position and roll the game stands at, for the turn's line.
 func (t *Table) explain(mv engine.Move) {
-	r := ai.ReasonFor(t.State.Position(), t.State.Rolled(), t.Rules(), mv)
+	rs := ai.Explain(t.State.Position(), t.State.Rolled(), t.Rules(), mv)
 	if t.reasons == nil {
-		t.reasons = map[int][]ai.Reason{}
+		t.reasons = map[int][][]ai.Reason{}
 	}
 	turn := t.State.TurnNumber()
-	t.reasons[turn] = append(t.reasons[turn], r)
+	t.reasons[turn] = append(t.reasons[turn], rs[:min(len(rs), maxReasons)])
 }
 
 // suggestion is a suggested square for a captured barricade with its
@@ -111,9 +142,9 @@ func (t *Table) suggestions(lang string) []suggestion {
 		s := suggestion{Square: p.Square}
 		switch p.Kind {
 		case ai.PlaceBlocks:
-			s.Reason = tr(lang, locales.PlaceBlocks, t.plainLabel(t.SeatByColor(p.Color)))
+			s.Reason = tr(lang, locales.PlaceSlows, t.plainLabel(t.SeatByColor(p.Color)), tenths(lang, p.Turns))
 		case ai.PlaceOwnWay:
-			s.Reason = tr(lang, locales.PlaceOwnWay)
+			s.Reason = tr(lang, locales.PlaceOwnCost, tenths(lang, p.Turns))
 		default:
 			s.Reason = tr(lang, locales.PlaceAside)
 		}
@@ -197,14 +228,42 @@ func (t *Table) addAnalysis(msg *Message, a ai.Analysis) {
 }
 
 // turningLines are the turning points of a, one line each in lang,
-// numbered as the chart's markers.
+// numbered as the chart's markers: who rolled what, the move and what it
+// did, the mover's chance before the roll and after the move, and that
+// change split into the roll's luck and the move's choice (what it lost
+// against the best move for the roll).
 func (t *Table) turningLines(lang string, a ai.Analysis) []string {
 	var lines []string
 	for i, tp := range a.Turning {
-		lines = append(lines, tr(lang, locales.ChancesPoint, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)),
-			moveLine(lang, tp.Move), Percent(lang, tp.Before), Percent(lang, tp.After)))
+		what := moveLine(lang, tp.Move)
+		why := t.reasonText(lang, tp.Why)
+		if why == "" && tp.Move.To == engine.Goal {
+			why = tr(lang, locales.TurnReachedGoal)
+		}
+		if why != "" {
+			what += " (" + why + ")"
+		}
+		split := tr(lang, locales.ChancesSplitBest, points(tp.Luck()))
+		if lost := points(tp.Choice()); lost != "0" && lost != "+0" {
+			split = tr(lang, locales.ChancesSplitLost, points(tp.Luck()), lost, moveLine(lang, tp.Best))
+		}
+		lines = append(lines, tr(lang, locales.ChancesTurning, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)), tp.Roll,
+			what, Percent(lang, tp.Prior), Percent(lang, tp.After))+" · "+split)
 	}
 	return lines
+}
+
+// points writes a change of chance (-1 to 1) in whole points, signed:
+// "+20", "−8", "0".
+func points(d float64) string {
+	p := int(math.Round(100 * d))
+	switch {
+	case p > 0:
+		return "+" + strconv.Itoa(p)
+	case p < 0:
+		return "−" + strconv.Itoa(-p)
+	}
+	return "0"
 }
 
 // chart is the chart of each colour's chance along a, one point a turn,

@@ -43,8 +43,9 @@ func TestComputerLineSaysWhy(t *testing.T) {
 	require.Contains(t, opener, tr("en", locales.TurnPrefix, 1))
 	r := tb.reasons[1]
 	require.Len(t, r, 1, "the computer's one move of turn 1 is explained")
-	why := tb.reasonText("en", r[0])
+	why, _ := tb.why("en", 1, 0)
 	require.NotEmpty(t, why)
+	assert.Contains(t, why, tb.reasonText("en", r[0][0]))
 	assert.Contains(t, opener, " — "+why)
 }
 
@@ -55,16 +56,16 @@ func TestReasonTexts(t *testing.T) {
 		want string
 	}{
 		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red, Lead: true}, "captures 🔴 Ann's lead pawn"},
-		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red}, ""},
-		{ai.Reason{Kind: ai.ReasonBlocks, Color: engine.Green, Steps: 3}, "blocks 🟢 Ben 3 steps from the goal with the barricade"},
-		{ai.Reason{Kind: ai.ReasonBlocks, Color: engine.Green, Steps: 1}, "blocks 🟢 Ben 1 step from the goal with the barricade"},
+		{ai.Reason{Kind: ai.ReasonCaptures, Color: engine.Red}, "captures 🔴 Ann's pawn"},
+		{ai.Reason{Kind: ai.ReasonBlocks, Color: engine.Green, Steps: 3, Turns: 1.4}, "puts the barricade in 🟢 Ben's way: +1.4 turns to the goal"},
 		{ai.Reason{Kind: ai.ReasonRuns, Steps: 4}, "runs for the goal"},
 		{ai.Reason{Kind: ai.ReasonEnters}, "brings a pawn into play"},
 		{ai.Reason{Kind: ai.ReasonClears}, "clears a barricade from its way"},
 		{ai.Reason{Kind: ai.ReasonEscapes, Color: engine.Green}, "gets away from 🟢 Ben"},
 		{ai.Reason{Kind: ai.ReasonAdvances, Steps: 9}, "brings a pawn to 9 steps from the goal"},
+		{ai.Reason{Kind: ai.ReasonForced}, "the only move the roll allows"},
+		{ai.Reason{Kind: ai.ReasonWaits}, "the roll allows nothing better"},
 		{ai.Reason{Kind: ai.ReasonWins}, ""},
-		{ai.Reason{Kind: ai.ReasonNone}, ""},
 	} {
 		assert.Equal(t, c.want, tb.reasonText("en", c.r), c.r.Kind.String())
 	}
@@ -116,10 +117,13 @@ func TestResultListsTurningPointsAndTheChart(t *testing.T) {
 	assert.True(t, tp.Chart)
 	assert.Equal(t, tr("en", locales.ChancesTitle), tp.Title)
 	lines := strings.Split(tp.Description, "\n")
+	t.Logf("the turning points:\n%s", tp.Description)
 	require.GreaterOrEqual(t, len(lines), turningPoints)
 	for i, l := range lines[:turningPoints] {
 		assert.True(t, strings.HasPrefix(l, "**"+string(rune('1'+i))+".** Turn "), l)
 		assert.Contains(t, l, "% → ", l)
+		assert.Contains(t, l, " · the roll ", "the roll's luck apart from the move's choice: %s", l)
+		assert.Contains(t, l, "(", "what the move did: %s", l)
 	}
 	require.NotNil(t, result.Chart)
 	require.Len(t, result.Chart.Series, 2)
@@ -152,7 +156,7 @@ func TestLineSaysACaptureOnce(t *testing.T) {
 	turn := tb.State.TurnNumber()
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
 	// As if a computer had played it: its reason is a lead capture.
-	tb.reasons = map[int][]ai.Reason{turn: {{Kind: ai.ReasonCaptures, Color: engine.Green, Lead: true}}}
+	tb.reasons = map[int][][]ai.Reason{turn: {{{Kind: ai.ReasonCaptures, Color: engine.Green, Lead: true}}}}
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "c1-e1"}))
 	line := strings.Split(tb.Reply.Message.Content, "\n")[0]
 	assert.Contains(t, line, "c1→e1 — captures 🟢 Ben's lead pawn")
@@ -160,11 +164,11 @@ func TestLineSaysACaptureOnce(t *testing.T) {
 
 	tb = running(t, "players=rg turn=r r=c1 g=e1 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(2))
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
-	tb.reasons = map[int][]ai.Reason{turn: {{Kind: ai.ReasonCaptures, Color: engine.Green}}}
+	tb.reasons = map[int][][]ai.Reason{turn: {{{Kind: ai.ReasonCaptures, Color: engine.Green}}}}
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "c1-e1"}))
 	line = strings.Split(tb.Reply.Message.Content, "\n")[0]
-	assert.Contains(t, line, "c1→e1, "+tr("en", locales.TurnCaptured, "🟢 Ben"), "a capture of no lead says so as before")
-	assert.NotContains(t, line, " — ")
+	assert.Contains(t, line, "c1→e1 — captures 🟢 Ben's pawn", "a capture of no lead, as the reason")
+	assert.Equal(t, 1, strings.Count(line, "captures"), line)
 }
 
 func TestLobbyOffersEveryLevel(t *testing.T) {
@@ -178,4 +182,61 @@ func TestLobbyOffersEveryLevel(t *testing.T) {
 	assert.Equal(t, "expert", menu.Options[3].Label)
 	assert.Equal(t, tr("en", locales.LevelExpertHint), menu.Options[3].Description)
 	assert.Contains(t, tr("en", locales.ErrBadLevel), "expert")
+}
+
+// TestEveryComputerLineSaysWhy plays a whole game of two computers and
+// reads every turn's line: each computer move carries a reason in words,
+// or says it reached the goal.
+func TestEveryComputerLineSaysWhy(t *testing.T) {
+	tb, _ := playedOut(t)
+	moves := 0
+	for _, rec := range tb.State.History() {
+		if rec.Kind != engine.RecordMove {
+			continue
+		}
+		i := 0
+		for _, r := range tb.State.History() {
+			if r.Turn == rec.Turn && r.Kind == engine.RecordMove && r.Move != rec.Move {
+				i++
+			}
+			if r.Turn == rec.Turn && r.Move == rec.Move {
+				break
+			}
+		}
+		why, _ := tb.why("en", rec.Turn, i)
+		line := tb.summary(rec.Turn)
+		if rec.Move.To == engine.Goal {
+			assert.Contains(t, line, tr("en", locales.TurnReachedGoal), line)
+		} else {
+			require.NotEmpty(t, why, "turn %d: %s", rec.Turn, line)
+			assert.Contains(t, line, " — "+why, line)
+		}
+		moves++
+	}
+	assert.Greater(t, moves, 40)
+}
+
+// TestSuggestionsGiveDistinctReasons: the squares suggested for a captured
+// barricade each have their own reason, with its size, in every language.
+func TestSuggestionsGiveDistinctReasons(t *testing.T) {
+	tb := running(t, "players=rg turn=r r=c5,a13 g=l7,k11 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(6))
+	turn := tb.State.TurnNumber()
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
+	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "c5-g7"}))
+	require.Equal(t, engine.PhasePlace, tb.State.Phase())
+	for _, lang := range locales.Default.Languages() {
+		ss := tb.suggestions(lang)
+		require.GreaterOrEqual(t, len(ss), 3, lang)
+		seen := map[string]engine.Square{}
+		for _, s := range ss {
+			require.NotEmpty(t, s.Reason)
+			if q, ok := seen[s.Reason]; ok {
+				assert.Fail(t, "the same reason twice", "%s: %s and %s: %q", lang, q, s.Square, s.Reason)
+			}
+			seen[s.Reason] = s.Square
+		}
+		assert.Contains(t, ss[0].Reason, "🟢 Ben", "%s: the best square slows Ben down", lang)
+	}
+	assert.Regexp(t, `^🟢 Ben \+\d+\.\d turns to the goal$`, tb.suggestions("en")[0].Reason)
+	assert.Regexp(t, `^🟢 Ben \+\d+,\d `, tb.suggestions("de")[0].Reason, "German writes a decimal comma")
 }

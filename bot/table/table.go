@@ -60,8 +60,8 @@ type Table struct {
 	AdoptReply malefiz.MessageRole
 
 	effects        []Effect
-	reasons        map[int][]ai.Reason // by turn: why the computer played its moves
-	reminderToDrop bool                // the sent reminder of the turn that ended goes
+	reasons        map[int][][]ai.Reason // by turn: why the computer played its moves, by move
+	reminderToDrop bool                  // the sent reminder of the turn that ended goes
 }
 
 // New returns the table of game g, its engine state decoded from the stored

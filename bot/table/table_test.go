@@ -355,7 +355,7 @@ func TestBarricadeCaptureAsksWhereItGoes(t *testing.T) {
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "e2-e3"}))
 	require.Equal(t, engine.PhasePlace, tb.State.Phase())
 	msg := tb.Reply.Message
-	assert.Len(t, msg.Rows[0].Buttons, maxSuggestions)
+	assert.Len(t, msg.Rows[0].Buttons, len(tb.suggestions("en")))
 	require.NoError(t, tb.Turn(ann, CustomID{Action: ActPlaceRow, Game: 7, Turn: turn, Arg: "7"}))
 	rows := tb.Reply.Message.Rows
 	assert.NotNil(t, rows[len(rows)-2].Menu, "the row's squares as a menu")

@@ -22,9 +22,10 @@ import (
 // percentLine is a card's seat line with the seat's chance to win.
 var percentLine = regexp.MustCompile(` · \d+ to go · \d+%$`)
 
-// swing is a turning point's line of the result: the mover's chance before
-// and after.
-var swing = regexp.MustCompile(`^\*\*[123]\.\*\* Turn \d+ · .+: .+ · \d+% → \d+%$`)
+// swing is a turning point's line of the result: who rolled what, the
+// move and what it did, the mover's chance before the roll and after the
+// move, and the change split into the roll's part and the move's.
+var swing = regexp.MustCompile(`^\*\*[123]\.\*\* Turn \d+ · .+ rolled a \d: .+ \(.+\) · \d+% → \d+% · the roll [+−]?\d+, the (best move|move −\d+ \(best: .+\))$`)
 
 // TestWhoIsWinningAndWhy plays a game against a hard computer to its end:
 // the card shows each seat's chance during play, the computer's lines say
@@ -37,7 +38,7 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 	id, err := bot.ParseCustomID(control(t, lobby, bot.ActStart))
 	require.NoError(t, err)
 	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
-	reasons, cards := 0, 0
+	reasons, lines, cards := 0, 0, 0
 	for turn := 0; ; turn++ {
 		require.Less(t, turn, 300, "no winner after 300 turns")
 		turnMsg, running := h.waitTurn(id.Game)
@@ -61,13 +62,17 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 		played, ok := h.fake.Message(turnMsg.ID)
 		require.True(t, ok)
 		for _, l := range strings.Split(played.Text(), "\n") {
-			if strings.Contains(l, "Computer (hard) rolled") && strings.Contains(l, "→") && strings.Contains(l, " — ") {
-				reasons++
+			if strings.Contains(l, "Computer (hard) rolled") && strings.Contains(l, "→") {
+				lines++
+				if assert.Contains(t, l, " — ", "every computer line says why") {
+					reasons++
+				}
 			}
 		}
 	}
 	assert.Positive(t, cards)
 	assert.Positive(t, reasons, "a computer's line says why")
+	assert.Equal(t, lines, reasons, "every computer line says why")
 
 	sg, g := h.game(id.Game)
 	require.Equal(t, store.StatusFinished, sg.Status)

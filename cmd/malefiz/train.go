@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
 )
 
@@ -27,6 +28,9 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	cache := fs.String("cache", "", "directory where played games are kept, so that a rerun does not play them again (default: keep nothing)")
 	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
 	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
+	resamples := fs.Int("resamples", 1000, "bootstrap resamples of whole games for the intervals of the calibration tables")
+	chancesOnly := fs.Bool("chances-only", false, "refit the win-chance estimator only, keeping the play model (expert's evaluation) built in")
+	embedded := fs.Bool("embedded", false, "also measure the model built into this binary (ai.WinChances), to compare a retrained one with it")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "train: %v", err)
@@ -55,11 +59,29 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	models, info := ai.Fit(train)
 	info.Seed = *seed
+	for _, l := range pool {
+		info.Levels = append(info.Levels, string(l))
+	}
+	if *chancesOnly {
+		// The play model is expert's evaluation: keep it, and its record.
+		built, builtInfo := ai.EmbeddedModels()
+		models.Play, info.PlayLogLoss = built.Play, 0
+		info.Play = builtInfo.Play
+		if info.Play == nil {
+			play := builtInfo
+			play.LogLoss, play.PlayLogLoss = builtInfo.PlayLogLoss, 0
+			info.Play = &play
+		}
+	}
 	data, err := ai.MarshalModel(models, info)
 	if err != nil {
 		return fail(stderr, "train: %v", err)
 	}
-	fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
+	if *chancesOnly {
+		fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (the play model kept as built in)\n", info.Games, info.Seed, info.Positions, info.LogLoss)
+	} else {
+		fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
+	}
 	if *out != "" {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fail(stderr, "train: %v", err)
@@ -82,6 +104,13 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 		{"play model", models.Play.Chances, 1},
 		{"heuristic", ai.HeuristicChances, 1},
 	}
+	if *embedded {
+		estimators = append(estimators, struct {
+			name  string
+			est   ai.Estimator
+			every int
+		}{"embedded model (the model.json built in)", ai.WinChances, 1})
+	}
 	if *rollouts > 0 {
 		estimators = append(estimators, struct {
 			name  string
@@ -99,14 +128,67 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\n%s on %d calibration games (seed %d), %d positions, %d estimates:\n", e.name, c.Games, *calSeed, c.Positions, c.Estimates)
 		fmt.Fprintf(stdout, "Brier %.4f (1/n for everyone: %.4f), log loss %.4f, largest decile gap %.1f points\n",
 			c.Brier, c.BrierUniform, c.LogLoss, 100*c.MaxGap(1))
-		if e.every == 1 {
-			fmt.Fprintf(stdout, "| predicted | estimates | mean predicted | observed |\n|---|---:|---:|---:|\n")
-			for _, b := range c.Bins {
-				fmt.Fprintf(stdout, "| %2.0f–%3.0f %% | %d | %.1f %% | %.1f %% |\n", 100*b.Lo, 100*b.Hi, b.N, 100*b.Predicted, 100*b.Observed)
+		if e.every != 1 {
+			continue
+		}
+		for n := 2; n <= 4; n++ {
+			games := ai.GamesOf(cal, n)
+			if len(games) == 0 {
+				continue
 			}
+			c := ai.CalibrateGames(games, e.est, 1, *resamples, *calSeed)
+			fmt.Fprintf(stdout, "\n%d players: %d games, %d positions, Brier %.4f (1/n: %.4f), largest decile gap %.1f points\n",
+				n, c.Games, c.Positions, c.Brier, c.BrierUniform, 100*c.MaxGap(1))
+			writeCalibrationTable(stdout, &c)
+			writeByRules(stdout, games, e.est)
 		}
 	}
 	return 0
+}
+
+// writeCalibrationTable writes c's bins as a Markdown table, with each
+// gap's 95 % interval where c has them.
+func writeCalibrationTable(w io.Writer, c *ai.Calibration) {
+	fmt.Fprintf(w, "| predicted | estimates | mean predicted | observed | gap (95 %% interval, by game) |\n|---|---:|---:|---:|---:|\n")
+	for _, b := range c.Bins {
+		if b.N == 0 {
+			fmt.Fprintf(w, "| %2.0f–%3.0f %% | 0 | | | |\n", 100*b.Lo, 100*b.Hi)
+			continue
+		}
+		fmt.Fprintf(w, "| %2.0f–%3.0f %% | %d | %.1f %% | %.1f %% | %+.1f (%+.1f to %+.1f) |\n", 100*b.Lo, 100*b.Hi, b.N,
+			100*b.Predicted, 100*b.Observed, 100*b.Gap(), 100*b.GapLow, 100*b.GapHigh)
+	}
+}
+
+// writeByRules writes, for each combination of the house rules among
+// games, the calibration's largest decile gap over the bins of at least
+// 1,000 estimates, to show where a rule matters.
+func writeByRules(w io.Writer, games []ai.GameRecord, est ai.Estimator) {
+	var parts []string
+	for k := range 4 {
+		rules := engine.Rules{SixAgain: k&1 != 0, SafeRow2: k&2 != 0}
+		var sub []ai.GameRecord
+		for _, g := range games {
+			if g.Rules == rules {
+				sub = append(sub, g)
+			}
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		c := ai.Calibrate(sub, est, 1)
+		name := "standard"
+		switch {
+		case rules.SixAgain && rules.SafeRow2:
+			name = "six-again and safe row 2"
+		case rules.SixAgain:
+			name = "six-again"
+		case rules.SafeRow2:
+			name = "safe row 2"
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f (%d games)", name, 100*c.MaxGap(1000), len(sub)))
+	}
+	fmt.Fprintf(w, "largest decile gap by house rules, in points: %s\n", strings.Join(parts, ", "))
 }
 
 // cacheChunk is how many games one cache file holds.

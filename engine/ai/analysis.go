@@ -2,6 +2,7 @@ package ai
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -30,25 +31,43 @@ type ChancePoint struct {
 	Chances [engine.NumColors]float64
 }
 
-// TurningPoint is a move that changed its mover's chance to win a lot.
+// TurningPoint is a move that changed its mover's chance to win a lot,
+// with the change split in two: what the roll gave or took (Luck), and
+// what the move made of the roll (Choice), as backgammon programs report
+// them.
 type TurningPoint struct {
-	// Turn is the move's turn number; Color its mover; Move the move.
+	// Turn is the move's turn number; Color its mover; Move the move;
+	// Roll the die it was played with.
 	Turn  int
 	Color engine.Color
 	Move  engine.Move
-	// Before and After are the mover's chance before the turn (before
-	// the roll, so the die's luck counts) and after the move.
-	Before, After float64
+	Roll  int
+	// Best is the move the estimator rates best for the roll (Move when
+	// the mover found it).
+	Best engine.Move
+	// Prior is the mover's chance before the roll; Before after the roll,
+	// before the move: the chance the best move for the roll would give;
+	// After the chance after the move.
+	Prior, Before, After float64
+	// Why says what the move did, the main reason of Explain.
+	Why Reason
+	// from is the position the move was played from.
+	from engine.Position
 }
 
-// Swing is how much the mover's chance changed, in either direction.
+// Swing is how much the mover's chance changed over the turn, roll and
+// move together, in either direction.
 func (t TurningPoint) Swing() float64 {
-	d := t.After - t.Before
-	if d < 0 {
-		return -d
-	}
-	return d
+	return math.Abs(t.After - t.Prior)
 }
+
+// Luck is what the roll gave (positive) or took (negative): the chance
+// after the roll, the best move for it played, less the chance before it.
+func (t TurningPoint) Luck() float64 { return t.Before - t.Prior }
+
+// Choice is what the move lost against the best move for the roll: 0 for
+// the best move, negative otherwise.
+func (t TurningPoint) Choice() float64 { return t.After - t.Before }
 
 // SteadyChances returns each colour's chance to win from pos as the mean of
 // two views of WinChances: the position as it stands, and the position once
@@ -108,8 +127,11 @@ func won(c engine.Color) [engine.NumColors]float64 {
 
 // Analyse estimates the chances along g's history with est (nil means
 // SteadyChances) and picks the n moves that changed their mover's chance
-// most. The chances of a turn are those before its roll: a turn of several
-// moves (six-again) counts from the start of the first.
+// most over their turn. A turn of several moves (six-again) counts each
+// move from the one before it. Each turning point splits its change into
+// the roll's luck and the move's choice: the best move for the roll is
+// found among every legal one by WinChances, its three best valued again
+// by est.
 func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 	if est == nil {
 		est = SteadyChances
@@ -120,8 +142,10 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 	last := est(start, rules)
 	a.Points = append(a.Points, ChancePoint{Chances: last})
 	var turning []TurningPoint
+	prev := start
 	for r, pos := range g.Positions() {
 		if r.Kind != engine.RecordMove && r.Kind != engine.RecordRemove {
+			prev = pos
 			continue
 		}
 		now := est(pos, rules)
@@ -129,11 +153,11 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 			now = won(pos.Winner())
 		}
 		if r.Kind == engine.RecordMove {
-			turning = append(turning, TurningPoint{Turn: r.Turn, Color: r.Color, Move: r.Move,
-				Before: last[r.Color], After: now[r.Color]})
+			turning = append(turning, TurningPoint{Turn: r.Turn, Color: r.Color, Move: r.Move, Roll: r.Roll,
+				Prior: last[r.Color], After: now[r.Color], from: prev})
 		}
 		a.Points = append(a.Points, ChancePoint{Turn: r.Turn, Chances: now})
-		last = now
+		last, prev = now, pos
 	}
 	if g.Over() && len(a.Points) > 0 {
 		// A forfeit ends the game without a move: the winner has it all.
@@ -141,5 +165,63 @@ func Analyse(g *engine.Game, est Estimator, n int) Analysis {
 	}
 	slices.SortStableFunc(turning, func(x, y TurningPoint) int { return cmp.Compare(y.Swing(), x.Swing()) })
 	a.Turning = turning[:min(n, len(turning))]
+	// The split and the reason, for the turning points only: finding the
+	// best move of a roll values every legal move.
+	e := newEvaluator(defaultParams)
+	for i := range a.Turning {
+		tp := &a.Turning[i]
+		tp.Best, tp.Before = tp.Move, tp.After
+		if tp.from.Turn() == tp.Color {
+			tp.Best, tp.Before = bestFor(e, est, tp.from, tp.Roll, rules, tp.Move, tp.After)
+			tp.Why = ReasonFor(tp.from, tp.Roll, rules, tp.Move)
+		}
+		tp.from = engine.Position{}
+	}
 	return a
+}
+
+// bestCandidates is how many moves, the best by WinChances, Analyse
+// values again by its estimator to find the best move for a roll.
+const bestCandidates = 3
+
+// bestFor returns the best of pos's legal moves for roll by est, and the
+// mover's chance after it: the bestCandidates best by WinChances (with
+// evaluator e) and played, whose chance after it by est is playedChance.
+func bestFor(e *evaluator, est Estimator, pos engine.Position, roll int, r engine.Rules, played engine.Move, playedChance float64) (engine.Move, float64) {
+	me := pos.Turn()
+	moves := pos.Moves(roll, r)
+	type scored struct {
+		m engine.Move
+		v float64
+	}
+	ranked := make([]scored, 0, len(moves))
+	for _, m := range moves {
+		next := pos
+		next.Play(m, roll, r)
+		v := 1.0
+		if !next.Over() {
+			v = learned.chances(e, &next, r)[me]
+		}
+		ranked = append(ranked, scored{m, v})
+		if len(e.cache) > 256 {
+			e.cache = make(map[engine.SquareSet]*valueTable)
+		}
+	}
+	slices.SortStableFunc(ranked, func(x, y scored) int { return cmp.Compare(y.v, x.v) })
+	best, chance := played, playedChance
+	for _, c := range ranked[:min(bestCandidates, len(ranked))] {
+		if c.m == played {
+			continue
+		}
+		next := pos
+		next.Play(c.m, roll, r)
+		v := 1.0
+		if !next.Over() {
+			v = est(next, r)[me]
+		}
+		if v > chance {
+			best, chance = c.m, v
+		}
+	}
+	return best, chance
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // analysedGame plays a whole game between levels with a seeded die.
-func analysedGame(t *testing.T, levels []Level, seed uint64) *engine.Game {
+func analysedGame(t testing.TB, levels []Level, seed uint64) *engine.Game {
 	t.Helper()
 	return playOut(t, levels, engine.Rules{}, rand.New(rand.NewPCG(seed, 3)),
 		func(turn int) uint64 { return seed + uint64(turn) },
@@ -66,11 +66,18 @@ func TestAnalyseUsesTheGivenEstimator(t *testing.T) {
 		return out
 	}
 	a := Analyse(g, flat, 3)
-	// Flat chances swing only on the winning move: from a third to all.
+	// Flat chances swing only on the winning move: from a third to all,
+	// all of it the roll's luck, the move being the best.
 	require.NotEmpty(t, a.Turning)
-	assert.Equal(t, g.Winner(), a.Turning[0].Color)
-	assert.InDelta(t, 1.0/3, a.Turning[0].Before, 1e-9)
-	assert.Equal(t, 1.0, a.Turning[0].After)
+	win := a.Turning[0]
+	assert.Equal(t, g.Winner(), win.Color)
+	assert.InDelta(t, 1.0/3, win.Prior, 1e-9)
+	assert.Equal(t, 1.0, win.Before)
+	assert.Equal(t, 1.0, win.After)
+	assert.InDelta(t, 2.0/3, win.Luck(), 1e-9)
+	assert.Zero(t, win.Choice())
+	assert.Equal(t, win.Move, win.Best)
+	assert.Equal(t, ReasonWins, win.Why.Kind)
 	assert.InDelta(t, 0, a.Turning[1].Swing(), 1e-9)
 }
 
@@ -118,4 +125,53 @@ func TestTurningPointsAreNotTheOpening(t *testing.T) {
 	raw, _ := early(WinChances)
 	assert.LessOrEqual(t, steady, all/3, "%d of %d turning points in the first six turns", steady, all)
 	assert.Less(t, 2*steady, raw, "steady %d, WinChances %d of %d in the first six turns", steady, raw, all)
+}
+
+// TestTurningPointsSplitLuckFromChoice analyses games of easy against hard
+// move by move: the chance after the roll (the best move's) is never below
+// the chance after the move played, the parts add up to the swing, and
+// easy's choices lose more than hard's.
+func TestTurningPointsSplitLuckFromChoice(t *testing.T) {
+	loss := map[Level]float64{}
+	moves := map[Level]int{}
+	for seed := uint64(1); seed <= 3; seed++ {
+		levels := []Level{Easy, Hard}
+		g := analysedGame(t, levels, seed)
+		all := Analyse(g, nil, 1000)
+		require.NotEmpty(t, all.Turning)
+		for _, tp := range all.Turning {
+			require.GreaterOrEqual(t, tp.Before, tp.After, "turn %d %s: the best move %s is not worse than %s", tp.Turn, tp.Color, tp.Best, tp.Move)
+			assert.InDelta(t, tp.After-tp.Prior, tp.Luck()+tp.Choice(), 1e-12)
+			if tp.Move == tp.Best {
+				assert.Zero(t, tp.Choice(), "turn %d: the best move loses nothing", tp.Turn)
+			}
+			assert.NotEqual(t, ReasonNone, tp.Why.Kind, "turn %d %s: what the move did", tp.Turn, tp.Move)
+			l := levels[0]
+			if tp.Color != engine.Red {
+				l = levels[1]
+			}
+			loss[l] -= tp.Choice()
+			moves[l]++
+		}
+	}
+	easy, hard := loss[Easy]/float64(moves[Easy]), loss[Hard]/float64(moves[Hard])
+	t.Logf("mean loss per move: easy %.2f points (%d moves), hard %.2f points (%d moves)", 100*easy, moves[Easy], 100*hard, moves[Hard])
+	assert.Greater(t, easy, 2*hard, "easy's moves lose more than hard's")
+}
+
+// BenchmarkAnalyse analyses a whole four-player game of normal players, as
+// a finished game's result does before it is committed: the chances after
+// every move, and the best move of every roll for the turning points.
+func BenchmarkAnalyse(b *testing.B) {
+	g := analysedGame(b, []Level{Normal, Normal, Normal, Normal}, 5)
+	moves := 0
+	for _, r := range g.History() {
+		if r.Kind == engine.RecordMove {
+			moves++
+		}
+	}
+	for b.Loop() {
+		Analyse(g, nil, 3)
+	}
+	b.ReportMetric(float64(moves), "moves")
 }

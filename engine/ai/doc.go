@@ -46,18 +46,23 @@
 // WinChances is a conditional logit model over the evaluation's terms per
 // colour (its expected turns to the goal with and without the threats of
 // capture, its best and second pawn, its seat in the round, its pawns at
-// home): a score per colour, softmax over the colours. `malefiz train`
-// fits it (Fit) to the positions of 600 self-play games between levels
-// drawn at random (greedy, easy, normal, hard; 2 to 4 players; both house
-// rules), every turn labelled with the game's winner, and writes
-// model.json, which is embedded. Training replays from its seed.
+// home): a score per colour, softmax over the colours; then, per number of
+// players, a calibration layer, a second conditional logit over a
+// piecewise-linear function of the log of each colour's chance, so that
+// the chances are calibrated at every table size, not only pooled.
+// `malefiz train -chances-only` fits both (Fit) to the positions of 3,000
+// self-play games between greedy, easy and normal drawn at random (2 to 4
+// players; both house rules), every turn labelled with the game's winner,
+// and writes model.json, which is embedded. Training replays from its
+// seed.
 //
-// On 2,000 other games (seed 2; greedy, easy and normal, since hard's
-// games cost too much CPU to play 2,000 more), every turn's estimate of
-// every player against the winner: Brier score 0.131 (the hand-made
-// evaluation 0.139, 1/n for everyone 0.206), each tenth of predicted
-// chance within 3.4 points of the observed share (the hand-made
-// evaluation is off by up to 14). The other way tried, Monte Carlo
+// On 6,000 other games (seed 2; 2,000 of each table size; greedy, easy
+// and normal, since hard's games cost too much CPU to play so many more),
+// every turn's estimate of every player against the winner: Brier score
+// 0.130 (the hand-made evaluation 0.140, 1/n for everyone 0.205), each
+// tenth of predicted chance within 1.9, 1.4 and 2.7 points of the observed
+// share at 2, 3 and 4 players (the README has the tables, with intervals
+// from a bootstrap over whole games). The other way tried, Monte Carlo
 // rollouts (RolloutEstimator) at 40 rollouts per estimate, what fits the
 // 15 ms budget, scores worse: its fast policy plays unlike the players, and
 // 40 rollouts leave 8 points of noise. An estimate takes 0.03 ms at the

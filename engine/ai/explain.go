@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"slices"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -21,7 +22,8 @@ const (
 	ReasonCaptures
 	// ReasonBlocks: the captured barricade goes on Reason.Square, in front
 	// of Reason.Color, whose pawn nearest the goal behind the barricade
-	// stands Reason.Steps steps from it.
+	// stands Reason.Steps steps from it; it costs that colour Reason.Turns
+	// more turns to the goal.
 	ReasonBlocks
 	// ReasonRuns: the mover's pawn nearest the goal runs for it; it stands
 	// Reason.Steps steps from the goal afterwards.
@@ -29,7 +31,7 @@ const (
 	// ReasonEnters: the move brings a pawn out of the house.
 	ReasonEnters
 	// ReasonClears: the move captures a barricade that stood in the mover's
-	// own way.
+	// own way (its pawns need fewer turns without it).
 	ReasonClears
 	// ReasonEscapes: the move takes a pawn out of the reach of
 	// Reason.Color's pawns.
@@ -37,9 +39,15 @@ const (
 	// ReasonAdvances: the move brings a pawn forward, to Reason.Steps steps
 	// from the goal.
 	ReasonAdvances
+	// ReasonForced: the roll allows no other move (other squares for a
+	// captured barricade aside).
+	ReasonForced
+	// ReasonWaits: the move's pawn steps aside or back for nothing the
+	// other reasons name: the best the roll allows.
+	ReasonWaits
 )
 
-var reasonNames = [...]string{"none", "wins", "captures", "blocks", "runs", "enters", "clears", "escapes", "advances"}
+var reasonNames = [...]string{"none", "wins", "captures", "blocks", "runs", "enters", "clears", "escapes", "advances", "forced", "waits"}
 
 // String returns the kind's name, for logs and tests.
 func (k ReasonKind) String() string {
@@ -68,6 +76,10 @@ type Reason struct {
 	// Lead, for ReasonCaptures: the captured pawn was its colour's pawn
 	// nearest the goal.
 	Lead bool
+	// Turns, for ReasonBlocks, is how many more turns the blocked colour
+	// needs to reach the goal with the barricade there, by the
+	// evaluation's expected turns (rounded to a tenth).
+	Turns float64
 	// Gain is the term's weight: about how much of the mover's win chance
 	// (0 to 1) it accounts for.
 	Gain float64
@@ -81,8 +93,9 @@ const runSteps = 12
 // roll under rules r (with its placement, if it captures a barricade):
 // the biggest terms of the change in the mover's chance by expert's
 // evaluation (Models.Play), biggest first. It always returns at least one
-// reason: when no term gains, the pawn's own (ReasonNone only when the
-// move changes nothing).
+// reason: when no term gains, ReasonForced if the roll allows nothing
+// else, otherwise the pawn's own, or ReasonWaits when the pawn goes no
+// nearer the goal. It never returns ReasonNone.
 func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Reason {
 	if m.To == engine.Goal {
 		return []Reason{{Kind: ReasonWins, Color: engine.NoColor, Square: m.To, Gain: 1 - WinChances(pos, r)[pos.Turn()]}}
@@ -134,8 +147,14 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 			}
 		}
 		if o != engine.NoColor {
-			out = append(out, Reason{Kind: ReasonBlocks, Color: o, Steps: nearestBehind(&after, o, m.Place), Square: m.Place,
-				Gain: loss * share(&chAfter, o)})
+			tsL, _, _ := e.terms(&lifted)
+			tsA, _, _ := e.terms(&after)
+			// A barricade that costs o no time (only risk) is no block
+			// worth naming.
+			if turns := tenths(tsA[o].base - tsL[o].base); turns > 0 {
+				out = append(out, Reason{Kind: ReasonBlocks, Color: o, Steps: nearestBehind(&after, o, m.Place), Square: m.Place,
+					Turns: turns, Gain: loss * share(&chAfter, o)})
+			}
 		}
 	}
 	// The pawn's own part: the mover's gain from before to lifted that the
@@ -147,15 +166,21 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 	baseGain := tsBefore[me].base - tsLifted[me].base
 	riskBefore := tsBefore[me].total - tsBefore[me].seat - tsBefore[me].base
 	riskLifted := tsLifted[me].total - tsLifted[me].seat - tsLifted[me].base
+	forward := m.From == engine.NoSquare || engine.DistanceToGoal(m.To) < engine.DistanceToGoal(m.From)
 	switch {
-	case m.From != engine.NoSquare && riskBefore-riskLifted > max(baseGain, 0) && threatOf(&pos, m.From) != engine.NoColor:
-		pr.Kind, pr.Color = ReasonEscapes, threatOf(&pos, m.From)
-	case pos.BarricadeSet().Has(m.To):
+	case pos.BarricadeSet().Has(m.To) && baseGain > 0:
 		pr.Kind = ReasonClears
 	case m.From == engine.NoSquare:
 		pr.Kind = ReasonEnters
-	case engine.DistanceToGoal(m.To) <= runSteps && nearest(&lifted, me) == engine.DistanceToGoal(m.To):
+	case engine.DistanceToGoal(m.To) <= runSteps && nearest(&lifted, me) == engine.DistanceToGoal(m.To) &&
+		engine.DistanceToGoal(m.To) < engine.DistanceToGoal(m.From):
 		pr.Kind = ReasonRuns
+	case m.From != engine.NoSquare && riskBefore-riskLifted > max(baseGain, 0) && threatOf(&pos, m.From) != engine.NoColor:
+		pr.Kind, pr.Color = ReasonEscapes, threatOf(&pos, m.From)
+	case !forward:
+		// A step aside or back, for nothing the terms name: the best the
+		// roll allows.
+		pr.Kind = ReasonWaits
 	}
 	out = append(out, pr)
 	slices.SortStableFunc(out, func(a, b Reason) int { return cmpFloat(b.Gain, a.Gain) })
@@ -166,15 +191,30 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 		}
 	}
 	if len(kept) == 0 {
-		// Nothing gains: the move is the least bad, and what it does is
-		// what its pawn does.
-		if pr.Gain == 0 {
-			pr.Kind = ReasonNone
+		// Nothing gains: the move is the only one, or the least bad, and
+		// what it does is what its pawn does.
+		switch {
+		case onlyMove(pos, roll, m):
+			pr.Kind = ReasonForced
 		}
 		return []Reason{pr}
 	}
 	return kept
 }
+
+// onlyMove reports whether m is pos's only move for roll, other squares
+// for a captured barricade aside.
+func onlyMove(pos engine.Position, roll int, m engine.Move) bool {
+	for _, o := range pos.AppendPawnMoves(nil, roll) {
+		if o.From != m.From || o.To != m.To {
+			return false
+		}
+	}
+	return true
+}
+
+// tenths rounds x to a tenth.
+func tenths(x float64) float64 { return math.Round(10*x) / 10 }
 
 // ReasonFor returns the main reason for m, the first of Explain.
 func ReasonFor(pos engine.Position, roll int, r engine.Rules, m engine.Move) Reason {
@@ -271,6 +311,11 @@ type Placement struct {
 	Color engine.Color
 	// Steps is how far that opponent's pawn nearest the goal is from it.
 	Steps int
+	// Turns is the reason's size, rounded to a tenth: for PlaceBlocks how
+	// many more turns Color needs to reach the goal with the barricade
+	// there; for PlaceOwnWay how many more the placer needs; 0 for
+	// PlaceAside.
+	Turns float64
 	// Chance is the placer's win chance with the barricade there, by
 	// expert's evaluation (Models.Play).
 	Chance float64
@@ -289,9 +334,11 @@ const blockLoss = 0.002
 // position before the move (a game's position while it waits for the
 // placement), roll the roll and legal the allowed squares
 // (engine.Game.PlacementSquares). Squares are ranked by the placer's win
-// chance afterwards, by expert's evaluation; a square on the placer's
-// own way forward (where the barricade costs its own pawns time) comes
-// only after all the others.
+// chance afterwards, by expert's evaluation. No two suggestions share a
+// reason (kind, colour and size): of squares that would read the same,
+// only the best is suggested. A square on the placer's own way forward
+// (where the barricade costs its own pawns time) is suggested only when
+// no other square is.
 func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending engine.Move, legal []engine.Square, n int) []Placement {
 	me := pos.Turn()
 	e := newEvaluator(defaultParams)
@@ -302,7 +349,7 @@ func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending en
 	lifted.Play(m, roll, r)
 	chLifted := e.chances(&lifted)
 	tsLifted, _, _ := e.terms(&lifted)
-	out := make([]Placement, 0, len(legal))
+	all := make([]Placement, 0, len(legal))
 	for _, q := range legal {
 		after := pos
 		m.Place = q
@@ -318,23 +365,40 @@ func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending en
 		}
 		if p.Color != engine.NoColor {
 			p.Steps = nearestBehind(&after, p.Color, q)
+			p.Turns = tenths(ts[p.Color].base - tsLifted[p.Color].base)
+			if p.Turns <= 0 {
+				// Too small to show: the barricade is in nobody's way.
+				p.Kind, p.Color, p.Steps, p.Turns = PlaceAside, engine.NoColor, 0, 0
+			}
 		}
-		if ts[me].base-tsLifted[me].base > ownWayCost {
-			p.Kind = PlaceOwnWay
+		if own := ts[me].base - tsLifted[me].base; own > ownWayCost {
+			p.Kind, p.Turns = PlaceOwnWay, max(tenths(own), 0.1)
 		}
-		out = append(out, p)
+		all = append(all, p)
 		if len(e.cache) > 256 {
 			e.cache = make(map[engine.SquareSet]*valueTable)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Placement) int {
-		if ao, bo := a.Kind == PlaceOwnWay, b.Kind == PlaceOwnWay; ao != bo {
-			if ao {
-				return 1
-			}
-			return -1
+	slices.SortStableFunc(all, func(a, b Placement) int { return cmpFloat(b.Chance, a.Chance) })
+	type reason struct {
+		kind  PlacementKind
+		color engine.Color
+		turns float64
+	}
+	seen := map[reason]bool{}
+	out := make([]Placement, 0, n)
+	for _, own := range []bool{false, true} {
+		if own && len(out) > 0 {
+			break
 		}
-		return cmpFloat(b.Chance, a.Chance)
-	})
-	return out[:min(n, len(out))]
+		for _, p := range all {
+			k := reason{p.Kind, p.Color, p.Turns}
+			if len(out) == n || (p.Kind == PlaceOwnWay) != own || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package ai
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,6 +43,12 @@ func TestExplain(t *testing.T) {
 			want: Reason{Kind: ReasonRuns, Color: engine.NoColor, Steps: 6},
 		},
 		{
+			name:     "runs along the top row",
+			position: "players=rb turn=r r=c13,c5 b=o5,k1 x=" + bars + ",i10,i11",
+			roll:     5, move: "c13-h13",
+			want: Reason{Kind: ReasonRuns, Color: engine.NoColor, Steps: 2},
+		},
+		{
 			name:     "enters",
 			position: "start",
 			roll:     1, move: "home-c1",
@@ -78,7 +83,11 @@ func TestExplainEveryMoveOfAGame(t *testing.T) {
 		for _, m := range d.moves[:min(len(d.moves), 8)] {
 			reasons := Explain(d.pos, d.roll, d.rules, m)
 			require.NotEmpty(t, reasons, "%s roll %d %s", d.pos, d.roll, m)
+			assert.NotEqual(t, ReasonNone, reasons[0].Kind, "%s roll %d %s: every move has a reason", d.pos, d.roll, m)
 			for _, r := range reasons {
+				if r.Kind == ReasonBlocks {
+					assert.Positive(t, r.Turns, "%s roll %d %s: the block's size", d.pos, d.roll, m)
+				}
 				assert.NotEqual(t, "unknown", r.Kind.String())
 			}
 		}
@@ -86,39 +95,69 @@ func TestExplainEveryMoveOfAGame(t *testing.T) {
 }
 
 func TestSuggestPlacements(t *testing.T) {
-	// Red captures i9 with a pawn from i5... here: red on g5 takes the
-	// barricade on g7 with a 2; its other pawns wait in the house, so a
-	// barricade on c1's way out (c2? row 2 has a2 and e2: e2) costs red.
+	// Red on g5 takes the barricade on g7 with a 2; its other pawns wait
+	// in the house, so a barricade on their way out (e2) costs red.
 	pos := mustPosition(t, "players=rb turn=r r=g5 b=k11,o1 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13")
 	pending := engine.Move{From: sq(t, "g5"), To: sq(t, "g7"), Place: engine.NoSquare}
 	legal := pos.PlacementSquares(pending.From, pending.To, engine.Rules{})
 	require.NotEmpty(t, legal)
 	all := SuggestPlacements(pos, engine.Rules{}, 2, pending, legal, len(legal))
-	require.Len(t, all, len(legal))
-	top := SuggestPlacements(pos, engine.Rules{}, 2, pending, legal, 3)
-	require.Len(t, top, 3)
-	assert.Equal(t, all[:3], top, "the first n of all")
-	for _, p := range top {
-		assert.NotEqual(t, PlaceOwnWay, p.Kind, "%s is on red's own way, yet suggested first", p.Square)
-		assert.Contains(t, legal, p.Square)
-	}
+	top := SuggestPlacements(pos, engine.Rules{}, 2, pending, legal, 5)
+	require.Len(t, top, 5)
+	assert.Equal(t, all[:5], top, "the first n of all")
 	assert.Equal(t, PlaceBlocks, top[0].Kind, "the best square blocks someone: %+v", top[0])
 	assert.Equal(t, engine.Blue, top[0].Color)
-	own := false
+	assert.Positive(t, top[0].Turns, "the block's size")
 	for i, p := range all {
-		if p.Kind == PlaceOwnWay {
-			own = true
-		} else {
-			assert.False(t, own, "%s (%s) after an own-way square", p.Square, p.Kind)
-		}
-		if i > 0 && (p.Kind == PlaceOwnWay) == (all[i-1].Kind == PlaceOwnWay) {
+		assert.NotEqual(t, PlaceOwnWay, p.Kind, "%s is on red's own way, yet suggested while others are not", p.Square)
+		assert.NotEqual(t, "e2", p.Square.String(), "e2 is on red's way out of the house")
+		assert.Contains(t, legal, p.Square)
+		if i > 0 {
 			assert.LessOrEqual(t, p.Chance, all[i-1].Chance, "best first")
 		}
+		for _, q := range all[:i] {
+			assert.False(t, p.Kind == q.Kind && p.Color == q.Color && p.Turns == q.Turns,
+				"%s and %s give the same reason: %s %s %+.1f", p.Square, q.Square, p.Kind, p.Color, p.Turns)
+		}
 	}
-	require.True(t, own, "some square is on red's own way")
-	e2 := slices.IndexFunc(all, func(p Placement) bool { return p.Square.String() == "e2" })
-	require.GreaterOrEqual(t, e2, 0)
-	assert.Equal(t, PlaceOwnWay, all[e2].Kind, "e2 is on red's way out of the house: %+v", all[e2])
+	// With nothing better, the square on red's own way, and its cost.
+	e2 := SuggestPlacements(pos, engine.Rules{}, 2, pending, []engine.Square{sq(t, "e2")}, 5)
+	require.Len(t, e2, 1)
+	assert.Equal(t, PlaceOwnWay, e2[0].Kind, "e2 is on red's way out of the house: %+v", e2[0])
+	assert.Positive(t, e2[0].Turns, "what it costs red")
+}
+
+// TestPlacementsOfAGameGiveDistinctReasons suggests squares for every
+// barricade captured in games and checks that no two suggestions of one
+// placement share a reason, and that each block has its size.
+func TestPlacementsOfAGameGiveDistinctReasons(t *testing.T) {
+	placements := 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		for _, d := range samplePositions(t, []Level{Normal, Greedy, Normal, Easy}, engine.Rules{}, seed, 1) {
+			done := map[[2]engine.Square]bool{}
+			for _, m := range d.moves {
+				if m.Place == engine.NoSquare || done[[2]engine.Square{m.From, m.To}] {
+					continue
+				}
+				done[[2]engine.Square{m.From, m.To}] = true
+				pending := m
+				pending.Place = engine.NoSquare
+				legal := d.pos.PlacementSquares(m.From, m.To, d.rules)
+				ps := SuggestPlacements(d.pos, d.rules, d.roll, pending, legal, 5)
+				require.NotEmpty(t, ps)
+				placements++
+				for i, p := range ps {
+					if p.Kind != PlaceAside {
+						assert.Positive(t, p.Turns, "%s: %+v", d.pos, p)
+					}
+					for _, q := range ps[:i] {
+						assert.False(t, p.Kind == q.Kind && p.Color == q.Color && p.Turns == q.Turns, "%s: %+v and %+v", d.pos, p, q)
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, placements, 10)
 }
 
 func sq(t testing.TB, name string) engine.Square {

@@ -51,11 +51,36 @@ func features(t *colorTerms, r engine.Rules) [numFeatures]float64 {
 }
 
 // Model is a learned win-chance estimator: for 2, 3 and 4 players, the
-// weights of the features of a colour in its score.
+// weights of the features of a colour in its score, and a calibration
+// layer that maps the chances those scores give to chances as often
+// right as they say.
 type Model struct {
 	// Weights holds the weights for 2, 3 and 4 players (index 0, 1, 2).
 	Weights [3][numFeatures]float64
+	// Calibration holds, for 2, 3 and 4 players, the weights of the
+	// calibration layer over calibrationBasis of each colour's chance by
+	// Weights; the chances are their softmax again. All zero: no layer.
+	Calibration [3][numFeatures]float64
 }
+
+// calibrationKnots are the chances at which the calibration layer may
+// bend: its basis (calibrationBasis) is a piecewise linear function of
+// the log of a colour's chance with a knot at each.
+var calibrationKnots = [numFeatures - 1]float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75}
+
+// calibrationBasis returns the calibration layer's features of a colour
+// whose chance is p: the log of p and its excess over the log of each knot.
+func calibrationBasis(p float64) [numFeatures]float64 {
+	x := math.Log(max(p, 1e-9))
+	out := [numFeatures]float64{x}
+	for k, c := range calibrationKnots {
+		out[k+1] = max(0, x-math.Log(c))
+	}
+	return out
+}
+
+// identityCalibration is the calibration layer that changes nothing.
+var identityCalibration = [numFeatures]float64{1}
 
 // Models are the two learned models: Chances, the estimator over every
 // feature, and Play, the one expert searches with, over the features
@@ -81,6 +106,9 @@ type modelFile struct {
 	Features    [numFeatures]string             `json:"features"`
 	Weights     map[string][numFeatures]float64 `json:"weights"`
 	PlayWeights map[string][numFeatures]float64 `json:"play_weights"`
+	// Calibration, absent from models trained before it, is the
+	// calibration layer of the estimator (Model.Calibration).
+	Calibration map[string][numFeatures]float64 `json:"calibration,omitempty"`
 	Training    TrainInfo                       `json:"training"`
 }
 
@@ -96,6 +124,12 @@ type TrainInfo struct {
 	LogLoss float64 `json:"log_loss"`
 	// PlayLogLoss is the same for the play model.
 	PlayLogLoss float64 `json:"play_log_loss"`
+	// Levels are the levels the games seated at random; empty in models
+	// trained before it was recorded (greedy, easy, normal and hard).
+	Levels []string `json:"levels,omitempty"`
+	// Play, when set, is how the play model was trained, apart from the
+	// estimator (train -chances-only refits the estimator alone).
+	Play *TrainInfo `json:"play,omitempty"`
 }
 
 //go:embed model.json
@@ -103,6 +137,16 @@ var modelJSON []byte
 
 // learned and learnedPlay are the embedded models.
 var learned, learnedPlay = mustModels(modelJSON)
+
+// EmbeddedModels returns a copy of the models built in (model.json) and
+// how they were trained.
+func EmbeddedModels() (Models, TrainInfo) {
+	ms, info, err := ParseModel(modelJSON)
+	if err != nil {
+		panic(err)
+	}
+	return ms, info
+}
 
 func mustModels(data []byte) (*Model, *Model) {
 	m, _, err := ParseModel(data)
@@ -130,6 +174,7 @@ func ParseModel(data []byte) (Models, TrainInfo, error) {
 			return Models{}, TrainInfo{}, fmt.Errorf("model: no weights for %d players", n)
 		}
 		ms.Chances.Weights[n-2], ms.Play.Weights[n-2] = w, pw
+		ms.Chances.Calibration[n-2] = f.Calibration[fmt.Sprint(n)]
 	}
 	return ms, f.Training, nil
 }
@@ -141,11 +186,18 @@ func MarshalModel(ms Models, info TrainInfo) ([]byte, error) {
 		Features:    featureNames,
 		Weights:     map[string][numFeatures]float64{},
 		PlayWeights: map[string][numFeatures]float64{},
+		Calibration: map[string][numFeatures]float64{},
 		Training:    info,
 	}
 	for n := 2; n <= engine.NumColors; n++ {
 		f.Weights[fmt.Sprint(n)] = ms.Chances.Weights[n-2]
 		f.PlayWeights[fmt.Sprint(n)] = ms.Play.Weights[n-2]
+		if c := ms.Chances.Calibration[n-2]; c != ([numFeatures]float64{}) {
+			f.Calibration[fmt.Sprint(n)] = c
+		}
+	}
+	if len(f.Calibration) == 0 {
+		f.Calibration = nil
 	}
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
@@ -167,28 +219,45 @@ func (m *Model) chances(e *evaluator, b *engine.Position, r engine.Rules) [engin
 		out[order[0]] = 1
 		return out
 	}
-	w := &m.Weights[n-2]
-	var scores [engine.NumColors]float64
-	top := math.Inf(-1)
+	var rows [engine.NumColors][numFeatures]float64
 	for i := 0; i < n; i++ {
-		c := order[i]
-		f := features(&ts[c], r)
-		s := 0.0
-		for k := range f {
-			s += w[k] * f[k]
+		rows[i] = features(&ts[order[i]], r)
+	}
+	p := softmaxOf(&m.Weights[n-2], rows[:n])
+	if c := &m.Calibration[n-2]; *c != ([numFeatures]float64{}) {
+		for i := 0; i < n; i++ {
+			rows[i] = calibrationBasis(p[i])
 		}
-		scores[i] = s
+		p = softmaxOf(c, rows[:n])
+	}
+	for i := 0; i < n; i++ {
+		out[order[i]] = p[i]
+	}
+	return out
+}
+
+// softmaxOf returns the softmax of the rows' scores under w, in the rows'
+// order.
+func softmaxOf(w *[numFeatures]float64, rows [][numFeatures]float64) [engine.NumColors]float64 {
+	var p [engine.NumColors]float64
+	top := math.Inf(-1)
+	for i, row := range rows {
+		s := 0.0
+		for k := range row {
+			s += w[k] * row[k]
+		}
+		p[i] = s
 		top = max(top, s)
 	}
 	sum := 0.0
-	for i := 0; i < n; i++ {
-		scores[i] = math.Exp(scores[i] - top)
-		sum += scores[i]
+	for i := range rows {
+		p[i] = math.Exp(p[i] - top)
+		sum += p[i]
 	}
-	for i := 0; i < n; i++ {
-		out[order[i]] = scores[i] / sum
+	for i := range rows {
+		p[i] /= sum
 	}
-	return out
+	return p
 }
 
 // WinChances returns each colour's chance to win from pos under rules r,

@@ -155,9 +155,39 @@ const ridge = 1e-4
 // which it keeps for a number of players that games do not include.
 func Fit(games []GameRecord) (Models, TrainInfo) {
 	chances, info := fitMasked(games, allFeatures)
+	info.LogLoss = fitCalibration(chances, games)
 	play, playInfo := fitMasked(games, playFeatures)
 	info.PlayLogLoss = playInfo.LogLoss
 	return Models{Chances: chances, Play: play}, info
+}
+
+// fitCalibration fits m's calibration layer for each number of players to
+// games, by maximum likelihood like the weights, and returns the mean log
+// loss per position afterwards. The layer starts as the identity.
+func fitCalibration(m *Model, games []GameRecord) float64 {
+	all := samples(games)
+	loss, positions := 0.0, 0
+	for k, ss := range all {
+		if len(ss) == 0 {
+			continue
+		}
+		cs := make([]sample, len(ss))
+		for i, s := range ss {
+			p := softmaxOf(&m.Weights[k], s.rows)
+			c := sample{rows: make([][numFeatures]float64, len(s.rows)), winner: s.winner}
+			for j := range s.rows {
+				c.rows[j] = calibrationBasis(p[j])
+			}
+			cs[i] = c
+		}
+		m.Calibration[k] = identityCalibration
+		loss += fitLogit(&m.Calibration[k], cs, allFeatures) * float64(len(cs))
+		positions += len(cs)
+	}
+	if positions == 0 {
+		return 0
+	}
+	return loss / float64(positions)
 }
 
 // allFeatures marks every feature as fitted.
@@ -328,105 +358,4 @@ func solveLinear(a [numFeatures][numFeatures]float64, b [numFeatures]float64) [n
 		}
 	}
 	return x
-}
-
-// Estimator returns each colour's chance to win from a position under
-// rules, indexed by colour: WinChances, HeuristicChances or a
-// RolloutEstimator's Chances.
-type Estimator func(pos engine.Position, r engine.Rules) [engine.NumColors]float64
-
-// CalibrationBin is one bin of a calibration table: the estimates whose
-// predicted chance fell in [Lo, Hi).
-type CalibrationBin struct {
-	// Lo and Hi bound the predicted chances of the bin.
-	Lo, Hi float64
-	// N is how many estimates fell in the bin.
-	N int
-	// Predicted is their mean predicted chance.
-	Predicted float64
-	// Observed is the share of them whose colour won.
-	Observed float64
-}
-
-// Calibration measures an estimator on finished games: every estimate of
-// a colour's chance (one per colour in play and position) against whether
-// that colour won.
-type Calibration struct {
-	// Games and Positions are how many games and positions were estimated.
-	Games, Positions int
-	// Estimates is how many chances were estimated: a position of n
-	// players gives n.
-	Estimates int
-	// Brier is the mean squared difference between the estimate and the
-	// outcome (1 for the winner, 0 otherwise), over all estimates.
-	Brier float64
-	// BrierUniform is the Brier score of the estimate 1/n for everyone, for
-	// comparison.
-	BrierUniform float64
-	// LogLoss is the mean of -ln(chance of the winner) over positions.
-	LogLoss float64
-	// Bins is the calibration table by tenth of predicted chance.
-	Bins [10]CalibrationBin
-}
-
-// MaxGap returns the largest difference between the predicted and the
-// observed chance over the bins that hold at least minN estimates.
-func (c *Calibration) MaxGap(minN int) float64 {
-	gap := 0.0
-	for _, b := range c.Bins {
-		if b.N >= minN {
-			gap = max(gap, math.Abs(b.Predicted-b.Observed))
-		}
-	}
-	return gap
-}
-
-// Calibrate measures est on every every-th position of games (1: all).
-func Calibrate(games []GameRecord, est Estimator, every int) Calibration {
-	var c Calibration
-	var sumP, sumY [10]float64
-	every = max(every, 1)
-	k := 0
-	for _, g := range games {
-		c.Games++
-		for _, pos := range g.Positions {
-			k++
-			if k%every != 0 {
-				continue
-			}
-			ch := est(pos, g.Rules)
-			players := pos.Players()
-			n := float64(len(players))
-			c.Positions++
-			c.LogLoss -= math.Log(max(ch[g.Winner], 1e-12))
-			for _, col := range players {
-				p := ch[col]
-				y := 0.0
-				if col == g.Winner {
-					y = 1
-				}
-				c.Estimates++
-				c.Brier += (p - y) * (p - y)
-				c.BrierUniform += (1/n - y) * (1/n - y)
-				bin := min(int(p*10), 9)
-				c.Bins[bin].N++
-				sumP[bin] += p
-				sumY[bin] += y
-			}
-		}
-	}
-	if c.Estimates > 0 {
-		c.Brier /= float64(c.Estimates)
-		c.BrierUniform /= float64(c.Estimates)
-		c.LogLoss /= float64(c.Positions)
-	}
-	for i := range c.Bins {
-		b := &c.Bins[i]
-		b.Lo, b.Hi = float64(i)/10, float64(i+1)/10
-		if b.N > 0 {
-			b.Predicted = sumP[i] / float64(b.N)
-			b.Observed = sumY[i] / float64(b.N)
-		}
-	}
-	return c
 }
