@@ -50,16 +50,20 @@ func mainTexts(lang string) string {
 	line("others move", tr(lang, locales.BoardOthersMove, "Anna", 5))
 	line("others pawn", tr(lang, locales.TurnOthersPawn, "Anna", 6))
 	line("others place", tr(lang, locales.TurnOthersPlace, "Anna", "e3"))
-	line("placement", "1 · d9 · "+tr(lang, locales.PlaceBlocks, "🔵 Ben"))
-	line("placement", "2 · c5 · "+tr(lang, locales.PlaceOwnWay))
+	line("placement", "1 · d9 · "+tr(lang, locales.PlaceSlows, "🔵 Ben", formatDecimal(lang, 2.5)))
+	line("placement", "2 · c5 · "+tr(lang, locales.PlaceOwnCost, formatDecimal(lang, 0.5)))
 	line("placement", "3 · g7 · "+tr(lang, locales.PlaceAside))
 	computer := tr(lang, locales.Computer, tr(lang, levelName("expert")))
 	for _, why := range []string{tr(lang, locales.ReasonCapturesLead, "🔵 Ben"), tr(lang, locales.ReasonClears),
-		tr(lang, locales.ReasonEnters), tr(lang, locales.ReasonEscapes, "🔵 Ben"), tr(lang, locales.ReasonRuns)} {
+		tr(lang, locales.ReasonEnters), tr(lang, locales.ReasonEscapes, "🔵 Ben"), tr(lang, locales.ReasonRuns),
+		tr(lang, locales.ReasonCaptures, "🔵 Ben"), tr(lang, locales.ReasonForced), tr(lang, locales.ReasonWaits),
+		tr(lang, locales.ReasonSlows, "🔵 Ben", formatDecimal(lang, 1.5))} {
 		line("reason", tr(lang, locales.TurnPrefix, 9)+" "+tr(lang, locales.TurnRolled, computer, 4)+" b4 → d6 · "+why)
 	}
 	line("chances", tr(lang, locales.ChancesTitle))
-	line("turning point", tr(lang, locales.ChancesPoint, 1, 14, "🔴 Anna", "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9"), formatPercent(lang, 0.31), formatPercent(lang, 0.58)))
+	line("turning point", tr(lang, locales.ChancesTurning, 1, 14, "🔴 Anna", 5, "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9"), formatPercent(lang, 0.31), formatPercent(lang, 0.58))+
+		" · "+tr(lang, locales.ChancesSplitBest, "+9"))
+	line("turning point", tr(lang, locales.ChancesSplitLost, "+4", "−12", "c5 → e7"))
 	line("chances chart", tr(lang, locales.ChancesChart))
 	line("level", tr(lang, levelName("expert"))+": "+tr(lang, levelHint("expert")))
 	line("bad level", tr(lang, locales.ErrBadLevel))
@@ -89,7 +93,6 @@ func mainTexts(lang string) string {
 		line("bad bots", tr(lang, locales.ErrBadBots, n))
 		line("unranked", tr(lang, locales.StatsRating)+": 1500 ("+tr(lang, locales.StatsUnranked, n)+")")
 		line("reason", tr(lang, locales.ReasonAdvances, n))
-		line("reason", tr(lang, locales.ReasonBlocks, "🔵 Ben", n))
 	}
 	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, locales.TextHelp)))
 	fmt.Fprintf(&b, "\nmarks\n%s\n", strings.TrimSpace(tr(lang, locales.TextMarks)))

@@ -52,7 +52,6 @@ var pluralArg = map[Key]int{
 	TimerTakenOver:    1,
 	ErrBadBots:        0,
 	ReasonAdvances:    0,
-	ReasonBlocks:      1,
 }
 
 // zeroIsOther are the languages whose players count none in the plural
