@@ -34,6 +34,9 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if _, ok := o["chances"]; ok {
 		s.Chances, changed = o.bool("chances", true), true
 	}
+	if _, ok := o["hints"]; ok {
+		s.Hints, changed = o.bool("hints", false), true
+	}
 	if v := o.string("roll", ""); v != "" {
 		if v != table.RollAuto && v != table.RollButton {
 			return refuse(locales.ErrUnknownCommand)
@@ -62,6 +65,11 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if s.Chances {
 		chances = tr(r.lang, locales.On)
 	}
-	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll, chances))
+	hints := tr(r.lang, locales.Off)
+	if s.Hints {
+		hints = tr(r.lang, locales.On)
+	}
+	r.replyPrivate(ctx, tr(r.lang, key, table.FormatDuration(r.lang, s.TurnTimeout), reminders, threads, s.Roll, chances)+
+		"\n"+tr(r.lang, locales.SettingsHints, hints))
 	return nil
 }

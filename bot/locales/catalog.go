@@ -53,6 +53,14 @@ var pluralArg = map[Key]int{
 	ErrBadBots:        0,
 	ReasonAdvances:    0,
 	ReasonBlocks:      1,
+	// The coach (issue 32).
+	CoachBlunders:      0,
+	CoachInaccuracies:  0,
+	CoachMistakes:      0,
+	ReviewMove:         2,
+	ReviewMoveBare:     2,
+	ReviewSummary:      1,
+	StatsAccuracyValue: 1,
 }
 
 // PluralArg returns the argument of key that picks its plural form, if it
