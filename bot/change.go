@@ -180,7 +180,7 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	if t.Wake {
 		b.nudgeScheduler(sg.WakeAt)
 	}
-	if len(t.Events) > 0 && sg.Status != store.StatusLobby && t.Coached() {
+	if graded(t.Events) && t.Coached() {
 		b.coach.nudge(sg.ID)
 	}
 	return c, efs, nil

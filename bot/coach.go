@@ -32,6 +32,23 @@ type Coaching interface {
 	CoachingOpen(ctx context.Context) ([]int64, error)
 }
 
+// graded reports whether events give the coach work: a move or a pass to
+// grade, or the end of the game (its verdict).
+func graded(events []store.Event) bool {
+	for _, e := range events {
+		switch e.Kind {
+		case store.EventMove, store.EventPlace, store.EventPass, store.EventWin, store.EventResign, store.EventCancel:
+			return true
+		}
+	}
+	return false
+}
+
+// coachShare is the share of one core the coach's grading takes at most:
+// after each graded roll it rests (1−share)/share times as long as the
+// grading took, so that the clicks keep the machine's cores.
+const coachShare = 0.5
+
 // coachBatch is how many graded rolls are stored at once: a restart loses
 // at most that much work.
 const coachBatch = 16
@@ -199,7 +216,11 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		start := time.Now()
 		batch = append(batch, storedGrade(c.grader.Grade(r, g.Rules())))
+		if !rest(ctx, time.Duration(float64(time.Since(start))*(1-coachShare)/coachShare)) {
+			return ctx.Err()
+		}
 		if len(batch) == coachBatch {
 			if err := c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Grades: batch}); err != nil {
 				return err
@@ -233,6 +254,18 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		c.out.nudge()
 	}
 	return nil
+}
+
+// rest waits d, or until ctx ends (false).
+func rest(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // storedGrade is g as the store keeps it.

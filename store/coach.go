@@ -59,7 +59,8 @@ func (db *DB) SaveGrades(ctx context.Context, c *Coaching) error {
 	err = tx.QueryRowContext(ctx, `SELECT final FROM coaching WHERE game_id = ?`, c.GameID).Scan(&final)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		if _, err := tx.ExecContext(ctx, `INSERT INTO coaching (game_id, final) VALUES (?, ?)`, c.GameID, false); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO coaching (game_id, final) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING`,
+			c.GameID, false); err != nil {
 			return fmt.Errorf("store: grades of game %d: %w", c.GameID, conflict(err))
 		}
 	case err != nil:
@@ -75,8 +76,13 @@ func (db *DB) SaveGrades(ctx context.Context, c *Coaching) error {
 		}
 	}
 	if c.Final {
-		if _, err := tx.ExecContext(ctx, `UPDATE coaching SET final = ? WHERE game_id = ?`, true, c.GameID); err != nil {
+		// Two graders finishing at once: the row's lock lets one through.
+		res, err := tx.ExecContext(ctx, `UPDATE coaching SET final = ? WHERE game_id = ? AND final = ?`, true, c.GameID, false)
+		if err != nil {
 			return fmt.Errorf("store: grades of game %d: %w", c.GameID, conflict(err))
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("store: grades of game %d: graded already: %w", c.GameID, ErrConflict)
 		}
 		for _, a := range c.Accuracies {
 			if _, err := tx.ExecContext(ctx, `UPDATE results SET accuracy = ? WHERE game_id = ? AND color = ?`,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -113,9 +114,17 @@ func printGrading(w io.Writer, t *gametable.Table, g *engine.Game, dbFlag, confi
 				best += ", " + c.String()
 			}
 		}
-		fmt.Fprintf(w, "  Turn %d · %s rolled %d: %s (%s), luck %+.1f\n", gr.Turn, label(gr.Color), gr.Roll, move, best, gr.Luck)
+		fmt.Fprintf(w, "  Turn %d · %s rolled %d: %s (%s), luck %+.1f\n", gr.Turn, label(gr.Color), gr.Roll, move, best, tenths(gr.Luck))
 	}
 	return nil
+}
+
+// tenths rounds x to tenths, without a negative zero.
+func tenths(x float64) float64 {
+	if r := math.Round(x*10) / 10; r != 0 {
+		return r
+	}
+	return 0
 }
 
 // outcome says who won game g, or that it is still running.
