@@ -128,16 +128,6 @@ func (b *Bot) RunCoach(ctx context.Context) {
 	}
 }
 
-// CoachPass grades every queued game (after a restart, the games left
-// unfinished) and returns how many it looked at: what RunCoach's loop
-// does, for tests and tools.
-func (b *Bot) CoachPass(ctx context.Context) (int, error) {
-	if err := b.coach.resume(ctx); err != nil {
-		return 0, err
-	}
-	return b.coach.pass(ctx)
-}
-
 // resume queues the games whose grading is not final.
 func (c *coach) resume(ctx context.Context) error {
 	ids, err := c.db.CoachingOpen(ctx)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -132,4 +133,65 @@ func askHint(t *testing.T, h *harness, gameID int64, turnMsg fakediscord.Message
 	h.click(alice, turnMsg.ID, control(t, after, bot.ActMove))
 	_, _ = h.game(gameID)
 	return true
+}
+
+// TestCoachResumesAfterRestart grades part of a game, stops the program,
+// plays the rest with the coach off, and starts it again with the coach
+// on: the grading it began is taken up, every roll of Alice's is graded
+// once, and the verdict follows the result.
+func TestCoachResumesAfterRestart(t *testing.T) {
+	h := newHarness(t)
+	h.stop()
+	h.coach = true
+	h.start()
+	lobby := *h.command(alice, "new", map[string]any{"seats": 2, "bots": 1, "level": "hard"}).Message
+	id, err := bot.ParseCustomID(control(t, lobby, bot.ActStart))
+	require.NoError(t, err)
+	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
+	for range 3 {
+		playTurn(t, h, id.Game, true)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		grades, final, err := h.main.db.Grades(h.ctx(), id.Game)
+		require.NoError(t, err)
+		require.False(t, final)
+		if len(grades) > 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "nothing graded")
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	h.stop()
+	h.coach = false
+	h.start()
+	for turn := 0; ; turn++ {
+		require.Less(t, turn, 300, "no winner after 300 turns")
+		if _, running := h.waitTurn(id.Game); !running {
+			break
+		}
+		playTurn(t, h, id.Game, true)
+	}
+	require.False(t, strings.HasPrefix(title(h.lastMessage()), "🎓"), "no verdict while the coach is off")
+
+	h.stop()
+	h.coach = true
+	h.start()
+	deadline = time.Now().Add(60 * time.Second)
+	for !strings.HasPrefix(title(h.lastMessage()), "🎓") {
+		require.True(t, time.Now().Before(deadline), "no verdict after the restart")
+		time.Sleep(20 * time.Millisecond)
+	}
+	grades, final, err := h.main.db.Grades(h.ctx(), id.Game)
+	require.NoError(t, err)
+	assert.True(t, final)
+	_, g := h.game(id.Game)
+	rolls := 0
+	for _, r := range g.History() {
+		if (r.Kind == engine.RecordMove || r.Kind == engine.RecordPass) && r.Color == engine.Red {
+			rolls++
+		}
+	}
+	assert.Len(t, grades, rolls, "each of Alice's rolls graded once, none of the computer's")
 }

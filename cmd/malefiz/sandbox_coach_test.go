@@ -24,8 +24,10 @@ import (
 const coachScreenshot = "../../docs/coach.png"
 
 // TestSandboxShowsTheCoach plays a game against a hard computer in the
-// sandbox page to its end and looks at the coach's verdict after the
-// result and at Alice's review, which only she sees.
+// sandbox page, on a server with hints on, to its end: Alice asks for a
+// hint once, which only she sees; then it looks at the coach's verdict
+// after the result, which says she asked, and at her review, which only
+// she sees.
 func TestSandboxShowsTheCoach(t *testing.T) {
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  strings.Split(defaultSandboxUsers, ","),
@@ -41,6 +43,10 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := browser(t, 1280, 800)
 	out := t.ArtifactDir()
+	gs, err := app.main.db.GuildSettings(context.Background(), app.fake.GuildID)
+	require.NoError(t, err)
+	gs.Hints = true
+	require.NoError(t, app.main.db.SetGuildSettings(context.Background(), app.fake.GuildID, gs))
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL),
@@ -50,7 +56,25 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`)),
 	))
 	openThread(t, ctx)
-	view := playToTheEnd(t, ctx, func(int) {})
+	view := playToTheEnd(t, ctx, func(moves int) {
+		if moves != 0 {
+			return
+		}
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
+			chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
+				chromedp.WithPollingTimeout(10*time.Second)),
+		))
+		screenshot(t, ctx, filepath.Join(out, "hint.png"))
+		// Dismissed, as a player would: the page is as before the hint.
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  [...document.querySelectorAll('#messages .msg.ephemeral button')].filter((b) => b.textContent === 'Dismiss message').forEach((b) => b.click());
+  return true;
+})()`))
+		require.NoError(t, err)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
+			chromedp.WithPollingTimeout(10*time.Second))))
+	})
 	require.NotEmpty(t, view.Winner)
 
 	// The verdict follows the result once the game is graded.
@@ -58,6 +82,7 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 		chromedp.WithPollingTimeout(60*time.Second))))
 	text := pageText(t, ctx, `#messages`)
 	assert.Regexp(t, `Alice: accuracy \d+% · \d+ inaccurac`, text)
+	assert.Contains(t, text, "Asked the computer for hints: 🔴 Alice")
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/review/"]`)),
 		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Your review of game')`,
