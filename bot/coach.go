@@ -27,6 +27,7 @@ import (
 // Coaching is what the coach needs of the database; *store.DB implements
 // it.
 type Coaching interface {
+	Grading(ctx context.Context, gameID int64) (*store.Grading, error)
 	Grades(ctx context.Context, gameID int64) ([]store.Grade, bool, error)
 	SaveGrades(ctx context.Context, c *store.Coaching) error
 	CoachingOpen(ctx context.Context) ([]int64, error)
@@ -162,11 +163,12 @@ func (c *coach) pass(ctx context.Context) (int, error) {
 func (c *coach) grade(ctx context.Context, id int64) error {
 	c.gradeMu.Lock()
 	defer c.gradeMu.Unlock()
-	sg, err := c.db.Game(ctx, id)
+	gr, err := c.db.Grading(ctx, id)
 	if err != nil {
 		return err
 	}
-	if sg.Status == store.StatusLobby {
+	sg, events, stored := gr.Game, gr.Events, gr.Grades
+	if sg.Status == store.StatusLobby || gr.Final {
 		return nil
 	}
 	t := &table.Table{Game: sg}
@@ -174,16 +176,8 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 	if len(colors) == 0 {
 		return nil
 	}
-	stored, final, err := c.db.Grades(ctx, id)
-	if err != nil || final {
-		return err
-	}
 	if sg.Status == store.StatusCancelled {
 		return c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Final: true})
-	}
-	events, err := c.db.Events(ctx, id)
-	if err != nil {
-		return err
 	}
 	g, err := table.Replay(sg, events)
 	if err != nil || g == nil {

@@ -102,6 +102,37 @@ func (db *DB) SaveGrades(ctx context.Context, c *Coaching) error {
 	return nil
 }
 
+// Grading is a game as the coach reads it, in one read: the game, its
+// log, its grades in the order of its history, and whether its grading
+// is final.
+type Grading struct {
+	Game   *Game
+	Events []Event
+	Grades []Grade
+	Final  bool
+}
+
+// Grading returns game id with its log and grades (see Grading).
+func (db *DB) Grading(ctx context.Context, gameID int64) (*Grading, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: grading of game %d: %w", gameID, err)
+	}
+	defer tx.Rollback()
+
+	g := &Grading{}
+	if g.Game, err = findGame(ctx, tx, `WHERE id = ?`, gameID); err != nil {
+		return nil, fmt.Errorf("store: grading of game %d: %w", gameID, err)
+	}
+	if g.Events, err = findEvents(ctx, tx, gameID); err != nil {
+		return nil, fmt.Errorf("store: grading of game %d: %w", gameID, err)
+	}
+	if g.Grades, g.Final, err = grades(ctx, tx, gameID); err != nil {
+		return nil, fmt.Errorf("store: grading of game %d: %w", gameID, err)
+	}
+	return g, tx.Commit()
+}
+
 // Grades returns game id's grades in the order of its history, and
 // whether its grading is final.
 func (db *DB) Grades(ctx context.Context, gameID int64) ([]Grade, bool, error) {
@@ -111,28 +142,34 @@ func (db *DB) Grades(ctx context.Context, gameID int64) ([]Grade, bool, error) {
 	}
 	defer tx.Rollback()
 
+	out, final, err := grades(ctx, tx, gameID)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: grades of game %d: %w", gameID, err)
+	}
+	return out, final, tx.Commit()
+}
+
+// grades reads game id's grades and whether they are final within tx.
+func grades(ctx context.Context, tx dtx, gameID int64) ([]Grade, bool, error) {
 	var final bool
 	if err := tx.QueryRowContext(ctx, `SELECT final FROM coaching WHERE game_id = ?`, gameID).Scan(&final); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, false, fmt.Errorf("store: grades of game %d: %w", gameID, err)
+		return nil, false, err
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT idx, color, turn, roll, move, best, options, loss, chance, luck
 		FROM grades WHERE game_id = ? ORDER BY idx`, gameID)
 	if err != nil {
-		return nil, false, fmt.Errorf("store: grades of game %d: %w", gameID, err)
+		return nil, false, err
 	}
 	defer rows.Close()
 	var out []Grade
 	for rows.Next() {
 		var g Grade
 		if err := rows.Scan(&g.Index, &g.Color, &g.Turn, &g.Roll, &g.Move, &g.Best, &g.Options, &g.Loss, &g.Chance, &g.Luck); err != nil {
-			return nil, false, fmt.Errorf("store: grades of game %d: %w", gameID, err)
+			return nil, false, err
 		}
 		out = append(out, g)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("store: grades of game %d: %w", gameID, err)
-	}
-	return out, final, tx.Commit()
+	return out, final, rows.Err()
 }
 
 // CoachingOpen returns the games whose grading has begun and is not final,
