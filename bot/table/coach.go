@@ -173,13 +173,24 @@ func (t *Table) reviewLine(lang string, g ai.Grade, r ai.Roll) string {
 	lost := int(math.Round(g.Loss))
 	played, best := moveLine(lang, g.Move), moveLine(lang, g.Best)
 	why := ""
-	if r.Roll != 0 {
-		why = t.reasonText(lang, ai.ReasonFor(r.Position, r.Roll, t.Rules(), g.Best))
+	if r.Roll != 0 && g.Best != ai.NoMove {
+		why = t.firstReason(lang, ai.Explain(r.Position, r.Roll, t.Rules(), g.Best))
 	}
 	if why == "" {
 		return tr(lang, locales.ReviewMoveBare, g.Turn, played, lost, best)
 	}
 	return tr(lang, locales.ReviewMove, g.Turn, played, lost, best, why)
+}
+
+// firstReason is the first of reasons (biggest first, see ai.Explain) that
+// says something in words, "" when none does.
+func (t *Table) firstReason(lang string, reasons []ai.Reason) string {
+	for _, r := range reasons {
+		if why := t.reasonText(lang, r); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // Hint answers a, the player to move with the die rolled, privately with
@@ -215,7 +226,7 @@ func (t *Table) Hint(a Actor, id CustomID) error {
 	m := p.Choose(pos, roll, t.Rules(), t.State.LegalMoves())
 	lang := a.Lang
 	text := tr(lang, locales.HintAnswerBare, moveLine(lang, m))
-	if why := t.reasonText(lang, ai.ReasonFor(pos, roll, t.Rules(), m)); why != "" {
+	if why := t.firstReason(lang, ai.Explain(pos, roll, t.Rules(), m)); why != "" {
 		text = tr(lang, locales.HintAnswer, moveLine(lang, m), why)
 	}
 	t.record(EventHint, a.UserID, seat.Color, m.String())
