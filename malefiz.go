@@ -177,6 +177,9 @@ type GuildSettings struct {
 	Roll string
 	// Chances: the scoreboard card shows each seat's chance to win.
 	Chances bool
+	// Hints: the turn card has a Hint button that tells the player
+	// privately what the computer would play (off unless turned on).
+	Hints bool
 }
 
 // DefaultGuildSettings are the settings of a guild that has set none:

@@ -79,6 +79,9 @@ type Config struct {
 	Owner string
 	// Hooks are told about interactions, commits and renders (metrics).
 	Hooks Hooks
+	// CoachOff turns the coach off: no move is graded (RunCoach returns
+	// at once).
+	CoachOff bool
 	// DeferAfter is how long an interaction delivered over HTTP may take
 	// before the endpoint answers "thinking…" and finishes through the
 	// webhook; 0 means 2.5 s, inside Discord's 3 s.
@@ -101,6 +104,7 @@ type Bot struct {
 
 	locks         keyedLocks // one action at a time per game
 	out           *sender    // delivers the outbox
+	coach         *coach     // grades the people's moves in the background
 	panel         *panel     // the subcommands that change no game
 	boards        *boards    // draws the boards
 	subcommands   []subcommand
@@ -162,6 +166,7 @@ func New(cfg Config) *Bot {
 	}
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
 	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
+	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
 	b.handle = recoverer(b.route)

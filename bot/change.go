@@ -180,6 +180,9 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 	if t.Wake {
 		b.nudgeScheduler(sg.WakeAt)
 	}
+	if graded(t.Events) && t.Coached() {
+		b.coach.nudge(sg.ID)
+	}
 	return c, efs, nil
 }
 
@@ -324,7 +327,7 @@ func newTurnMessage(t *table.Table, r *request, id string) bool {
 		return false
 	}
 	switch c.Action {
-	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
+	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow, ActHint:
 		return true
 	}
 	return false

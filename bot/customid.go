@@ -29,6 +29,8 @@ const (
 	ActKeep     = table.ActKeep
 	ActVoteYes  = table.ActVoteYes
 	ActVoteNo   = table.ActVoteNo
+	ActReview   = table.ActReview
+	ActHint     = table.ActHint
 )
 
 // ErrBadCustomID is table.ErrBadCustomID.

@@ -782,13 +782,13 @@ func TestSettingsNameTheChoices(t *testing.T) {
 		return settingsText(c, lang, false, s) + "\n" + settingsText(c, lang, true, s)
 	}))
 	got := settingsText(catalog, "es", true, store.GuildSettings{TurnTimeout: 6 * time.Hour, Reminders: true, Roll: table.RollButton, Chances: false})
-	assert.Equal(t, "Guardado. Para las partidas nuevas — tiempo por turno: 6 horas · recordatorios: sí · hilos: no · dado: botón · probabilidades de ganar: no", got)
+	assert.Equal(t, "Guardado. Para las partidas nuevas — tiempo por turno: 6 horas · recordatorios: sí · hilos: no · dado: botón · probabilidades de ganar: no · pistas: no", got)
 }
 
 func TestStoredSettingValueShownRawFails(t *testing.T) {
 	raw := func(c *locales.Catalog, lang string, s store.GuildSettings) string {
 		on := c.Tr(lang, locales.On)
-		return c.Tr(lang, locales.SettingsNow, "1 h", on, on, s.Roll, on) // the value as stored
+		return c.Tr(lang, locales.SettingsNow, "1 h", on, on, s.Roll, on, on) // the value as stored
 	}
 	problems := strings.Join(settingProblems(catalog, raw), "\n")
 	assert.Contains(t, problems, `the settings in language es show the stored value "button", not "botón"`)

@@ -70,6 +70,10 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		}
 	case ActRematch:
 		return b.rematch(ctx, r, id.Game)
+	case ActReview:
+		return b.review(ctx, r, id.Game)
+	case ActHint:
+		decide = func(t *table.Table) error { return t.Hint(a, id) }
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		decide = func(t *table.Table) error { return t.Turn(a, id) }
 	default:

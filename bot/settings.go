@@ -35,6 +35,9 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	if _, ok := o["chances"]; ok {
 		s.Chances, changed = o.bool("chances", true), true
 	}
+	if _, ok := o["hints"]; ok {
+		s.Hints, changed = o.bool("hints", false), true
+	}
 	if v := o.string("roll", ""); v != "" {
 		if v != table.RollAuto && v != table.RollButton {
 			return refuse(locales.ErrUnknownCommand)
@@ -75,5 +78,5 @@ func settingsText(c *locales.Catalog, lang string, saved bool, s store.GuildSett
 		key = locales.SettingsSaved
 	}
 	return c.Tr(lang, key, table.FormatDuration(lang, s.TurnTimeout), onOff(s.Reminders), onOff(s.Threads),
-		c.Choice(lang, rollLabel(serverRoll(s))), onOff(s.Chances))
+		c.Choice(lang, rollLabel(serverRoll(s))), onOff(s.Chances), onOff(s.Hints))
 }

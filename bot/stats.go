@@ -58,6 +58,7 @@ func extraSubcommands(p *panel) []subcommand {
 			boolOption("threads", locales.OptThreads),
 			stringOption("roll", locales.OptRoll, rollChoices()),
 			boolOption("chances", locales.OptChances),
+			boolOption("hints", locales.OptHints),
 		}},
 	}
 }
@@ -179,6 +180,10 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 			field(locales.StatsStreak, streak),
 			field(locales.StatsColor, fav),
 		},
+	}
+	if s.GradedGames > 0 {
+		embed.Fields = append(embed.Fields, field(locales.StatsAccuracy,
+			tr(lang, locales.StatsAccuracyValue, formatPercent(lang, s.Accuracy/100), s.GradedGames)))
 	}
 	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
 	if len(s.History) > 0 {

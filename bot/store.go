@@ -64,6 +64,7 @@ type Store interface {
 	Timers
 	Settings
 	Stats
+	Coaching
 }
 
 var _ Store = (*store.DB)(nil)

@@ -32,6 +32,8 @@ var copyTables = []copyTable{
 	{"guild_settings", "guild_id"},
 	{"outbox", "id"},
 	{"user_settings", "user_id"},
+	{"grades", "game_id, idx"},
+	{"coaching", "game_id"},
 }
 
 // TableCounts are the rows of each table, by table name.

@@ -25,7 +25,7 @@ func (db *DB) GuildSettings(ctx context.Context, guildID string) (GuildSettings,
 }
 
 // guildSettingsQuery reads a guild's settings.
-const guildSettingsQuery = `SELECT turn_timeout, reminders, threads, roll, chances FROM guild_settings WHERE guild_id = ?`
+const guildSettingsQuery = `SELECT turn_timeout, reminders, threads, roll, chances, hints FROM guild_settings WHERE guild_id = ?`
 
 // guildSettings reads a guild's settings within tx.
 func guildSettings(ctx context.Context, tx dtx, guildID string) (GuildSettings, error) {
@@ -37,7 +37,7 @@ func guildSettings(ctx context.Context, tx dtx, guildID string) (GuildSettings, 
 func scanGuildSettings(row *sql.Row) (GuildSettings, error) {
 	s := DefaultGuildSettings()
 	var timeout int64
-	err := row.Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll, &s.Chances)
+	err := row.Scan(&timeout, &s.Reminders, &s.Threads, &s.Roll, &s.Chances, &s.Hints)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return s, nil
@@ -60,11 +60,12 @@ func (db *DB) SetGuildSettings(ctx context.Context, guildID string, s GuildSetti
 	}
 	defer tx.Rollback()
 
-	if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, turn_timeout, reminders, threads, roll, chances)
-		VALUES (?, ?, ?, ?, ?, ?)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, turn_timeout, reminders, threads, roll, chances, hints)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, reminders = excluded.reminders,
-			threads = excluded.threads, roll = excluded.roll, chances = excluded.chances`,
-		guildID, s.TurnTimeout.Milliseconds(), s.Reminders, s.Threads, s.Roll, s.Chances); err != nil {
+			threads = excluded.threads, roll = excluded.roll, chances = excluded.chances,
+			hints = excluded.hints`,
+		guildID, s.TurnTimeout.Milliseconds(), s.Reminders, s.Threads, s.Roll, s.Chances, s.Hints); err != nil {
 		return fmt.Errorf("store: settings of guild %s: %w", guildID, err)
 	}
 	if err := tx.Commit(); err != nil {

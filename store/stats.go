@@ -39,6 +39,10 @@ type PlayerStats struct {
 	History []RatingPoint
 	// LastPlayed is when the player's last game finished.
 	LastPlayed time.Time
+	// Accuracy is the mean of the coach's accuracy over the player's
+	// graded games (0 to 100), GradedGames how many there are.
+	Accuracy    float64
+	GradedGames int
 }
 
 // RatingPoint is a player's rating after one game.
@@ -99,6 +103,13 @@ func playerStats(ctx context.Context, tx dtx, guild, player string) (*PlayerStat
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
+
+	var accuracy sql.NullFloat64
+	if err := tx.QueryRowContext(ctx, `SELECT avg(accuracy), count(accuracy) FROM results
+		WHERE guild_id = ? AND player = ? AND accuracy IS NOT NULL`, guild, player).Scan(&accuracy, &s.GradedGames); err != nil {
+		return nil, err
+	}
+	s.Accuracy = accuracy.Float64
 
 	rows, err := tx.QueryContext(ctx, `SELECT game_id, finished_at, rating_after, won FROM results
 		WHERE guild_id = ? AND player = ? ORDER BY finished_at DESC, game_id DESC LIMIT ?`,

@@ -52,6 +52,14 @@ var pluralArg = map[Key]int{
 	TimerTakenOver:    1,
 	ErrBadBots:        0,
 	ReasonAdvances:    0,
+	// The coach (issue 32).
+	CoachBlunders:      0,
+	CoachInaccuracies:  0,
+	CoachMistakes:      0,
+	ReviewMove:         2,
+	ReviewMoveBare:     2,
+	ReviewSummary:      1,
+	StatsAccuracyValue: 1,
 }
 
 // zeroIsOther are the languages whose players count none in the plural

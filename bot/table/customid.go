@@ -28,6 +28,8 @@ const (
 	ActKeep     Action = "keep"    // private question: keep playing
 	ActVoteYes  Action = "voteyes" // cancel vote: agree
 	ActVoteNo   Action = "voteno"  // cancel vote: refuse
+	ActReview   Action = "review"  // coach's verdict: a player's own review, privately
+	ActHint     Action = "hint"    // turn: what the computer would play, privately
 )
 
 const (
@@ -45,6 +47,7 @@ var knownActions = map[Action]bool{
 	ActJoin: true, ActLeave: true, ActAddBot: true, ActStart: true, ActCancel: true,
 	ActRoll: true, ActPawn: true, ActMove: true, ActBack: true, ActPlace: true, ActPlaceRow: true,
 	ActRematch: true, ActResign: true, ActKeep: true, ActVoteYes: true, ActVoteNo: true,
+	ActReview: true, ActHint: true,
 }
 
 // ErrBadCustomID is returned for custom IDs this bot did not make.

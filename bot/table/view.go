@@ -210,7 +210,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 				}
 				buttons = append(buttons, Button{Label: label, Style: Secondary, CustomID: cid(ActPawn, arg)})
 			}
-			rows = buttonRows(buttons)
+			rows = t.withHint(lang, buttonRows(buttons), seat)
 			break
 		}
 		desc = append(desc, prompt(locales.TurnPromptMove, locales.BoardOthersMove, t.State.Rolled()))
@@ -245,6 +245,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		if o.PawnChosen {
 			rows = append(rows, back)
 		}
+		rows = t.withHint(lang, rows, seat)
 	case phase == engine.PhasePlace:
 		sc.Roll = t.State.Rolled()
 		pending, _ := t.State.Pending()

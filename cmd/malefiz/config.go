@@ -127,6 +127,9 @@ type GameConfig struct {
 	ComputerLevel string `toml:"computer_level"`
 	SixAgain      bool   `toml:"six_again"`
 	SafeRow2      bool   `toml:"safe_row_2"`
+	// Coach: the people's moves are graded in the background, and the
+	// coach's verdict follows each result (on unless turned off).
+	Coach bool `toml:"coach"`
 }
 
 // LogConfig is the [log] section.
@@ -140,7 +143,7 @@ func DefaultConfig() Config {
 	return Config{
 		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway},
 		Database: DatabaseConfig{Path: "malefiz.db"},
-		Game:     GameConfig{Seats: 4, ComputerLevel: "normal"},
+		Game:     GameConfig{Seats: 4, ComputerLevel: "normal", Coach: true},
 		Log:      LogConfig{Level: "info", Format: "text"},
 	}
 }

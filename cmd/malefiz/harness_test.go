@@ -66,6 +66,10 @@ type harness struct {
 	configure func(*Config)
 	// botOptions, when set, changes the bot's configuration too.
 	botOptions func(*bot.Config)
+	// coach: the coach grades the people's moves and posts its verdict
+	// after the result (off unless a test turns it on, so that the result
+	// stays the last message of the other tests).
+	coach bool
 }
 
 // logBuffer keeps a program's log for the test to read.
@@ -150,6 +154,7 @@ func (h *harness) start() {
 	h.main = &Main{Config: cfg, Logger: testLogger(&h.logs), Options: func(c *bot.Config) {
 		c.Dice = h.die
 		c.Draw = func(int) int { return 0 }
+		c.CoachOff = !h.coach
 		if h.clock != nil {
 			c.Now = h.clock.Now
 		}
@@ -311,7 +316,7 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 		sg, g := h.game(gameID)
 		if sg.Status == store.StatusFinished {
 			// Wait for the result message too.
-			if m, ok := h.fake.LastMessage(place(sg)); ok && strings.HasPrefix(title(m), "🏆") {
+			if m, ok := h.fake.LastMessage(place(sg)); ok && (strings.HasPrefix(title(m), "🏆") || strings.HasPrefix(title(m), "🎓")) {
 				return m, false
 			}
 		} else if g != nil && (g.Phase() == engine.PhaseRoll || g.Phase() == engine.PhaseMove) {

@@ -25,15 +25,29 @@ import (
 // transactions of the bot (reads/click, writes/click, the outbox's
 // delivery records included; the benchmark reads the game for its next
 // click through a handle of its own, which is not counted) and the REST
-// calls Discord got (rest/click, the answer included).
+// calls Discord got (rest/click, the answer included). It runs twice: with
+// the coach off, and on (coach=on), where every move of the two people of
+// each game is graded in the background; graded/click is the rolls graded
+// by the end of the run per click.
 func BenchmarkInteractionLatency(b *testing.B) {
-	benchmarkClicks(b, newHarness, 50, 20)
+	for _, coach := range []bool{false, true} {
+		name := "coach=off"
+		if coach {
+			name = "coach=on"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkClicksCoached(b, newHarness, 50, 20, coach) })
+	}
 }
 
 // benchmarkClicks runs the program made by newH with games two-player
 // games and sends clicks at perSecond in all, spread over the games; it
 // reports the latency percentiles of the answered clicks.
 func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) *harness, games, perSecond int) {
+	benchmarkClicksCoached(b, newH, games, perSecond, false)
+}
+
+// benchmarkClicksCoached is benchmarkClicks with the coach on or off.
+func benchmarkClicksCoached(b *testing.B, newH func(testing.TB, ...fakediscord.Option) *harness, games, perSecond int, coach bool) {
 	channels := make([]string, games)
 	for i := range channels {
 		channels[i] = fmt.Sprintf("2000000000000%05d", i)
@@ -41,6 +55,7 @@ func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) 
 	var renders atomic.Int64
 	h := newH(b, fakediscord.WithGuild(fakediscord.Guild{Channels: channels}))
 	h.stop()
+	h.coach = coach
 	h.botOptions = func(c *bot.Config) {
 		render := c.Hooks.Render
 		c.Hooks.Render = func(d time.Duration) {
@@ -141,6 +156,17 @@ func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) 
 	b.ReportMetric(float64(after.Changes-before.Changes)/clicks, "commits/click")
 	b.ReportMetric(float64(after.Writes-before.Writes)/clicks, "writes/click")
 	b.ReportMetric(float64(len(h.fake.Calls())-restBefore)/clicks, "rest/click")
+	if coach {
+		graded := 0
+		for _, t := range tables {
+			grades, _, err := reader.Grades(context.Background(), t.id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			graded += len(grades)
+		}
+		b.ReportMetric(float64(graded)/clicks, "graded/click")
+	}
 }
 
 // nextClick is the next click of a benchmark's two-player game: Roll on its

@@ -92,6 +92,7 @@ func (m *Main) run(ctx context.Context) error {
 	cfg := bot.Config{Store: db, Discord: m.rest, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2},
+		CoachOff: !m.Config.Game.Coach,
 		Hooks: bot.Hooks{
 			Interaction: func(k bot.InteractionKind, o bot.Outcome, d time.Duration) {
 				m.metrics.Interaction(string(k), string(o), d)
@@ -116,6 +117,7 @@ func (m *Main) run(ctx context.Context) error {
 		defer close(m.done)
 		var wg sync.WaitGroup
 		wg.Go(func() { m.bot.RunSender(runCtx) })
+		wg.Go(func() { m.bot.RunCoach(runCtx) })
 		if !m.ManualTimers {
 			wg.Go(func() { m.bot.RunScheduler(runCtx) })
 		}

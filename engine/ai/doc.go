@@ -68,6 +68,19 @@
 // 40 rollouts leave 8 points of noise. An estimate takes 0.03 ms at the
 // 95th percentile (BenchmarkWinChances).
 //
+// # Grading
+//
+// A Grader grades a move against the best move for the roll actually
+// thrown: every pawn move, each captured barricade on up to six squares,
+// searched two turns ahead with hard's evaluation; the loss is the win
+// chance given away, in points, and the roll's luck (what the best play
+// of that roll is worth against the mean of the six rolls' best plays) is
+// reported apart. Only decisions with more than one distinct outcome
+// count. Losses of 2, 5 and 10 points make an inaccuracy, a mistake and a
+// blunder; a player's accuracy in a game is the mean of 100·e^(−loss/4)
+// over their decisions (grade.go has the calibration). Grading one roll
+// takes 42 ms on average, 98 ms at the 95th percentile (BenchmarkGrade).
+//
 // The package is pure: it reads no clock and no global random source. A
 // player's randomness comes from the seed it is created with, and hard's
 // and expert's effort is a fixed amount of work, so every decision replays

@@ -1,0 +1,262 @@
+package table
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
+)
+
+// The coach (issue 32): every move of a human player is graded against
+// the best move for its roll (engine/ai's Grader), in the background after
+// the move's commit; when the game is over and graded, the coach's verdict
+// follows the result (each human's accuracy, counts and luck, and who
+// asked for hints), and its Review button shows a player privately their
+// own worst moves, each with the better move and its reason. A server may
+// also let its players ask for a hint on their turn. What is shown is
+// decided here, from the grades; the adapter grades, stores and delivers.
+
+// EventHint is a player's asking for a hint, in the game's log: the
+// verdict names who did.
+const EventHint = "hint"
+
+// reviewMoves is how many of a player's worst moves the review lists.
+const reviewMoves = 5
+
+// Coached reports whether the game has players to grade: a human seat.
+func (t *Table) Coached() bool {
+	return len(t.GradedColors()) > 0
+}
+
+// GradedColors are the colours whose moves the coach grades: the seats of
+// people, as long as no computer plays for them.
+func (t *Table) GradedColors() []engine.Color {
+	var out []engine.Color
+	for i := range t.Game.Seats {
+		if s := &t.Game.Seats[i]; s.UserID != "" && s.Computer == "" {
+			out = append(out, SeatColor(s))
+		}
+	}
+	return out
+}
+
+// Accuracies are each graded colour's accuracy over grades, the whole
+// game's.
+func (t *Table) Accuracies(grades []ai.Grade) map[engine.Color]float64 {
+	out := map[engine.Color]float64{}
+	for _, c := range t.graded(grades) {
+		out[c] = ai.Summarise(grades, c).Accuracy
+	}
+	return out
+}
+
+// graded are the colours in seat order that have grades.
+func (t *Table) graded(grades []ai.Grade) []engine.Color {
+	var out []engine.Color
+	for i := range t.Game.Seats {
+		c := SeatColor(&t.Game.Seats[i])
+		for _, g := range grades {
+			if g.Color == c {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Hinted returns the seats' labels of the players who asked for a hint in
+// events, the game's log, in seat order.
+func (t *Table) Hinted(events []malefiz.Event) []string {
+	asked := map[string]bool{}
+	for _, e := range events {
+		if e.Kind == EventHint {
+			asked[e.Color] = true
+		}
+	}
+	var out []string
+	for i := range t.Game.Seats {
+		if s := &t.Game.Seats[i]; asked[s.Color] {
+			out = append(out, t.seatLabel(s))
+		}
+	}
+	return out
+}
+
+// CoachMessage is the coach's verdict on the finished game, posted after
+// the result: each graded player's accuracy, inaccuracies, mistakes,
+// blunders and luck, the players who asked for hints (hinted, see
+// Hinted), and the Review button.
+func (t *Table) CoachMessage(grades []ai.Grade, hinted []string) Message {
+	lang := t.Game.Locale
+	var lines []string
+	for _, c := range t.graded(grades) {
+		s := ai.Summarise(grades, c)
+		lines = append(lines, tr(lang, locales.CoachLine, t.seatLabel(t.SeatByColor(c)), Percent(lang, s.Accuracy/100),
+			tr(lang, locales.CoachInaccuracies, s.Inaccuracies), tr(lang, locales.CoachMistakes, s.Mistakes),
+			tr(lang, locales.CoachBlunders, s.Blunders), signedPoints(s.Luck)))
+	}
+	if len(hinted) > 0 {
+		lines = append(lines, "", tr(lang, locales.CoachHints, strings.Join(hinted, ", ")))
+	}
+	color := 0
+	if t.State != nil && t.State.Over() {
+		color = ColorRGB[t.State.Winner()]
+	}
+	return Message{
+		Embeds: []Embed{{Title: tr(lang, locales.CoachTitle), Description: strings.Join(lines, "\n"), Color: color,
+			Footer: tr(lang, locales.CoachExplain, Percent(lang, 1), Percent(lang, ai.MoveAccuracy(ai.MistakeLoss)/100))}},
+		Rows: []Row{{Buttons: []Button{{Label: tr(lang, locales.ButtonReview), Emoji: "🎓", Style: Secondary,
+			CustomID: CustomID{Action: ActReview, Game: t.Game.ID}.String()}}}},
+	}
+}
+
+// signedPoints writes a number of points with its sign: +6, −3, 0.
+func signedPoints(p float64) string {
+	n := int(math.Round(p))
+	switch {
+	case n > 0:
+		return fmt.Sprintf("+%d", n)
+	case n < 0:
+		return fmt.Sprintf("−%d", -n)
+	}
+	return "0"
+}
+
+// Review is a's private review of the game, replayed whole in t.State,
+// from its grades: their accuracy, their worst moves (each with the best
+// move for its roll and that move's reason) and the luck of their rolls.
+// A player who did not play, or a game whose grading is not final, is
+// refused.
+func (t *Table) Review(a Actor, grades []ai.Grade, final bool) error {
+	var seat *malefiz.Seat
+	for i := range t.Game.Seats {
+		if s := &t.Game.Seats[i]; s.UserID == a.UserID && a.UserID != "" {
+			seat = s
+		}
+	}
+	if seat == nil {
+		return Refuse(locales.ErrNotInGame)
+	}
+	if !final || t.State == nil {
+		return Refuse(locales.ReviewNotReady)
+	}
+	lang := a.Lang
+	c := SeatColor(seat)
+	s := ai.Summarise(grades, c)
+	lines := []string{"**" + tr(lang, locales.ReviewTitle, t.Game.ID) + "**",
+		tr(lang, locales.ReviewSummary, Percent(lang, s.Accuracy/100), s.Decisions)}
+	worst := ai.Worst(grades, c, reviewMoves)
+	if len(worst) == 0 {
+		lines = append(lines, tr(lang, locales.ReviewNone))
+	}
+	rolls := map[int]ai.Roll{}
+	for _, r := range ai.Rolls(t.State) {
+		rolls[r.Index] = r
+	}
+	for _, g := range worst {
+		lines = append(lines, t.reviewLine(lang, g, rolls[g.Index]))
+	}
+	lines = append(lines, tr(lang, locales.ReviewLuck, signedPoints(s.Luck)))
+	t.answer(Private, Text(strings.Join(lines, "\n")))
+	return nil
+}
+
+// reviewLine is one graded move of a review: the turn, the move, what it
+// lost, and the best move with its reason (from the position r it was
+// played in).
+func (t *Table) reviewLine(lang string, g ai.Grade, r ai.Roll) string {
+	lost := int(math.Round(g.Loss))
+	played, best := moveLine(lang, g.Move), moveLine(lang, g.Best)
+	why := ""
+	if r.Roll != 0 && g.Best != ai.NoMove {
+		why = t.firstReason(lang, ai.Explain(r.Position, r.Roll, t.Rules(), g.Best))
+	}
+	if why == "" {
+		return tr(lang, locales.ReviewMoveBare, g.Turn, played, lost, best)
+	}
+	return tr(lang, locales.ReviewMove, g.Turn, played, lost, best, why)
+}
+
+// firstReason is the first of reasons (biggest first, see ai.Explain) that
+// says something in words, "" when none does.
+func (t *Table) firstReason(lang string, reasons []ai.Reason) string {
+	for _, r := range reasons {
+		if why := t.reasonText(lang, r); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// Hint answers a, the player to move with the die rolled, privately with
+// the move the computer (hard) would play and why, and records that they
+// asked: the verdict says so. A server without hints refuses.
+func (t *Table) Hint(a Actor, id CustomID) error {
+	if !t.Settings.Hints {
+		return Refuse(locales.HintOff)
+	}
+	if t.Game.Status != malefiz.StatusRunning || t.State == nil {
+		return Refuse(locales.ErrGameEnded)
+	}
+	i, ok := t.SeatOf(a.UserID)
+	if !ok {
+		return Refuse(locales.ErrNotInGame)
+	}
+	seat := &t.Game.Seats[i]
+	if t.State.Turn() != SeatColor(seat) || id.Turn != t.State.TurnNumber() {
+		return Refuse(locales.ErrNotYourTurn)
+	}
+	if t.State.Phase() != engine.PhaseMove {
+		return Refuse(locales.ErrNotYourTurn)
+	}
+	newAI := t.AI
+	if newAI == nil {
+		newAI = ai.New
+	}
+	p, err := newAI(ai.Hard, uint64(t.Game.ID)*1000003+uint64(t.State.TurnNumber()))
+	if err != nil {
+		return err
+	}
+	pos, roll := t.State.Position(), t.State.Rolled()
+	m := p.Choose(pos, roll, t.Rules(), t.State.LegalMoves())
+	lang := a.Lang
+	text := tr(lang, locales.HintAnswerBare, moveLine(lang, m))
+	if why := t.firstReason(lang, ai.Explain(pos, roll, t.Rules(), m)); why != "" {
+		text = tr(lang, locales.HintAnswer, moveLine(lang, m), why)
+	}
+	t.record(EventHint, a.UserID, seat.Color, m.String())
+	t.answer(Private, Text(text))
+	return nil
+}
+
+// withHint adds the Hint button to rows, the buttons of a move to choose,
+// when the server allows hints and a person is to move: at the end of the
+// last row of buttons when it has room, else in a row of its own when
+// Discord's five rows allow one.
+func (t *Table) withHint(lang string, rows []Row, mover *malefiz.Seat) []Row {
+	if !t.Settings.Hints || mover == nil || mover.UserID == "" || mover.Computer != "" {
+		return rows
+	}
+	hint := Button{Label: tr(lang, locales.ButtonHint), Emoji: "💡", Style: Secondary,
+		CustomID: CustomID{Action: ActHint, Game: t.Game.ID, Turn: t.State.TurnNumber()}.String()}
+	if n := len(rows); n > 0 && rows[n-1].Menu == nil && len(rows[n-1].Buttons) < maxRowButtons {
+		last := rows[n-1]
+		rows[n-1] = Row{Buttons: append(append([]Button(nil), last.Buttons...), hint)}
+		return rows
+	}
+	if len(rows) < maxRows {
+		rows = append(rows, Row{Buttons: []Button{hint}})
+	}
+	return rows
+}
+
+// Discord's limits on a message's components.
+const (
+	maxRows       = 5 // rows of a message
+	maxRowButtons = 5 // buttons of a row
+)

@@ -1,0 +1,70 @@
+//go:build experiment
+
+package ai
+
+// The calibration of the grading's thresholds (InaccuracyLoss,
+// MistakeLoss, BlunderLoss) and of MoveAccuracy's scale: games of each
+// level against normal, two players, seats alternating, every decision of
+// the level's seat graded. Too slow for the test suite (about 20 ms a
+// graded roll, some 100 rolls a player a game), so it builds only with
+// the experiment tag:
+//
+//	GOMAXPROCS=1 MALEFIZ_GRADE_GAMES=20 go test -tags experiment -run TestGradeCalibration -v -timeout 1h ./engine/ai
+//
+// It prints, per level, the decisions graded, the mean loss, the mean
+// accuracy, the share of moves at or over each threshold and the loss at
+// the 50th, 90th, 99th percentile.
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+func TestGradeCalibration(t *testing.T) {
+	games := envInt(t, "MALEFIZ_GRADE_GAMES", 20)
+	for _, level := range []Level{Hard, Normal, Greedy, Easy} {
+		var losses []float64
+		acc := 0.0
+		for i := range games {
+			levels := []Level{level, Normal}
+			seat := engine.Red
+			if i%2 == 1 {
+				levels, seat = []Level{Normal, level}, engine.Blue
+			}
+			seed := splitmix(41, uint64(i))
+			g := playOut(t, levels, engine.Rules{}, rand.New(rand.NewPCG(seed, 99)),
+				func(turn int) uint64 { return seed + uint64(turn) }, func(*engine.Game, int, []engine.Move, engine.Move) {})
+			gr := NewGrader()
+			for _, r := range Rolls(g) {
+				if r.Color != seat {
+					continue
+				}
+				if grade := gr.Grade(r, g.Rules()); grade.Graded() {
+					losses = append(losses, grade.Loss)
+					acc += MoveAccuracy(grade.Loss)
+				}
+			}
+		}
+		slices.Sort(losses)
+		share := func(x float64) float64 {
+			n := len(losses) - slices.IndexFunc(losses, func(l float64) bool { return l >= x })
+			if slices.IndexFunc(losses, func(l float64) bool { return l >= x }) < 0 {
+				n = 0
+			}
+			return 100 * float64(n) / float64(len(losses))
+		}
+		mean := 0.0
+		for _, l := range losses {
+			mean += l
+		}
+		mean /= float64(len(losses))
+		pct := func(p float64) float64 { return losses[int(p*float64(len(losses)-1))] }
+		t.Logf("%-6s %5d decisions in %d games: mean loss %.2f, accuracy %.1f; ≥1 %.1f %%, ≥%g %.1f %%, ≥%g %.1f %%, ≥%g %.1f %%; p50 %.2f p90 %.2f p99 %.2f",
+			level, len(losses), games, mean, acc/float64(len(losses)), share(1),
+			InaccuracyLoss, share(InaccuracyLoss), MistakeLoss, share(MistakeLoss), BlunderLoss, share(BlunderLoss),
+			pct(0.5), pct(0.9), pct(0.99))
+	}
+}
