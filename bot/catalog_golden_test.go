@@ -14,6 +14,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -27,8 +28,8 @@ var goldenCounts = []int{0, 1, 2, 5, 22}
 // with every golden count, and the help and the marks: the commands,
 // buttons and choices they name as the language's players see them, and
 // the texts of the chances, the computer's reasons, the legend, the
-// placement suggestions, the notifications and the settings filled in as
-// the bot fills them.
+// placement suggestions, the notifications, the settings and the coach's
+// verdict, review, hint and accuracy filled in as the bot fills them.
 func mainTexts(lang string) string {
 	var b strings.Builder
 	line := func(label, text string) { fmt.Fprintf(&b, "%-14s %s\n", label, text) }
@@ -76,6 +77,23 @@ func mainTexts(lang string) string {
 	line("roll option", tr(lang, locales.OptRoll))
 	line("settings", settingsText(catalog, lang, false, store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Roll: table.RollAuto, Chances: true}))
 	line("settings", settingsText(catalog, lang, true, store.GuildSettings{TurnTimeout: time.Hour, Threads: true, Roll: table.RollButton}))
+	line("unknown game", tr(lang, locales.ErrUnknownGame, 12))
+	line("coach", tr(lang, locales.CoachTitle))
+	line("coach line", tr(lang, locales.CoachLine, "🔴 Anna", formatPercent(lang, 0.87), tr(lang, locales.CoachInaccuracies, 2),
+		tr(lang, locales.CoachMistakes, 1), tr(lang, locales.CoachBlunders, 0), "+6"))
+	line("coach hints", tr(lang, locales.CoachHints, "🔴 Anna, 🔵 Ben"))
+	line("coach footer", tr(lang, locales.CoachExplain, formatPercent(lang, 1), formatPercent(lang, ai.MoveAccuracy(ai.MistakeLoss)/100)))
+	line("review", tr(lang, locales.ReviewTitle, 12))
+	line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", 7, "c5 → e7", tr(lang, locales.ReasonCaptures, "🔵 Ben")))
+	line("review", tr(lang, locales.ReviewMoveBare, 21, "a2 → b3", 12, "f8 → g9, "+tr(lang, locales.TurnBarricadeTo, "d9")))
+	line("review", tr(lang, locales.ReviewNone))
+	line("review", tr(lang, locales.ReviewLuck, "−3"))
+	line("review", tr(lang, locales.ReviewNotReady))
+	line("hint button", tr(lang, locales.ButtonHint)+" · "+tr(lang, locales.ButtonReview))
+	line("hint", tr(lang, locales.HintAnswer, "b4 → d6", tr(lang, locales.ReasonRuns)))
+	line("hint", tr(lang, locales.HintAnswerBare, "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9")))
+	line("hint", tr(lang, locales.HintOff))
+	line("hints option", tr(lang, locales.NameHints)+" · "+tr(lang, locales.OptHints))
 	for _, n := range goldenCounts {
 		fmt.Fprintf(&b, "\ncount %d\n", n)
 		line("minutes", tr(lang, locales.DurationMinutes, n))
@@ -93,6 +111,11 @@ func mainTexts(lang string) string {
 		line("bad bots", tr(lang, locales.ErrBadBots, n))
 		line("unranked", tr(lang, locales.StatsRating)+": 1500 ("+tr(lang, locales.StatsUnranked, n)+")")
 		line("reason", tr(lang, locales.ReasonAdvances, n))
+		line("coach counts", strings.Join([]string{tr(lang, locales.CoachInaccuracies, n), tr(lang, locales.CoachMistakes, n), tr(lang, locales.CoachBlunders, n)}, " · "))
+		line("review", tr(lang, locales.ReviewSummary, formatPercent(lang, 0.87), n))
+		line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", n, "c5 → e7", tr(lang, locales.ReasonEnters)))
+		line("review", tr(lang, locales.ReviewMoveBare, 14, "b4 → d6", n, "c5 → e7"))
+		line("accuracy", tr(lang, locales.StatsAccuracy)+" · "+tr(lang, locales.StatsAccuracyValue, formatPercent(lang, 0.87), n))
 	}
 	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, locales.TextHelp)))
 	fmt.Fprintf(&b, "\nmarks\n%s\n", strings.TrimSpace(tr(lang, locales.TextMarks)))
