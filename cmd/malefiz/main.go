@@ -8,7 +8,7 @@
 //	malefiz moves -roll N POSITION      print the legal moves, one per line
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION
-//	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-json] [-q]
+//	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-duplicate] [-json] [-q]
 //	malefiz train [-games N] [-seed S] [-out FILE] [-calibrate N]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL

@@ -16,7 +16,7 @@ var synopses = map[string]string{
 	"moves":       "malefiz moves -roll N [-six-again] [-safe-row-2] POSITION",
 	"perft":       "malefiz perft [-depth N] [-divide] POSITION",
 	"render":      "malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION",
-	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-first I] [-seed S] [-six-again] [-safe-row-2] [-json] [-q]",
+	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-first I] [-seed S] [-duplicate] [-six-again] [-safe-row-2] [-json] [-q]",
 	"train":       "malefiz train [-games N] [-seed S] [-levels L,L,...] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-q]",
 	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
 	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
