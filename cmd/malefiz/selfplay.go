@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -36,13 +37,14 @@ type gameResult struct {
 func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selfplay")
 	games := fs.Int("games", 100, "number of games; the seats rotate from game to game (player j sits in seat j+game mod n), so the first player's advantage cancels out over every n games")
-	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, greedy) "+requiredFlag)
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, master, greedy) "+requiredFlag)
 	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
 	first := fs.Int("first", 0, "index of the first game: -first 400 -games 400 plays games 400 to 799 of the series, so a long run can be split and summed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
+	masterFile := fs.String("master", "", "play master by the learned evaluation in this file (a checkpoint of malefiz tdtrain) instead of the embedded one (default: the embedded one)")
 	duplicate := fs.Bool("duplicate", false, "duplicate dice: each deal of dice is played once per seating (n games for n players, every player in every seat), each seat throwing its own series of the deal, so that luck cancels out; -games and -first must be multiples of the number of players, and the interval is computed over deals")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "selfplay: %v", err)
@@ -74,6 +76,23 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "selfplay: -duplicate plays every deal %d times: -games %d and -first %d must be multiples of %d", len(levels), *games, *first, len(levels))
 	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
+	newPlayer := ai.New
+	if *masterFile != "" {
+		data, err := os.ReadFile(*masterFile)
+		if err != nil {
+			return fail(stderr, "selfplay: %v", err)
+		}
+		m, _, err := ai.ParseTDModel(data)
+		if err != nil {
+			return fail(stderr, "selfplay: %s: %v", *masterFile, err)
+		}
+		newPlayer = func(l ai.Level, seed uint64) (ai.Player, error) {
+			if l == ai.Master {
+				return ai.NewTD(m, seed), nil
+			}
+			return ai.New(l, seed)
+		}
+	}
 
 	var progressOut io.Writer
 	if !*quiet && isTerminal(stderr) {
@@ -88,7 +107,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = playGame(levels, rules, *seed, *first+i, *duplicate)
+				results[i] = playGame(levels, newPlayer, rules, *seed, *first+i, *duplicate)
 				bar.Add(1)
 			}
 		}()
@@ -228,7 +247,7 @@ func pairedInterval(deals []dealScore, j int) (mean, lo, hi float64) {
 // dice come from the seed and the deal, one series per seat, so that the
 // player in a seat throws in its k-th turn what the other players threw
 // in their k-th turn in that seat, whatever moves were made before.
-func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int, duplicate bool) gameResult {
+func playGame(levels []ai.Level, newPlayer func(ai.Level, uint64) (ai.Player, error), rules engine.Rules, seed uint64, i int, duplicate bool) gameResult {
 	n := len(levels)
 	colors := seatColors[n]
 	gameSeed := mix(seed, uint64(i))
@@ -264,7 +283,7 @@ func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int, duplica
 		if len(moves) == 0 {
 			continue // the roll passed the turn
 		}
-		player, err := ai.New(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
+		player, err := newPlayer(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
 		if err != nil {
 			return gameResult{err: err}
 		}

@@ -77,7 +77,7 @@ func TestSelfplayErrors(t *testing.T) {
 		{"no players", []string{"-games", "2"}},
 		{"one player", []string{"-players", "hard"}},
 		{"five players", []string{"-players", "easy,easy,easy,easy,easy"}},
-		{"unknown level", []string{"-players", "hard,master"}},
+		{"unknown level", []string{"-players", "hard,grandmaster"}},
 		{"no games", []string{"-games", "0", "-players", "hard,greedy"}},
 		{"negative first", []string{"-first", "-1", "-players", "hard,greedy"}},
 		{"bad flag", []string{"-gmaes", "3", "-players", "hard,greedy"}},
@@ -190,7 +190,7 @@ func TestSelfplayDuplicateDealsDiffer(t *testing.T) {
 	assert.Contains(t, out, "split: 6")
 	var results []gameResult
 	for i := range 12 {
-		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, engine.Rules{}, 4, i, false))
+		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, ai.New, engine.Rules{}, 4, i, false))
 	}
 	splits := 0
 	for _, d := range pairedScores(results, 2) {

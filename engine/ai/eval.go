@@ -66,6 +66,8 @@ type evaluator struct {
 	// model, when set, turns the terms into chances instead of the power
 	// law, under rules (expert plays by it).
 	model *Model
+	// td, when set, is the evaluation instead (master plays by it).
+	td    *TDModel
 	rules engine.Rules
 	reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
 }
@@ -256,6 +258,9 @@ func (e *evaluator) chanceAfter(pos engine.Position, m engine.Move, roll int, r 
 
 // chances returns each colour's estimated chance to win from b.
 func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
+	if e.td != nil {
+		return e.td.chances(e, b, e.rules)
+	}
 	if e.model != nil {
 		return e.model.chances(e, b, e.rules)
 	}
