@@ -45,7 +45,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	masterFile := fs.String("master", "", "play master by the learned evaluation in this file (a checkpoint of malefiz tdtrain) instead of the embedded one (default: the embedded one)")
-	duplicate := fs.Bool("duplicate", false, "duplicate dice: each deal of dice is played once per seating (n games for n players, every player in every seat), each seat throwing its own series of the deal, so that luck cancels out; -games and -first must be multiples of the number of players, and the interval is computed over deals")
+	duplicate := fs.Bool("duplicate", false, "duplicate dice: each deal of dice is played once per seating (n games for n players, every player in every seat), each seat throwing its own series of the deal, so that luck cancels out; -games and -first must be multiples of the number of players, and the interval is computed over deals (with -json, each player's deal_wins: how many deals it won 0, 1, … n games of, which runs split with -first add up)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "selfplay: %v", err)
 	}
@@ -144,6 +144,10 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 			// WinRate and Interval (95 %, over deals) come with -duplicate.
 			WinRate  *float64  `json:"win_rate,omitempty"`
 			Interval []float64 `json:"interval,omitempty"`
+			// DealWins[k] is how many deals the player won k games of,
+			// so that runs split with -first add up to the interval of
+			// the whole.
+			DealWins []int `json:"deal_wins,omitempty"`
 		}
 		out := struct {
 			Games     int    `json:"games"`
@@ -156,6 +160,10 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 			if *duplicate {
 				mean, lo, hi := pairedInterval(deals, i)
 				st.WinRate, st.Interval = &mean, []float64{lo, hi}
+				st.DealWins = make([]int, len(levels)+1)
+				for _, d := range deals {
+					st.DealWins[int(math.Round(d[i]*float64(len(levels))))]++
+				}
 			}
 			out.Seats = append(out.Seats, st)
 		}

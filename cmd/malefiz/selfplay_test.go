@@ -127,6 +127,7 @@ func TestSelfplayDuplicate(t *testing.T) {
 		Wins     int       `json:"wins"`
 		WinRate  float64   `json:"win_rate"`
 		Interval []float64 `json:"interval"`
+		DealWins []int     `json:"deal_wins"`
 	}
 	decode := func(t *testing.T, out string) (games, deals int, seats []seat) {
 		t.Helper()
@@ -169,8 +170,17 @@ func TestSelfplayDuplicate(t *testing.T) {
 				require.Len(t, s.Interval, 2)
 				assert.LessOrEqual(t, s.Interval[0], s.WinRate)
 				assert.GreaterOrEqual(t, s.Interval[1], s.WinRate)
+				require.Len(t, s.DealWins, n+1)
+				won, counted := 0, 0
+				for k, c := range s.DealWins {
+					won += k * c
+					counted += c
+				}
+				assert.Equal(t, s.Wins, won, "deal_wins adds up to the wins")
+				assert.Equal(t, deals, counted, "deal_wins counts every deal")
 				if tt.even {
 					assert.Equal(t, deals, s.Wins, "%s wins one game of each deal", s.Player)
+					assert.Equal(t, deals, s.DealWins[1])
 					assert.InDelta(t, 0, s.Interval[1]-s.Interval[0], 1e-9, "no spread between deals")
 				}
 			}

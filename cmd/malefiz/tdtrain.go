@@ -21,11 +21,11 @@ import (
 // checkpoint when there is one, so that a long run can span sittings.
 func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 	flags := newFlagSet("tdtrain")
-	games := flags.Int("games", 6000, "train until this many games have been learned from, all sittings together")
+	games := flags.Int("games", 2000, "train until this many games have been learned from, all sittings together")
 	seed := flags.Uint64("seed", 1, "seed of the self-play games (a checkpoint keeps its own)")
-	alpha := flags.Float64("alpha", 0.05, "learning rate (a checkpoint keeps its own)")
+	alpha := flags.Float64("alpha", 0.5, "learning rate (a checkpoint keeps its own)")
 	lambda := flags.Float64("lambda", 0.7, "TD(λ)'s λ (a checkpoint keeps its own)")
-	playersFlag := flags.String("players", "2,4", "player counts of the games, in turn (a checkpoint keeps its own)")
+	playersFlag := flags.String("players", "2", "player counts of the games, in turn (a checkpoint keeps its own)")
 	checkpoint := flags.String("checkpoint", "", "resume from this file when it exists, and save the training there every -every games and at the end (default: none; a run that stops loses its games)")
 	every := flags.Int("every", 500, "how many games between checkpoints, snapshots and progress lines")
 	snapshots := flags.String("snapshots", "", "directory where a copy of every checkpoint is kept as td-GAMES.json, to measure the learning curve (default: keep none)")

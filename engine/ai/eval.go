@@ -67,9 +67,12 @@ type evaluator struct {
 	// law, under rules (expert plays by it).
 	model *Model
 	// td, when set, is the evaluation instead (master plays by it).
-	td    *TDModel
-	rules engine.Rules
-	reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	td *TDModel
+	// attack, when set, gets from terms, for each colour, the turns its
+	// next roll could cost the others' pawns by a capture (tdFeatures).
+	attack *[engine.NumColors]float64
+	rules  engine.Rules
+	reach  [engine.NumSquares][maxRoll + 1]engine.SquareSet
 }
 
 func newEvaluator(p params) *evaluator {
@@ -372,6 +375,9 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 						continue
 					}
 					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
+					if e.attack != nil && r != 0 {
+						e.attack[order[x]] += float64(popcount8(r)) / maxRoll * max(t.home[c]-vals[j], 0)
+					}
 					switch {
 					case r == 0:
 					case x < i:

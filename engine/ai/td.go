@@ -68,17 +68,21 @@ var freeTable = sync.OnceValue(func() *valueTable {
 // tdFeatures returns the features of each colour in play in b under rules
 // r. b must not be over.
 func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
+	// attack: for each colour, the expected turns its next roll could cost
+	// the others by a capture, summed over their pawns (terms sees it).
+	var attack [engine.NumColors]float64
+	e.attack = &attack
 	ts, order, n := e.terms(b)
+	e.attack = nil
 	var out tdPosition
 	out.order, out.n = order, n
 	bars := b.BarricadeSet()
 	t := e.table(bars)
 	free := freeTable()
 	cells := b.Board()
-	// Each colour's pawns and its leading pawn's square (its entry when a
-	// pawn in the house is better).
+	// Each colour's leading pawn's square (its entry when a pawn in the
+	// house is better).
 	var (
-		set      [engine.NumColors]engine.SquareSet
 		lead     [engine.NumColors]engine.Square
 		leadV    [engine.NumColors]float64
 		homeLead [engine.NumColors]bool
@@ -96,33 +100,9 @@ func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
 			continue
 		}
 		c := p.Color()
-		set[c].Add(s)
 		if t.sq[s] < leadV[c] {
 			lead[c], leadV[c], homeLead[c] = s, t.sq[s], false
 		}
-	}
-	// attack: for each colour, the expected turns its next roll could cost
-	// the others by a capture, summed over their pawns.
-	var attack [engine.NumColors]float64
-	for i := 0; i < n; i++ {
-		o := order[i]
-		set[o].Each(func(q engine.Square) {
-			var reach [maxRoll + 1]engine.SquareSet
-			reachFrom(bars, engine.Paths(q), &reach)
-			loss := t.home[o] - t.sq[q]
-			if loss <= 0 {
-				return
-			}
-			for j := 0; j < n; j++ {
-				c := order[j]
-				if c == o {
-					continue
-				}
-				if rolls := rollsTo(c, b.Home(c), q, &reach, &set[c]); rolls != 0 {
-					attack[c] += float64(popcount8(rolls)) / maxRoll * loss
-				}
-			}
-		})
 	}
 	for i := 0; i < n; i++ {
 		c := order[i]

@@ -104,6 +104,12 @@ func TestTDTrainerResumesWhereItStopped(t *testing.T) {
 	assert.Equal(t, whole.Model.Weights, resumed.Model.Weights, "two sittings end where one does")
 	assert.NotEqual(t, hardTDModel().Weights, whole.Model.Weights, "four games moved the weights")
 	assert.Equal(t, whole.Model.Weights[2], whole.Model.Weights[1], "three players play by the four-player weights")
+
+	two := NewTDTrainer(5, 0.5, 0.7, []int{2})
+	_, err = two.Step()
+	require.NoError(t, err)
+	assert.NotEqual(t, hardTDModel().Weights[0], two.Model.Weights[0])
+	assert.Equal(t, hardTDModel().Weights[1:], two.Model.Weights[1:], "untrained counts keep hard's evaluation")
 }
 
 func TestTDLearnMovesEstimatesTowardsTheWinner(t *testing.T) {
@@ -173,3 +179,14 @@ func TestMasterPlaysItsLearnedEvaluation(t *testing.T) {
 // BenchmarkMasterDecision measures master's time per decision, placement
 // of a captured barricade included; the target is a p95 under 100 ms.
 func BenchmarkMasterDecision(b *testing.B) { benchmarkDecisions(b, Master) }
+
+func TestEmbeddedTDModel(t *testing.T) {
+	m, info, err := ParseTDModel(tdJSON)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2}, info.Players)
+	assert.Positive(t, info.Games)
+	h := hardTDModel()
+	assert.NotEqual(t, h.Weights[0], m.Weights[0], "two players play by learned weights")
+	assert.Equal(t, h.Weights[1:], m.Weights[1:], "three and four players by hard's evaluation")
+	assert.Less(t, len(tdJSON), 4<<10, "a small file")
+}
