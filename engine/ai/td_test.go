@@ -190,3 +190,28 @@ func TestEmbeddedTDModel(t *testing.T) {
 	assert.Equal(t, h.Weights[1:], m.Weights[1:], "three and four players by hard's evaluation")
 	assert.Less(t, len(tdJSON), 4<<10, "a small file")
 }
+
+// benchmarkEvaluation times one evaluation of a position, value tables
+// cached as in a search, with the model td (nil: hard's evaluation).
+func benchmarkEvaluation(b *testing.B, td *TDModel) {
+	var positions []engine.Position
+	for _, d := range benchDecisions(b) {
+		positions = append(positions, d.pos)
+	}
+	e := newEvaluator(defaultParams)
+	e.td = td
+	for i := range positions {
+		e.chances(&positions[i])
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		e.chances(&positions[i%len(positions)])
+	}
+}
+
+// BenchmarkHardEvaluation measures hard's evaluation of a position.
+func BenchmarkHardEvaluation(b *testing.B) { benchmarkEvaluation(b, nil) }
+
+// BenchmarkMasterEvaluation measures master's learned evaluation of a
+// position, against BenchmarkHardEvaluation.
+func BenchmarkMasterEvaluation(b *testing.B) { benchmarkEvaluation(b, learnedTD) }
