@@ -12,8 +12,8 @@
 // their best replies with that evaluation (expectimax); expert searches as
 // hard does with a learned evaluation (Models.Play); master searches as
 // hard does with an evaluation learned by temporal-difference self-play
-// over richer features (TDModel, TDTrainer; two players only, three and
-// four keep hard's evaluation); greedy is the baseline that other Malefiz
+// over richer features (TDModel, TDTrainer; learned in two-player games
+// and played in three- and four-player games too); greedy is the baseline that other Malefiz
 // programs ship, kept for comparison.
 //
 // Measured with `malefiz selfplay -games 2000 -seed 1`, seats rotated:

@@ -139,12 +139,22 @@ func (t *TDTrainer) learn(seen []tdPosition, winner engine.Color) TDGameStats {
 	return st
 }
 
-// fillUntrained gives three players, when no training game has three,
-// the weights of four when games of four are trained; a count without
-// games keeps hard's evaluation otherwise.
+// fillUntrained gives the player counts that no training game has the
+// weights of the nearest count that has, more players first: the default
+// training, two players only, plays three and four by its weights (which
+// measured better there than hard's evaluation; see the README).
 func (t *TDTrainer) fillUntrained() {
-	if !slices.Contains(t.Info.Players, 3) && slices.Contains(t.Info.Players, 4) {
-		t.Model.Weights[1] = t.Model.Weights[2]
+	trained := func(n int) bool { return slices.Contains(t.Info.Players, n) }
+	for n := 2; n <= engine.NumColors; n++ {
+		if trained(n) {
+			continue
+		}
+		for _, m := range []int{n + 1, n - 1, n + 2, n - 2} {
+			if m >= 2 && m <= engine.NumColors && trained(m) {
+				t.Model.Weights[n-2] = t.Model.Weights[m-2]
+				break
+			}
+		}
 	}
 }
 
