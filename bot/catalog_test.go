@@ -58,7 +58,7 @@ func TestEveryLevelHasANameAndHint(t *testing.T) {
 	for _, c := range levelChoices() {
 		offered = append(offered, c.Value.(string))
 	}
-	assert.Equal(t, []string{"easy", "normal", "hard", "expert"}, offered, "/malefiz new level: offers every level")
+	assert.Equal(t, []string{"easy", "normal", "hard", "expert", "master"}, offered, "/malefiz new level: offers every level")
 	for _, c := range levelChoices() {
 		level := c.Value.(string)
 		for _, key := range []msg{levelName(level), levelHint(level)} {

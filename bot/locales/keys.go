@@ -146,6 +146,8 @@ const (
 	LevelGreedyHint       Key = "level.greedy.hint"
 	LevelHard             Key = "level.hard"
 	LevelHardHint         Key = "level.hard.hint"
+	LevelMaster           Key = "level.master"
+	LevelMasterHint       Key = "level.master.hint"
 	LevelNormal           Key = "level.normal"
 	LevelNormalHint       Key = "level.normal.hint"
 	LobbyClosed           Key = "lobby.closed"

@@ -178,10 +178,14 @@ func TestLobbyOffersEveryLevel(t *testing.T) {
 	for _, o := range menu.Options {
 		values = append(values, o.Value)
 	}
-	assert.Equal(t, []string{"easy", "normal", "hard", "expert"}, values)
+	assert.Equal(t, []string{"easy", "normal", "hard", "expert", "master"}, values)
 	assert.Equal(t, "expert", menu.Options[3].Label)
 	assert.Equal(t, tr("en", locales.LevelExpertHint), menu.Options[3].Description)
+	assert.Equal(t, "master", menu.Options[4].Label)
+	assert.Equal(t, tr("en", locales.LevelMasterHint), menu.Options[4].Description)
+	assert.Equal(t, "mistrz", tr("pl", locales.LevelMaster))
 	assert.Contains(t, tr("en", locales.ErrBadLevel), "expert")
+	assert.Contains(t, tr("en", locales.ErrBadLevel), "master")
 }
 
 // TestEveryComputerLineSaysWhy plays a whole game of two computers and

@@ -8,8 +8,9 @@
 //	malefiz moves -roll N POSITION      print the legal moves, one per line
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION
-//	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-json] [-q]
+//	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-duplicate] [-json] [-q]
 //	malefiz train [-games N] [-seed S] [-out FILE] [-calibrate N]
+//	malefiz tdtrain [-games N] [-seed S] [-checkpoint FILE] [-out FILE]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
 //	malefiz replay [-o FILE] [-width PX] [-db PATH] GAME
@@ -42,6 +43,7 @@ var commands = map[string]command{
 	"render":      {"write a PNG of a position", renderCommand},
 	"selfplay":    {"play computer players against each other and report win rates", selfplayCommand},
 	"train":       {"train the win-chance estimator on self-play games and measure it", trainCommand},
+	"tdtrain":     {"learn master's evaluation by temporal-difference learning over self-play games", tdtrainCommand},
 	"backup":      {"copy the live database safely into a SQLite file", backupCommand},
 	"migrate-to":  {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
 	"replay":      {"write an animated GIF of a stored game", replayCommand},
@@ -50,7 +52,7 @@ var commands = map[string]command{
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "tdtrain", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

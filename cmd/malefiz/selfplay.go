@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -36,13 +37,15 @@ type gameResult struct {
 func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("selfplay")
 	games := fs.Int("games", 100, "number of games; the seats rotate from game to game (player j sits in seat j+game mod n), so the first player's advantage cancels out over every n games")
-	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, greedy) "+requiredFlag)
+	playersFlag := fs.String("players", "", "comma-separated levels, 2 to 4 (easy, normal, hard, expert, master, greedy) "+requiredFlag)
 	seed := fs.Uint64("seed", 1, "seed of the dice and the players")
 	first := fs.Int("first", 0, "index of the first game: -first 400 -games 400 plays games 400 to 799 of the series, so a long run can be split and summed")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
+	masterFile := fs.String("master", "", "play master by the learned evaluation in this file (a checkpoint of malefiz tdtrain) instead of the embedded one (default: the embedded one)")
+	duplicate := fs.Bool("duplicate", false, "duplicate dice: each deal of dice is played once per seating (n games for n players, every player in every seat), each seat throwing its own series of the deal, so that luck cancels out; -games and -first must be multiples of the number of players, and the interval is computed over deals (with -json, each player's deal_wins: how many deals it won 0, 1, … n games of, which runs split with -first add up)")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, "selfplay: %v", err)
 	}
@@ -69,7 +72,27 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	if len(levels) < 2 || len(levels) > engine.NumColors {
 		return fail(stderr, "selfplay: -players gives %d levels, want 2 to 4", len(levels))
 	}
+	if *duplicate && (*games%len(levels) != 0 || *first%len(levels) != 0) {
+		return fail(stderr, "selfplay: -duplicate plays every deal %d times: -games %d and -first %d must be multiples of %d", len(levels), *games, *first, len(levels))
+	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
+	newPlayer := ai.New
+	if *masterFile != "" {
+		data, err := os.ReadFile(*masterFile)
+		if err != nil {
+			return fail(stderr, "selfplay: %v", err)
+		}
+		m, _, err := ai.ParseTDModel(data)
+		if err != nil {
+			return fail(stderr, "selfplay: %s: %v", *masterFile, err)
+		}
+		newPlayer = func(l ai.Level, seed uint64) (ai.Player, error) {
+			if l == ai.Master {
+				return ai.NewTD(m, seed), nil
+			}
+			return ai.New(l, seed)
+		}
+	}
 
 	var progressOut io.Writer
 	if !*quiet && isTerminal(stderr) {
@@ -84,7 +107,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = playGame(levels, rules, *seed, *first+i)
+				results[i] = playGame(levels, newPlayer, rules, *seed, *first+i, *duplicate)
 				bar.Add(1)
 			}
 		}()
@@ -110,17 +133,39 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		wins[r.winner]++
 	}
 
+	var deals []dealScore
+	if *duplicate {
+		deals = pairedScores(results, len(levels))
+	}
 	if *asJSON {
 		type seat struct {
 			Player string `json:"player"`
 			Wins   int    `json:"wins"`
+			// WinRate and Interval (95 %, over deals) come with -duplicate.
+			WinRate  *float64  `json:"win_rate,omitempty"`
+			Interval []float64 `json:"interval,omitempty"`
+			// DealWins[k] is how many deals the player won k games of,
+			// so that runs split with -first add up to the interval of
+			// the whole.
+			DealWins []int `json:"deal_wins,omitempty"`
 		}
 		out := struct {
-			Games int    `json:"games"`
-			Seats []seat `json:"seats"`
-		}{Games: *games}
+			Games     int    `json:"games"`
+			Duplicate bool   `json:"duplicate,omitempty"`
+			Deals     int    `json:"deals,omitempty"`
+			Seats     []seat `json:"seats"`
+		}{Games: *games, Duplicate: *duplicate, Deals: len(deals)}
 		for i, l := range levels {
-			out.Seats = append(out.Seats, seat{Player: string(l), Wins: wins[i]})
+			st := seat{Player: string(l), Wins: wins[i]}
+			if *duplicate {
+				mean, lo, hi := pairedInterval(deals, i)
+				st.WinRate, st.Interval = &mean, []float64{lo, hi}
+				st.DealWins = make([]int, len(levels)+1)
+				for _, d := range deals {
+					st.DealWins[int(math.Round(d[i]*float64(len(levels))))]++
+				}
+			}
+			out.Seats = append(out.Seats, st)
 		}
 		data, err := json.Marshal(out)
 		if err != nil {
@@ -129,12 +174,32 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", data)
 		return 0
 	}
-	fmt.Fprintf(stdout, "%d games, players %s, seed %d, seats rotated\n", *games, *playersFlag, *seed)
+	if *duplicate {
+		fmt.Fprintf(stdout, "%d games, players %s, seed %d, %d deals of dice each played in every seating (duplicate)\n", *games, *playersFlag, *seed, len(deals))
+	} else {
+		fmt.Fprintf(stdout, "%d games, players %s, seed %d, seats rotated\n", *games, *playersFlag, *seed)
+	}
 	fmt.Fprintf(stdout, "%-2s %-7s %6s %8s  %s\n", "#", "player", "wins", "win rate", "95% interval")
 	for i, l := range levels {
 		lo, hi := wilson(wins[i], *games)
+		if *duplicate {
+			_, lo, hi = pairedInterval(deals, i)
+		}
 		fmt.Fprintf(stdout, "%-2d %-7s %6d %7.1f%%  %.1f%% – %.1f%%\n", i+1, l, wins[i],
 			100*float64(wins[i])/float64(*games), 100*lo, 100*hi)
+	}
+	if *duplicate && len(levels) == 2 {
+		var both, split int
+		for _, d := range deals {
+			switch d[0] {
+			case 1:
+				both++
+			case 0.5:
+				split++
+			}
+		}
+		fmt.Fprintf(stdout, "deals won in both seatings by #1 %s: %d, by #2 %s: %d, split: %d\n",
+			levels[0], both, levels[1], len(deals)-both-split, split)
 	}
 	if unfinished > 0 {
 		fmt.Fprintf(stdout, "unfinished after %d turns: %d\n", maxGameTurns, unfinished)
@@ -144,12 +209,53 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// dealScore is each player's share of the wins of one deal of dice.
+type dealScore [engine.NumColors]float64
+
+// pairedScores groups results, n games a deal (results[0] starts a deal),
+// into each player's share of every deal's wins.
+func pairedScores(results []gameResult, n int) []dealScore {
+	deals := make([]dealScore, len(results)/n)
+	for i, r := range results {
+		if r.winner >= 0 {
+			deals[i/n][r.winner] += 1 / float64(n)
+		}
+	}
+	return deals
+}
+
+// pairedInterval returns player j's mean share of the deals' wins and its
+// 95 % interval (normal approximation over deals, the unit that is drawn
+// at random: the games of a deal share their dice and are not independent).
+func pairedInterval(deals []dealScore, j int) (mean, lo, hi float64) {
+	const z = 1.959963984540054
+	n := float64(len(deals))
+	for _, d := range deals {
+		mean += d[j]
+	}
+	mean /= n
+	if len(deals) < 2 {
+		return mean, 0, 1
+	}
+	ss := 0.0
+	for _, d := range deals {
+		ss += (d[j] - mean) * (d[j] - mean)
+	}
+	half := z * math.Sqrt(ss/(n-1)/n)
+	return mean, max(0, mean-half), min(1, mean+half)
+}
+
 // playGame plays game index i. Player j sits in seat (j+i) mod n, so over n
 // consecutive games every player has every seat (and every colour and
 // place in the turn order) once. Dice and players are seeded from the seed
 // and the game index only, so the result does not depend on scheduling.
 // Like the bot, it creates a player per decision, seeded by the turn number.
-func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int) gameResult {
+//
+// With duplicate, games i to i+n-1 (i a multiple of n) are one deal: the
+// dice come from the seed and the deal, one series per seat, so that the
+// player in a seat throws in its k-th turn what the other players threw
+// in their k-th turn in that seat, whatever moves were made before.
+func playGame(levels []ai.Level, newPlayer func(ai.Level, uint64) (ai.Player, error), rules engine.Rules, seed uint64, i int, duplicate bool) gameResult {
 	n := len(levels)
 	colors := seatColors[n]
 	gameSeed := mix(seed, uint64(i))
@@ -163,6 +269,16 @@ func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int) gameRes
 	}
 	dice := rand.New(rand.NewPCG(gameSeed, 0))
 	roll := engine.DiceFunc(func() int { return dice.IntN(6) + 1 })
+	if duplicate {
+		// The players too are seeded by the deal (and the turn), so that
+		// two players of one level play a deal's games alike.
+		gameSeed = mix(seed, uint64(i/n))
+		var seatDice [engine.NumColors]*rand.Rand
+		for k, c := range colors {
+			seatDice[c] = rand.New(rand.NewPCG(gameSeed, uint64(k)))
+		}
+		roll = func() int { return seatDice[g.Turn()].IntN(6) + 1 }
+	}
 	for !g.Over() {
 		if g.TurnNumber() > maxGameTurns {
 			return gameResult{winner: -1, turns: g.TurnNumber()}
@@ -175,7 +291,7 @@ func playGame(levels []ai.Level, rules engine.Rules, seed uint64, i int) gameRes
 		if len(moves) == 0 {
 			continue // the roll passed the turn
 		}
-		player, err := ai.New(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
+		player, err := newPlayer(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
 		if err != nil {
 			return gameResult{err: err}
 		}

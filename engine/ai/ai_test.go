@@ -22,6 +22,8 @@ func TestParseLevel(t *testing.T) {
 		{"Hard", "", true},
 		{"", "", true},
 		{"expert", Expert, false},
+		{"master", Master, false},
+		{"grandmaster", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -37,12 +39,12 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestLevels(t *testing.T) {
-	require.Equal(t, []Level{Easy, Normal, Hard, Expert}, Levels())
+	require.Equal(t, []Level{Easy, Normal, Hard, Expert, Master}, Levels())
 	for _, l := range append(Levels(), Greedy) {
 		_, err := New(l, 1)
 		assert.NoError(t, err, "New(%q)", l)
 	}
-	_, err := New("master", 1)
+	_, err := New("grandmaster", 1)
 	assert.ErrorIs(t, err, ErrUnknownLevel)
 }
 

@@ -6,12 +6,15 @@
 // # Levels
 //
 // A player chooses one of the legal moves for a roll, including where a
-// captured barricade goes. Five levels exist. Easy plays with little
+// captured barricade goes. Six levels exist. Easy plays with little
 // foresight; normal maximises a heuristic evaluation of the position (see
 // eval.go); hard searches every roll of the next one or two players and
 // their best replies with that evaluation (expectimax); expert searches as
-// hard does with a learned evaluation (Models.Play); greedy is the baseline
-// that other Malefiz programs ship, kept for comparison.
+// hard does with a learned evaluation (Models.Play); master searches as
+// hard does with an evaluation learned by temporal-difference self-play
+// over richer features (TDModel, TDTrainer; learned in two-player games
+// and played in three- and four-player games too); greedy is the baseline that other Malefiz
+// programs ship, kept for comparison.
 //
 // Measured with `malefiz selfplay -games 2000 -seed 1`, seats rotated:
 // normal beats greedy in 99.8 % of two-player games, hard 99.9 %; hard

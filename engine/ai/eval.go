@@ -66,8 +66,13 @@ type evaluator struct {
 	// model, when set, turns the terms into chances instead of the power
 	// law, under rules (expert plays by it).
 	model *Model
-	rules engine.Rules
-	reach [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	// td, when set, is the evaluation instead (master plays by it).
+	td *TDModel
+	// attack, when set, gets from terms, for each colour, the turns its
+	// next roll could cost the others' pawns by a capture (tdFeatures).
+	attack *[engine.NumColors]float64
+	rules  engine.Rules
+	reach  [engine.NumSquares][maxRoll + 1]engine.SquareSet
 }
 
 func newEvaluator(p params) *evaluator {
@@ -256,6 +261,9 @@ func (e *evaluator) chanceAfter(pos engine.Position, m engine.Move, roll int, r 
 
 // chances returns each colour's estimated chance to win from b.
 func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
+	if e.td != nil {
+		return e.td.chances(e, b, e.rules)
+	}
 	if e.model != nil {
 		return e.model.chances(e, b, e.rules)
 	}
@@ -367,6 +375,9 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 						continue
 					}
 					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
+					if e.attack != nil && r != 0 {
+						e.attack[order[x]] += float64(popcount8(r)) / maxRoll * max(t.home[c]-vals[j], 0)
+					}
 					switch {
 					case r == 0:
 					case x < i:

@@ -47,7 +47,10 @@ type hardPlayer struct {
 	// model, when set, is the evaluation instead of the power law of p:
 	// the learned estimator, for expert.
 	model *Model
-	work  int // the work of the last decision, for tests
+	// td, when set, is the evaluation instead: the evaluation learned by
+	// self-play, for master.
+	td   *TDModel
+	work int // the work of the last decision, for tests
 }
 
 type candidate struct {
@@ -102,7 +105,7 @@ func (p *hardPlayer) begin(pos engine.Position, roll int, rules engine.Rules, mo
 		return s, nil, m, true
 	}
 	e := newEvaluator(p.p)
-	e.model, e.rules = p.model, rules
+	e.model, e.td, e.rules = p.model, p.td, rules
 	cands = p.candidates(e, pos, roll, rules, moves)
 	if cands[0].move.To == engine.Goal {
 		return s, nil, cands[0].move, true

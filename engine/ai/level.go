@@ -11,7 +11,7 @@ import (
 // Level names a computer player's strength.
 type Level string
 
-// The levels. Easy, Normal, Hard and Expert are offered to players; Greedy is the
+// The levels. Easy, Normal, Hard, Expert and Master are offered to players; Greedy is the
 // baseline used to measure them.
 const (
 	// Easy plays legal moves with little foresight.
@@ -24,6 +24,9 @@ const (
 	// Expert searches like hard with a learned win-chance estimator as
 	// its evaluation (see Models).
 	Expert Level = "expert"
+	// Master searches like hard with an evaluation learned by self-play
+	// (temporal-difference learning, see TDModel).
+	Master Level = "master"
 	// Greedy captures a pawn when it can, otherwise brings a pawn closest
 	// to the goal, and puts captured barricades on a random square.
 	Greedy Level = "greedy"
@@ -34,16 +37,17 @@ const (
 var ErrUnknownLevel = errors.New("unknown level")
 
 // Levels returns the levels offered to players, weakest first: easy,
-// normal, hard, expert.
-func Levels() []Level { return []Level{Easy, Normal, Hard, Expert} }
+// normal, hard, expert, master.
+func Levels() []Level { return []Level{Easy, Normal, Hard, Expert, Master} }
 
-// ParseLevel reads a level name: easy, normal, hard, expert or greedy.
+// ParseLevel reads a level name: easy, normal, hard, expert, master or
+// greedy.
 func ParseLevel(s string) (Level, error) {
 	switch l := Level(s); l {
-	case Easy, Normal, Hard, Expert, Greedy:
+	case Easy, Normal, Hard, Expert, Master, Greedy:
 		return l, nil
 	}
-	return "", fmt.Errorf("%w: %q (want easy, normal, hard, expert or greedy)", ErrUnknownLevel, s)
+	return "", fmt.Errorf("%w: %q (want easy, normal, hard, expert, master or greedy)", ErrUnknownLevel, s)
 }
 
 // String returns the level's name.
@@ -87,6 +91,8 @@ func New(level Level, seed uint64) (Player, error) {
 		return &hardPlayer{rng: rng, budget: defaultHardBudget, p: defaultParams}, nil
 	case Expert:
 		return &hardPlayer{rng: rng, budget: expertBudget, p: defaultParams, model: learnedPlay}, nil
+	case Master:
+		return &hardPlayer{rng: rng, budget: masterBudget, p: defaultParams, td: learnedTD}, nil
 	case Greedy:
 		return &greedyPlayer{rng: rng}, nil
 	}
