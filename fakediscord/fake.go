@@ -153,6 +153,7 @@ type Fake struct {
 	dmClosed     map[string]bool     // users whose DMs are closed
 	gw           gateway
 	web          webhookDelivery
+	oauth        oauth2 // an Activity's codes and tokens (oauth2.go)
 }
 
 // New starts a fake Discord and closes it when the test ends. At the end

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/sandbox"
@@ -88,18 +89,22 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 	cfg.Discord.APIURL = a.fake.URL()
 	cfg.Discord.GuildIDs = []string{a.fake.GuildID}
 	cfg.Database.Path = dbPath
+	cfg.Discord.ClientSecret = a.fake.ClientSecret() // the Activity, under /.proxy/
+	users := sandbox.Users(opts.Users...)
 	a.main = &Main{Config: cfg, Logger: opts.Logger, ManualTimers: true, Options: func(c *bot.Config) {
 		c.Now = a.clock.Now
 		if opts.Bot != nil {
 			opts.Bot(c)
 		}
+	}, ActivityOptions: func(c *activity.Config) {
+		c.Authorize = sandboxAuthorize(a.fake, users)
 	}}
 	if err := a.main.Run(ctx); err != nil {
 		a.main = nil // Run closed what it opened
 		return nil, err
 	}
 	a.page, err = sandbox.New(sandbox.Config{
-		Fake: a.fake, Users: sandbox.Users(opts.Users...), Clock: a.clock, Tick: a.tick, Logger: opts.Logger,
+		Fake: a.fake, Users: users, Clock: a.clock, Tick: a.tick, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, err
@@ -111,7 +116,7 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 }
 
 // Handler returns the web page and its API.
-func (a *sandboxApp) Handler() http.Handler { return a.page }
+func (a *sandboxApp) Handler() http.Handler { return withActivity(a.page, a.main.Activity()) }
 
 // runTimers runs the bot's due timers every second until ctx ends: real
 // time passes in the sandbox too.

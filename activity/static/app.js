@@ -1,0 +1,390 @@
+// The Malefiz Activity: signs in through Discord's Embedded App SDK, draws
+// the board from the server's layout (the PNG's geometry and colours) and
+// sends the player's taps as plays. Every URL is relative: inside Discord
+// the page lives under the proxy prefix /.proxy/.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  texts: {}, layout: null, session: "", gameId: 0, live: null,
+  selected: null, // the origin ("home" or a square) of the pawn picked
+  busy: false,
+};
+
+function format(text, ...args) {
+  let i = 0;
+  return text.replace(/%[sd]/g, () => String(args[i++]));
+}
+
+// markdown turns the bot's **bold** into text nodes and <b>.
+function markdown(el, text) {
+  el.replaceChildren();
+  text.split(/\*\*/).forEach((part, i) => {
+    const node = i % 2 ? document.createElement("b") : document.createTextNode("");
+    node.textContent = part.replace(/\\([\\*_~`|>])/g, "$1");
+    el.append(node);
+  });
+}
+
+function note(text) { $("note").textContent = text || ""; }
+
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (state.session) headers.Authorization = "Bearer " + state.session;
+  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) throw Object.assign(new Error(data.error || resp.statusText), { status: resp.status });
+  return data;
+}
+
+// signIn runs Discord's handshake: ready, authorize (identify only), the
+// code exchanged by the server, authenticate. Outside Discord (no
+// frame_id) the SDK's own mock stands in for the client, its authorize
+// answered by the sandbox.
+async function signIn(cfg) {
+  const { DiscordSDK, DiscordSDKMock } = window.DiscordEmbedded;
+  let sdk;
+  if (params.has("frame_id")) {
+    sdk = new DiscordSDK(cfg.clientId);
+  } else {
+    if (!cfg.sandbox) throw new Error(state.texts.signInFailed);
+    sdk = new DiscordSDKMock(cfg.clientId, params.get("guild"), params.get("channel"), null);
+    const user = params.get("user") || "";
+    sdk._updateCommandMocks({
+      authorize: async (args) => {
+        const r = await api("POST", "sandbox/authorize", { User: user, Scope: args.scope });
+        return { code: r.code };
+      },
+      authenticate: async (args) => ({
+        access_token: args.access_token, scopes: ["identify"], expires: new Date(Date.now() + 3600e3).toISOString(),
+        user: { id: user, username: "sandbox", discriminator: "0", avatar: null, public_flags: 0 },
+        application: { id: cfg.clientId, name: "Malefiz", description: "", icon: null, rpc_origins: [] },
+      }),
+    });
+  }
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  const tok = await api("POST", "api/token", { Code: code });
+  await sdk.commands.authenticate({ access_token: tok.access_token });
+  state.session = tok.session;
+  state.texts = tok.texts;
+  state.user = tok.user;
+  return sdk;
+}
+
+// ---- drawing ----
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function squareAt(name) { return state.layout.Squares.find((s) => s.Name === name); }
+function pawnStyle(color) { return state.layout.Pawns.find((p) => p.Color === color); }
+function houseOf(color) { return state.layout.Houses.find((h) => h.Color === color); }
+
+// drawBase draws what never changes: ground, lines, squares, coordinates.
+function drawBase(svg) {
+  const L = state.layout, C = L.Colors, S = L.Sizes;
+  svg.setAttribute("viewBox", `0 0 ${L.Width} ${L.Height}`);
+  const g = el("g", { id: "base" }, svg);
+  el("rect", { width: L.Width, height: L.Height, fill: C.frame }, g);
+  el("rect", { x: 0.12, y: 0.12, width: L.Width - 0.24, height: L.Height - 0.24, rx: 0.5, fill: C.ground }, g);
+  for (const [a, b] of L.Lines) {
+    const p = L.Squares[a], q = L.Squares[b];
+    el("line", { x1: p.X, y1: p.Y, x2: q.X, y2: q.Y, stroke: C.line, "stroke-width": S.Line }, g);
+  }
+  for (const h of L.Houses) {
+    const e = L.Squares[h.Entry];
+    el("line", { x1: e.X, y1: e.Y, x2: e.X, y2: h.LineTo, stroke: C.line, "stroke-width": S.Line }, g);
+  }
+  for (const s of L.Squares) {
+    if (s.Goal) {
+      el("circle", { cx: s.X, cy: s.Y, r: 0.52, fill: C.line }, g);
+      el("circle", { cx: s.X, cy: s.Y, r: 0.45, fill: C.goal }, g);
+      el("circle", { cx: s.X, cy: s.Y, r: 0.36, fill: C.line }, g);
+      el("polygon", { points: star(s.X, s.Y + 0.02, 0.28, 0.12), fill: C.goal }, g);
+      continue;
+    }
+    if (s.BarricadeStart) el("circle", { cx: s.X, cy: s.Y, r: S.Ring, fill: C.ring }, g);
+    el("circle", { cx: s.X, cy: s.Y, r: S.Square, fill: C.line }, g);
+  }
+  const cols = "abcdefghijklmnopq";
+  const row1 = L.Squares.find((s) => s.Name.endsWith("1") && !s.Name.endsWith("11")).Y;
+  for (let i = 0; i < 17; i++) {
+    const x = i + 1.5;
+    for (const y of [0.52, row1 + 0.95]) {
+      if (y !== 0.52) el("circle", { cx: x, cy: y, r: 0.3, fill: C.ground }, g);
+      text(g, cols[i], x, y, 0.62, C.coord, "coord");
+    }
+  }
+  for (let row = 1; row <= 14; row++) {
+    const y = 15.4 - row;
+    text(g, String(row), 0.55, y, 0.62, C.coord, "coord");
+    text(g, String(row), L.Width - 0.55, y, 0.62, C.coord, "coord");
+  }
+  el("g", { id: "houses" }, svg);
+  el("g", { id: "pieces" }, svg);
+  el("g", { id: "marks" }, svg);
+  el("g", { id: "panel" }, svg);
+}
+
+function star(x, y, outer, inner) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 ? inner : outer, a = (i * Math.PI) / 5;
+    pts.push(`${(x + r * Math.sin(a)).toFixed(3)},${(y - r * Math.cos(a)).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+function text(parent, s, x, y, size, fill, cls) {
+  const t = el("text", { x, y, "font-size": size, fill, class: cls || "" }, parent);
+  t.textContent = s;
+  return t;
+}
+
+function drawPawn(parent, color, x, y) {
+  const st = pawnStyle(color), r = state.layout.Sizes.Pawn;
+  const g = el("g", { class: "pawn" }, parent);
+  el("circle", { cx: x + 0.03, cy: y + 0.06, r, fill: state.layout.Colors.line, opacity: 0.35 }, g);
+  el("circle", { cx: x, cy: y, r, fill: st.Dark }, g);
+  el("circle", { cx: x, cy: y, r: r - 0.07, fill: st.Fill }, g);
+  el("circle", { cx: x - 0.1, cy: y - 0.12, r: 0.1, fill: st.Light, opacity: 0.8 }, g);
+  text(g, st.Letter, x, y + 0.02, 0.42, st.Text);
+  return g;
+}
+
+function drawBarricade(parent, x, y) {
+  const C = state.layout.Colors, s = 0.84, inn = s - 0.14;
+  el("rect", { x: x - s / 2 + 0.04, y: y - s / 2 + 0.07, width: s, height: s, rx: 0.16, fill: C.line, opacity: 0.35 }, parent);
+  el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 0.16, fill: C.line }, parent);
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn, rx: 0.1, fill: C.barricadeShade }, parent);
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn - 0.12, rx: 0.1, fill: C.barricade }, parent);
+}
+
+function drawDie(parent, n, x, y, s) {
+  const C = state.layout.Colors;
+  el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: s * 0.18, fill: C.line }, parent);
+  const inn = s * 0.92;
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn, rx: s * 0.15, fill: "#fff" }, parent);
+  const o = s * 0.26, pips = {
+    1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  }[n] || [];
+  for (const [dx, dy] of pips) el("circle", { cx: x + dx * o, cy: y + dy * o, r: s * 0.09, fill: C.pip }, parent);
+}
+
+// interactive makes a mark a button for touch, mouse and keyboard.
+function interactive(g, label, act) {
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("role", "button");
+  g.setAttribute("aria-label", label);
+  g.addEventListener("click", (e) => { e.stopPropagation(); act(); });
+  g.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); }
+  });
+}
+
+// render draws the game as the server last pushed it.
+function render() {
+  const live = state.live, L = state.layout;
+  if (!live) return;
+  const houses = $("houses"), pieces = $("pieces"), marks = $("marks"), panel = $("panel");
+  houses.replaceChildren(); pieces.replaceChildren(); marks.replaceChildren(); panel.replaceChildren();
+  const seats = live.Seats || [];
+  const inPlay = new Set(seats.map((s) => s.Color));
+  for (const h of L.Houses) {
+    const st = pawnStyle(h.Color), on = inPlay.has(h.Color);
+    if (live.ToMove === h.Color) {
+      el("rect", { x: h.X - h.W / 2 - 0.2, y: h.Y - h.H / 2 - 0.2, width: h.W + 0.4, height: h.H + 0.4, rx: 0.52, fill: "#fff", stroke: L.Colors.line, "stroke-width": 0.08 }, houses);
+    }
+    el("rect", { x: h.X - h.W / 2, y: h.Y - h.H / 2, width: h.W, height: h.H, rx: 0.32, fill: on ? st.Tint : "#e2cea0", stroke: on ? st.Dark : "#b0966a", "stroke-width": 0.07 }, houses);
+    const seat = seats.find((s) => s.Color === h.Color);
+    const home = seat ? seat.Home : 0;
+    h.Slots.forEach(([x, y], i) => {
+      el("circle", { cx: x, cy: y, r: 0.36, fill: "#0000", stroke: on ? st.Dark : "#b0966a", "stroke-opacity": 0.5, "stroke-width": 0.04 }, houses);
+      if (i < home) drawPawn(pieces, h.Color, x, y);
+    });
+  }
+  for (const b of live.Blocks || []) { const s = squareAt(b); drawBarricade(pieces, s.X, s.Y); }
+  for (const p of live.Pawns || []) { const s = squareAt(p.Square); drawPawn(pieces, p.Color, s.X, s.Y); }
+
+  // The card beside rows 8 to 10: whose turn, the die.
+  const card = { x: 1.15, y: 5.0, w: 5.75, h: 2.8 };
+  if (live.ToMove || live.Winner) {
+    el("rect", { x: card.x, y: card.y, width: card.w, height: card.h, rx: 0.3, fill: L.Colors.card, stroke: L.Colors.cardEdge, "stroke-width": 0.08 }, panel);
+    const c = live.Winner || live.ToMove, seat = seats.find((s) => s.Color === c);
+    drawPawn(panel, c, card.x + 0.8, card.y + 0.8);
+    text(panel, (seat ? seat.Name : c).slice(0, 14), card.x + 1.4, card.y + 0.8, 0.55, L.Colors.line, "name");
+    if (live.Winner) text(panel, "★", card.x + 2.9, card.y + 1.9, 1.0, L.Colors.cardEdge, "coord");
+    else if (live.Roll) drawDie(panel, live.Roll, card.x + 2.9, card.y + 1.85, 1.2);
+  }
+
+  const you = live.YourTurn;
+  const moves = live.Moves || [];
+  if (you && live.Phase === "move") {
+    const origins = [...new Set(moves.map((m) => m.From))];
+    if (origins.length === 1) state.selected = origins[0];
+    for (const from of origins) {
+      const [x, y] = from === "home" ? homeSpot(live.ToMove) : [squareAt(from).X, squareAt(from).Y];
+      const g = el("g", { class: "movable" + (state.selected === from ? " selected" : ""), "data-from": from }, marks);
+      el("circle", { class: "halo", cx: x, cy: y, r: from === "home" ? 0.55 : 0.52 }, g);
+      el("circle", { cx: x, cy: y, r: 0.5, fill: "#0000" }, g);
+      interactive(g, from, () => { state.selected = state.selected === from ? null : from; render(); });
+    }
+    for (const m of moves.filter((m) => m.From === state.selected)) {
+      const s = squareAt(m.To);
+      const g = el("g", { class: "target" + (m.Captures ? " captures" : ""), "data-to": m.To }, marks);
+      el("circle", { class: "spot", cx: s.X, cy: s.Y, r: 0.36 }, g);
+      const mark = m.Goal ? "★" : m.Barricade ? "🚧" : m.Captures ? "✕" : "";
+      if (mark) text(g, mark, s.X, s.Y + 0.02, 0.5, "#fff");
+      interactive(g, `${m.From} → ${m.To}`, () => send("move", `${m.From}-${m.To}`));
+    }
+  }
+  const suggested = new Map((live.Suggested || []).map((s) => [s.Square, s.Reason]));
+  const list = $("suggested");
+  list.replaceChildren();
+  if (you && live.Phase === "place") {
+    for (const sq of live.Places || []) {
+      const s = squareAt(sq), why = suggested.get(sq);
+      const g = el("g", { class: "place" + (why ? " suggested" : ""), "data-square": sq }, marks);
+      el("circle", { class: "spot", cx: s.X, cy: s.Y, r: why ? 0.34 : 0.26 }, g);
+      if (why) el("title", {}, g).textContent = why;
+      interactive(g, why ? `${sq}: ${why}` : sq, () => send("place", sq));
+    }
+    for (const [sq, why] of suggested) {
+      const li = document.createElement("li");
+      li.textContent = `🚧 ${sq} · ${why}`;
+      li.tabIndex = 0;
+      li.addEventListener("click", () => send("place", sq));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") send("place", sq); });
+      list.append(li);
+    }
+  }
+  renderBar();
+  renderSeats();
+}
+
+function homeSpot(color) { const h = houseOf(color); return [h.X, h.Y]; }
+
+function renderBar() {
+  const live = state.live, T = state.texts, said = $("said"), actions = $("actions");
+  actions.replaceChildren();
+  let line = live.Said || "";
+  if (live.Status === "lobby") line = T.notStarted;
+  else if (live.Winner) line = format(T.won, (live.Seats.find((s) => s.Color === live.Winner) || {}).Name || live.Winner);
+  else if (live.YourTurn && live.Phase === "roll") line = T.yourRoll;
+  else if (live.YourTurn && live.Phase === "move") line = format(T.yourMove, live.Roll);
+  else if (live.YourTurn && live.Phase === "place") line = T.yourPlace;
+  else if (!live.Seats.some((s) => s.You)) line = line + " " + T.watching;
+  markdown(said, line);
+  if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", "")));
+  if (live.YourTurn && live.Phase === "place") actions.append(button(T.back, "secondary", () => send("back", "")));
+  $("legend").textContent = live.Legend || "";
+}
+
+function button(label, cls, act) {
+  const b = document.createElement("button");
+  b.textContent = label;
+  b.className = cls;
+  b.addEventListener("click", act);
+  return b;
+}
+
+function renderSeats() {
+  const ol = $("seats");
+  ol.replaceChildren();
+  for (const s of state.live.Seats) {
+    const li = document.createElement("li");
+    li.dataset.color = s.Color;
+    if (s.Color === state.live.ToMove) li.classList.add("to-move");
+    if (s.Left) li.classList.add("left");
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = pawnStyle(s.Color).Fill;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = (s.Computer ? "🤖 " : "") + s.Name;
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = s.Chance >= 0 ? Math.round(s.Chance * 100) + "%" : "";
+    li.append(dot, name, meta);
+    ol.append(li);
+  }
+}
+
+// send sends a play for the turn shown; the server decides, and the new
+// state comes back by the socket.
+async function send(action, arg) {
+  if (state.busy || !state.live) return;
+  state.busy = true;
+  note("");
+  try {
+    await api("POST", `api/games/${state.gameId}/play`, { Turn: state.live.Turn, Action: action, Arg: arg });
+    state.selected = null;
+  } catch (e) {
+    note(e.message);
+  } finally {
+    state.busy = false;
+  }
+}
+
+// listen opens the game's socket: the session first, then a Live after
+// every change; it reconnects when the socket drops.
+function listen(delay = 500) {
+  const url = new URL(`api/games/${state.gameId}/live`, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(url);
+  let opened = false;
+  ws.onopen = () => { opened = true; ws.send(JSON.stringify({ Session: state.session })); };
+  ws.onmessage = (e) => {
+    const live = JSON.parse(e.data);
+    if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
+    state.live = live;
+    document.body.dataset.turn = live.Turn;
+    if ($("note").textContent === state.texts.reconnecting) note("");
+    render();
+  };
+  ws.onclose = (e) => {
+    if (e.code === 4001) { note(state.texts.signInFailed); return; }
+    note(state.texts.reconnecting);
+    setTimeout(() => listen(opened ? 500 : Math.min(delay * 2, 8000)), delay);
+  };
+}
+
+async function main() {
+  const cfg = await api("GET", "api/config?locale=" + encodeURIComponent(navigator.language || "en-US"));
+  state.texts = cfg.texts;
+  note(state.texts.connecting);
+  state.layout = await api("GET", "api/layout");
+  drawBase($("board"));
+  let sdk;
+  try {
+    sdk = await signIn(cfg);
+  } catch (e) {
+    note(e.message || state.texts.signInFailed);
+    return;
+  }
+  document.documentElement.lang = (state.texts.lang || "en");
+  note("");
+  let id = Number(params.get("game") || 0);
+  if (!id) {
+    const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
+    id = games.length ? games[0].ID : 0;
+  }
+  if (!id) { note(state.texts.noGame); return; }
+  state.gameId = id;
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { state.selected = null; render(); } });
+  document.body.dataset.user = state.user.id;
+  listen();
+}
+
+main().catch((e) => note(e.message));

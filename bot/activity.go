@@ -1,0 +1,72 @@
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// Play applies a play made in the Activity by user on game id: the
+// decision of the click with the same custom ID (table.Play), by the one
+// path of every change (change): the game's lock, its version, one commit,
+// the same effects in the thread. A play and a click at once apply once:
+// the second finds its turn over. user must be known from Discord (the
+// Activity's session), never from what the page says.
+func (b *Bot) Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error {
+	play.Game = id
+	return b.change(ctx, nil, id, func(t *table.Table) error { return t.Play(user, play) })
+}
+
+// Live returns game id as userID sees it in the Activity, in lang, with
+// the guild it belongs to.
+func (b *Bot) Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error) {
+	t, err := b.load(ctx, id, nil)
+	if err != nil {
+		return table.Live{}, "", err
+	}
+	return t.Live(userID, lang), t.Game.GuildID, nil
+}
+
+// Refusal returns what a user reads for err, the error of Play or Live,
+// in lang; refused reports that err is a refusal the user caused (nothing
+// changed) rather than a failure to log.
+func Refusal(err error, lang string) (text string, refused bool) {
+	var ue *userError
+	switch {
+	case errors.As(err, &ue):
+		return tr(lang, ue.Key, ue.Args...), true
+	case errors.Is(err, store.ErrConflict):
+		return tr(lang, locales.ErrTooLate), true
+	case errors.Is(err, engine.ErrGameOver):
+		return tr(lang, locales.ErrGameOver), true
+	}
+	return tr(lang, locales.ErrNothingChanged), false
+}
+
+// ChannelGames returns the open games (lobbies and running games) of a
+// channel, or of the game whose thread it is, those where userID holds a
+// seat first: the games the Activity opened there offers.
+func (b *Bot) ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error) {
+	games, err := b.db.OpenGames(ctx, guildID, channelID)
+	if err != nil {
+		return nil, err
+	}
+	for _, sg := range games {
+		if sg.ThreadID == channelID {
+			return []*store.Game{sg}, nil
+		}
+	}
+	mine, others := []*store.Game{}, []*store.Game{}
+	for _, sg := range games {
+		if seated(userID)(sg) {
+			mine = append(mine, sg)
+		} else {
+			others = append(others, sg)
+		}
+	}
+	return append(mine, others...), nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/malefiz-discord/malefiz/activity"
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// activityStore returns the bot's store, watched by the Activity's hub
+// when the Activity is on ([discord] client_secret set): every commit
+// reaches the pages that show its game.
+func (m *Main) activityStore(s bot.Store) bot.Store {
+	if m.Config.Discord.ClientSecret == "" {
+		return s
+	}
+	m.hub = activity.NewHub()
+	return m.hub.Store(s)
+}
+
+// startActivity makes the Activity's server once the bot runs: its client
+// ID is the application's, read from Discord.
+func (m *Main) startActivity(client *http.Client) error {
+	if m.hub == nil {
+		return nil
+	}
+	app, err := m.rest.Application("@me")
+	if err != nil {
+		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
+	}
+	cfg := activity.Config{
+		Games: m.bot, Hub: m.hub, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
+		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
+	}
+	if m.ActivityOptions != nil {
+		m.ActivityOptions(&cfg)
+	}
+	m.activity = activity.New(cfg)
+	return nil
+}
+
+// Activity returns the Activity's server, nil when it is off.
+func (m *Main) Activity() http.Handler {
+	if m.activity == nil {
+		return nil
+	}
+	return m.activity
+}
+
+// sandboxAuthorize stands in for the Discord client's authorize prompt in
+// the sandbox: the fake Discord hands a code to the sandbox user the page
+// plays as, which the Activity's server then exchanges as in production.
+func sandboxAuthorize(fake *fakediscord.Fake, users []sandbox.User) func(context.Context, string, []string) (string, error) {
+	return func(_ context.Context, userID string, scopes []string) (string, error) {
+		for _, u := range users {
+			if u.ID == userID {
+				return fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, scopes)
+			}
+		}
+		return "", fmt.Errorf("no sandbox user %q", userID)
+	}
+}
+
+// withActivity serves the Activity under /.proxy/ beside page.
+func withActivity(page http.Handler, act http.Handler) http.Handler {
+	if act == nil {
+		return page
+	}
+	mux := http.NewServeMux()
+	mux.Handle(activity.Prefix, act)
+	mux.Handle("/", page)
+	return mux
+}

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// The README's pictures of the Activity, written by
+// TestActivityInTheBrowser with -update.
+const (
+	activityScreenshot      = "../../docs/activity.png"
+	activityPhoneScreenshot = "../../docs/activity-phone.png"
+)
+
+// activityView is what the Activity page shows, read by activityJS.
+type activityView struct {
+	Turn    int      `json:"turn"`    // the turn shown, -1 before the first push
+	Movable []string `json:"movable"` // origins of the pawns that may move
+	Targets []string `json:"targets"` // destinations of the pawn picked
+	Places  []string `json:"places"`  // suggested squares for a taken barricade
+	Said    string   `json:"said"`
+	Note    string   `json:"note"`
+}
+
+const activityJS = `(() => ({
+  turn: Number(document.body.dataset.turn ?? -1),
+  movable: [...document.querySelectorAll('#marks .movable')].map((e) => e.dataset.from),
+  targets: [...document.querySelectorAll('#marks .target')].map((e) => e.dataset.to),
+  places: [...document.querySelectorAll('#marks .place.suggested')].map((e) => e.dataset.square),
+  said: document.querySelector('#said').textContent,
+  note: document.querySelector('#note').textContent,
+}))()`
+
+// activityGame starts a sandbox with Alice and Bob, a fixed die, and a
+// running two-seat game Alice begins; it returns the sandbox, its server,
+// the game's ID and the users.
+func activityGame(t *testing.T) (*sandboxApp, *httptest.Server, int64, []sandbox.User) {
+	t.Helper()
+	users := sandbox.Users("Alice", "Bob")
+	app, err := startSandbox(context.Background(), sandboxOptions{
+		Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
+		Bot: func(c *bot.Config) {
+			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
+			c.Draw = func(int) int { return 0 }
+		},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, app.Close()) })
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	lobby := sandboxPost(t, srv, "/api/command", map[string]string{"user": users[0].ID, "line": "/malefiz new seats:2"})["message"].(string)
+	m, ok := app.fake.Message(lobby)
+	require.True(t, ok)
+	var join, start string
+	for _, id := range m.CustomIDs() {
+		switch {
+		case strings.HasPrefix(id, "mf/join/"):
+			join = id
+		case strings.HasPrefix(id, "mf/start/"):
+			start = id
+		}
+	}
+	require.NotEmpty(t, start, "the lobby has a Start button: %v", m.CustomIDs())
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": lobby, "custom_id": join})
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[0].ID, "message": lobby, "custom_id": start})
+	id, err := strconv.ParseInt(strings.Split(start, "/")[2], 10, 64)
+	require.NoError(t, err)
+	return app, srv, id, users
+}
+
+// sandboxPost posts v to the sandbox page's API and wants a 200.
+func sandboxPost(t *testing.T, srv *httptest.Server, path string, v any) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(v)
+	resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
+	return out
+}
+
+// readActivity reads the page's view.
+func readActivity(t *testing.T, ctx context.Context) activityView {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[activityView](activityJS))
+	require.NoError(t, err)
+	return v
+}
+
+// waitActivity polls the page until ok holds of its view.
+func waitActivity(t *testing.T, ctx context.Context, what string, ok func(activityView) bool) activityView {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		v := readActivity(t, ctx)
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Activity never showed %s: %+v", what, v)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// threadTurnMessage returns the newest message of the game's thread with
+// move buttons, and their custom IDs, waiting up to 10 s for one whose
+// buttons are for turn (any turn when turn < 0): the thread's messages go
+// out after the commit.
+func threadTurnMessage(t *testing.T, app *sandboxApp, id int64, turn int) (fakediscord.Message, []string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msg, cids := newestTurnMessage(t, app, id)
+		if len(cids) > 0 && (turn < 0 || strings.Contains(cids[0], fmt.Sprintf("/%d/%d/", id, turn))) {
+			return msg, cids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the thread has no turn card for turn %d (newest: %v)", turn, cids)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// newestTurnMessage returns the newest message of the game's thread with
+// move or pawn buttons, and their custom IDs.
+func newestTurnMessage(t *testing.T, app *sandboxApp, id int64) (fakediscord.Message, []string) {
+	t.Helper()
+	sg, err := app.main.db.Game(context.Background(), id)
+	require.NoError(t, err)
+	msgs := app.fake.ChannelMessages(sg.ThreadID)
+	for i := len(msgs) - 1; i >= 0 && sg.ThreadID != ""; i-- {
+		var moves []string
+		for _, cid := range msgs[i].CustomIDs() {
+			if strings.HasPrefix(cid, fmt.Sprintf("mf/move/%d/", id)) || strings.HasPrefix(cid, fmt.Sprintf("mf/pawn/%d/", id)) {
+				moves = append(moves, cid)
+			}
+		}
+		if len(moves) > 0 {
+			return msgs[i], moves
+		}
+	}
+	return fakediscord.Message{}, nil
+}
+
+// TestActivityInTheBrowser plays a game in two browsers, Alice's and
+// Bob's, each signed in through the stand-in's OAuth2: each taps the
+// board on their turn and sees the other's moves pushed; the thread
+// carries the same turn cards; a move clicked in the thread appears in
+// both Activities.
+func TestActivityInTheBrowser(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	alice := browser(t, 1280, 900)
+	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	out := t.ArtifactDir()
+	pages := []context.Context{alice, bob}
+	for i, ctx := range pages {
+		url := fmt.Sprintf("%s/.proxy/?user=%s&game=%d", srv.URL, users[i].ID, id)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+		if i == 1 {
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+		}
+		waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
+	}
+
+	// The one to move has pawns to tap; the other none.
+	mover := func() int {
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) {
+			for i, ctx := range pages {
+				if v := readActivity(t, ctx); len(v.Movable) > 0 || len(v.Places) > 0 {
+					return i
+				}
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		t.Fatal("nobody has a move in the Activity")
+		return -1
+	}
+	tapped := 0
+	for tapped < 6 {
+		i := mover()
+		me, other := pages[i], pages[1-i]
+		v := readActivity(t, me)
+		turn := v.Turn
+		if len(v.Places) == 0 {
+			if tapped == 1 { // the keyboard: Tab to the pawn, Enter
+				require.NoError(t, chromedp.Do(me, chromedp.Focus(fmt.Sprintf(`#marks .movable[data-from=%q]`, v.Movable[0])),
+					chromedp.KeyEvent("\r")))
+			} else {
+				require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .movable[data-from=%q]`, v.Movable[0]))))
+			}
+			v = waitActivity(t, me, "the destinations", func(v activityView) bool { return len(v.Targets) > 0 })
+			require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .target[data-to=%q]`, v.Targets[len(v.Targets)-1]))))
+		}
+		v = waitActivity(t, me, "the move played", func(v activityView) bool { return v.Turn != turn || len(v.Places) > 0 })
+		if v.Turn == turn { // a barricade taken: its square, tapped
+			require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .place[data-square=%q]`, v.Places[0]))))
+		}
+		seen := waitActivity(t, other, "the other's move pushed", func(v activityView) bool { return v.Turn > turn })
+		require.Empty(t, seen.Note, "no refusal")
+		tapped++
+		// The thread follows: its newest turn card is for the turn the
+		// Activities show.
+		threadTurnMessage(t, app, id, seen.Turn)
+		if tapped == 3 {
+			require.NoError(t, chromedp.Do(alice, chromedp.EmulateViewport(1280, 900)))
+			time.Sleep(150 * time.Millisecond)
+			screenshot(t, alice, filepath.Join(out, "activity.png"))
+			screenshot(t, bob, filepath.Join(out, "activity-phone.png"))
+			if *update {
+				screenshot(t, alice, activityScreenshot)
+				screenshot(t, bob, activityPhoneScreenshot)
+			}
+		}
+	}
+
+	// A move clicked by button in the thread reaches both Activities.
+	i := mover()
+	turn := readActivity(t, pages[i]).Turn
+	msg, cids := threadTurnMessage(t, app, id, turn)
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[i].ID, "message": msg.ID, "custom_id": cids[0]})
+	if strings.HasPrefix(cids[0], "mf/pawn/") { // a pawn first, then its move
+		next, ok := app.fake.Message(msg.ID)
+		require.True(t, ok)
+		move := slices.IndexFunc(next.CustomIDs(), func(c string) bool { return strings.HasPrefix(c, "mf/move/") })
+		require.GreaterOrEqual(t, move, 0, "%v", next.CustomIDs())
+		sandboxPost(t, srv, "/api/click", map[string]string{"user": users[i].ID, "message": msg.ID, "custom_id": next.CustomIDs()[move]})
+	}
+	for _, ctx := range pages {
+		waitActivity(t, ctx, "the thread's move", func(v activityView) bool { return v.Turn > turn || len(v.Places) > 0 })
+	}
+
+	// The thread holds the history: a line per turn played, the turn
+	// cards collapsed into them.
+	sg, err := app.main.db.Game(context.Background(), id)
+	require.NoError(t, err)
+	lines := 0
+	for _, m := range app.fake.ChannelMessages(sg.ThreadID) {
+		if strings.Contains(m.Text(), "→") {
+			lines++
+		}
+	}
+	assert.GreaterOrEqual(t, lines, tapped, "a history line per move played in the Activity")
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz"
+	gametable "github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// activityCall sends a request to the Activity with a session (none when
+// ""), and returns the status and the JSON answer.
+func activityCall(t *testing.T, srv *httptest.Server, method, path, session string, body any) (int, map[string]any) {
+	t.Helper()
+	var data []byte
+	if body != nil {
+		data, _ = json.Marshal(body)
+	}
+	req, err := http.NewRequest(method, srv.URL+"/.proxy/"+path, bytes.NewReader(data))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if session != "" {
+		req.Header.Set("Authorization", "Bearer "+session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	return resp.StatusCode, out
+}
+
+// signIn signs a sandbox user in as the page does: a code from the
+// stand-in's authorize, exchanged by the server.
+func signIn(t *testing.T, app *sandboxApp, srv *httptest.Server, u sandbox.User) string {
+	t.Helper()
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, []string{"identify"})
+	require.NoError(t, err)
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	assert.NotContains(t, fmt.Sprint(out), app.fake.ClientSecret(), "the secret stays on the server")
+	return out["session"].(string)
+}
+
+// liveOf reads the game as user sees it.
+func liveOf(t *testing.T, srv *httptest.Server, id int64, session string) gametable.Live {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/.proxy/api/games/%d", srv.URL, id), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+session)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var l gametable.Live
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&l))
+	return l
+}
+
+// movesBy counts the moves userID played in game id.
+func movesBy(t *testing.T, app *sandboxApp, id int64, userID string) int {
+	t.Helper()
+	events, err := app.main.db.Events(t.Context(), id)
+	require.NoError(t, err)
+	n := 0
+	for _, e := range events {
+		if e.Kind == malefiz.EventMove && e.UserID == userID {
+			n++
+		}
+	}
+	return n
+}
+
+func TestActivityRefusesBadPlays(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	alice := signIn(t, app, srv, users[0])
+	bob := signIn(t, app, srv, users[1])
+	carolCode, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: "100000000000000099", Name: "Carol"}, []string{"identify"})
+	require.NoError(t, err)
+	_, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": carolCode})
+	carol := out["session"].(string)
+
+	live := liveOf(t, srv, id, alice)
+	require.True(t, live.YourTurn, "Alice begins: %+v", live)
+	require.NotEmpty(t, live.Moves)
+	mv := live.Moves[0]
+	play := map[string]any{"Turn": live.Turn, "Action": "move", "Arg": mv.From + "-" + mv.To}
+	path := fmt.Sprintf("api/games/%d/play", id)
+	forged := alice[:strings.Index(alice, ".")] + ".AAAA"
+	tests := []struct {
+		name    string
+		session string
+		play    map[string]any
+		status  int
+		says    string
+	}{
+		{"no session", "", play, http.StatusUnauthorized, "could not sign you in"},
+		{"forged session", forged, play, http.StatusUnauthorized, "could not sign you in"},
+		{"another user's session as a token", "access.whatever", play, http.StatusUnauthorized, "could not sign you in"},
+		{"not seated", carol, play, http.StatusConflict, "not in this game"},
+		{"not their turn", bob, play, http.StatusConflict, "turn"},
+		{"old turn", alice, map[string]any{"Turn": live.Turn - 1, "Action": "move", "Arg": play["Arg"]}, http.StatusConflict, ""},
+		{"a pawn pick is the page's", alice, map[string]any{"Turn": live.Turn, "Action": "pawn", "Arg": mv.From}, http.StatusConflict, ""},
+		{"no such move", alice, map[string]any{"Turn": live.Turn, "Action": "move", "Arg": "a1-q14"}, http.StatusConflict, ""},
+		{"unknown action", alice, map[string]any{"Turn": live.Turn, "Action": "rematch"}, http.StatusConflict, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := activityCall(t, srv, http.MethodPost, path, tt.session, tt.play)
+			assert.Equal(t, tt.status, status, "%v", out)
+			assert.Contains(t, out["error"], tt.says)
+			assert.Equal(t, live.Turn, liveOf(t, srv, id, alice).Turn, "nothing changed")
+		})
+	}
+	assert.Zero(t, movesBy(t, app, id, users[0].ID), "no move was played")
+
+	// The same play twice at once (a double tap, a resent request): one
+	// applies, the other is refused.
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i := range statuses {
+		wg.Go(func() { statuses[i], _ = activityCall(t, srv, http.MethodPost, path, alice, play) })
+	}
+	wg.Wait()
+	assert.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, statuses)
+	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+}
+
+// TestActivityRacesAClick sends a play in the Activity and the click of
+// the same move in the thread at once: one applies.
+func TestActivityRacesAClick(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	alice := signIn(t, app, srv, users[0])
+	live := liveOf(t, srv, id, alice)
+	require.True(t, live.YourTurn)
+	msg, cids := threadTurnMessage(t, app, id, live.Turn)
+	var click string
+	for _, c := range cids {
+		if strings.HasPrefix(c, "mf/move/") {
+			click = c
+			break
+		}
+	}
+	require.NotEmpty(t, click, "the turn card has move buttons: %v", cids)
+	arg := click[strings.LastIndex(click, "/")+1:]
+	var wg sync.WaitGroup
+	var playStatus int
+	wg.Go(func() {
+		playStatus, _ = activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/play", id), alice,
+			map[string]any{"Turn": live.Turn, "Action": "move", "Arg": arg})
+	})
+	wg.Go(func() {
+		body, _ := json.Marshal(map[string]string{"user": users[0].ID, "message": msg.ID, "custom_id": click})
+		resp, err := http.Post(srv.URL+"/api/click", "application/json", bytes.NewReader(body))
+		if err == nil {
+			resp.Body.Close()
+		}
+	})
+	wg.Wait()
+	assert.Contains(t, []int{http.StatusOK, http.StatusConflict}, playStatus)
+	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+}

@@ -1,0 +1,139 @@
+package fakediscord_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/fakediscord"
+)
+
+// postToken posts a token request and returns the status and the body.
+func postToken(t *testing.T, f *fakediscord.Fake, form url.Values) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(f.URL()+"/api/v10/oauth2/token", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var body map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	return resp.StatusCode, body
+}
+
+// me reads /users/@me with an authorization header.
+func me(t *testing.T, f *fakediscord.Fake, auth string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, f.URL()+"/api/v10/users/@me", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", auth)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var body map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	return resp.StatusCode, body
+}
+
+func TestOAuth2CodeExchange(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	f := fakediscord.New(t, fakediscord.WithClock(func() time.Time { return now }))
+	alice := fakediscord.OAuth2User{ID: "1001", Name: "Alice", Locale: "de"}
+	form := func(code string) url.Values {
+		return url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {f.AppID}, "client_secret": {f.ClientSecret()}}
+	}
+
+	code, err := f.Authorize(f.AppID, alice, []string{"identify"})
+	require.NoError(t, err)
+	status, body := postToken(t, f, form(code))
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "Bearer", body["token_type"])
+	assert.Equal(t, "identify", body["scope"])
+	token, _ := body["access_token"].(string)
+	require.NotEmpty(t, token)
+
+	status, user := me(t, f, "Bearer "+token)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "1001", user["id"])
+	assert.Equal(t, "Alice", user["global_name"])
+	assert.Equal(t, "de", user["locale"])
+
+	status, bot := me(t, f, "Bot "+f.Token())
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, f.AppID, bot["id"])
+
+	// The code is good once.
+	status, body = postToken(t, f, form(code))
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, "invalid_grant", body["error"])
+
+	// A week later the token is dead.
+	now = now.Add(fakediscord.TokenLifetime)
+	status, _ = me(t, f, "Bearer "+token)
+	assert.Equal(t, http.StatusUnauthorized, status)
+}
+
+func TestOAuth2Refusals(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	f := fakediscord.New(t, fakediscord.WithClock(func() time.Time { return now }))
+	alice := fakediscord.OAuth2User{ID: "1001", Name: "Alice"}
+	newCode := func(scopes ...string) string {
+		code, err := f.Authorize(f.AppID, alice, scopes)
+		require.NoError(t, err)
+		return code
+	}
+	tests := []struct {
+		name   string
+		form   func() url.Values
+		status int
+		error  string
+	}{
+		{"wrong secret", func() url.Values {
+			return url.Values{"grant_type": {"authorization_code"}, "code": {newCode("identify")}, "client_id": {f.AppID}, "client_secret": {"guess"}}
+		}, http.StatusUnauthorized, "invalid_client"},
+		{"other client", func() url.Values {
+			return url.Values{"grant_type": {"authorization_code"}, "code": {newCode("identify")}, "client_id": {"42"}, "client_secret": {f.ClientSecret()}}
+		}, http.StatusUnauthorized, "invalid_client"},
+		{"unknown code", func() url.Values {
+			return url.Values{"grant_type": {"authorization_code"}, "code": {"code.forged"}, "client_id": {f.AppID}, "client_secret": {f.ClientSecret()}}
+		}, http.StatusBadRequest, "invalid_grant"},
+		{"expired code", func() url.Values {
+			code := newCode("identify")
+			now = now.Add(fakediscord.CodeLifetime)
+			return url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {f.AppID}, "client_secret": {f.ClientSecret()}}
+		}, http.StatusBadRequest, "invalid_grant"},
+		{"other grant", func() url.Values {
+			return url.Values{"grant_type": {"client_credentials"}, "client_id": {f.AppID}, "client_secret": {f.ClientSecret()}}
+		}, http.StatusBadRequest, "unsupported_grant_type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := postToken(t, f, tt.form())
+			assert.Equal(t, tt.status, status)
+			assert.Equal(t, tt.error, body["error"])
+		})
+	}
+
+	t.Run("no identify scope", func(t *testing.T) {
+		status, body := postToken(t, f, url.Values{"grant_type": {"authorization_code"}, "code": {newCode("guilds")}, "client_id": {f.AppID}, "client_secret": {f.ClientSecret()}})
+		require.Equal(t, http.StatusOK, status)
+		status, _ = me(t, f, "Bearer "+body["access_token"].(string))
+		assert.Equal(t, http.StatusUnauthorized, status)
+	})
+	t.Run("authorize refusals", func(t *testing.T) {
+		_, err := f.Authorize("42", alice, []string{"identify"})
+		require.ErrorIs(t, err, fakediscord.ErrOAuth2)
+		_, err = f.Authorize(f.AppID, alice, nil)
+		require.ErrorIs(t, err, fakediscord.ErrOAuth2)
+		_, err = f.Authorize(f.AppID, alice, []string{"email.everything"})
+		require.ErrorIs(t, err, fakediscord.ErrOAuth2)
+	})
+	t.Run("forged bearer", func(t *testing.T) {
+		status, _ := me(t, f, "Bearer access.forged")
+		assert.Equal(t, http.StatusUnauthorized, status)
+	})
+}
