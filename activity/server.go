@@ -66,6 +66,9 @@ type Config struct {
 	// Discord client (the sandbox's DiscordSDKMock): a code for the user
 	// the page plays as. Production leaves it nil.
 	Authorize func(ctx context.Context, userID string, scopes []string) (string, error)
+	// SandboxGuild and SandboxChannel are where the sandbox's page says
+	// it was opened when its address does not.
+	SandboxGuild, SandboxChannel string
 	// PlaysPerMinute bounds each user's plays and sign-ins; 0 means 120.
 	PlaysPerMinute int
 }
@@ -155,6 +158,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 // client.
 func (s *Server) serveConfig(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"clientId": s.cfg.ClientID, "sandbox": s.cfg.Authorize != nil,
+		"guild": s.cfg.SandboxGuild, "channel": s.cfg.SandboxChannel,
 		"texts": pageTexts(locales.Language(r.URL.Query().Get("locale")))})
 }
 

@@ -51,7 +51,7 @@ async function signIn(cfg) {
     sdk = new DiscordSDK(cfg.clientId);
   } else {
     if (!cfg.sandbox) throw new Error(state.texts.signInFailed);
-    sdk = new DiscordSDKMock(cfg.clientId, params.get("guild"), params.get("channel"), null);
+    sdk = new DiscordSDKMock(cfg.clientId, params.get("guild") || cfg.guild, params.get("channel") || cfg.channel, null);
     const user = params.get("user") || "";
     sdk._updateCommandMocks({
       authorize: async (args) => {
@@ -234,10 +234,16 @@ function render() {
     const origins = [...new Set(moves.map((m) => m.From))];
     if (origins.length === 1) state.selected = origins[0];
     for (const from of origins) {
-      const [x, y] = from === "home" ? homeSpot(live.ToMove) : [squareAt(from).X, squareAt(from).Y];
       const g = el("g", { class: "movable" + (state.selected === from ? " selected" : ""), "data-from": from }, marks);
-      el("circle", { class: "halo", cx: x, cy: y, r: from === "home" ? 0.55 : 0.52 }, g);
-      el("circle", { cx: x, cy: y, r: 0.5, fill: "#0000" }, g);
+      if (from === "home") { // the whole house: any pawn in it
+        const h = houseOf(live.ToMove);
+        el("rect", { class: "halo", x: h.X - h.W / 2 - 0.12, y: h.Y - h.H / 2 - 0.12, width: h.W + 0.24, height: h.H + 0.24, rx: 0.4 }, g);
+        el("rect", { x: h.X - h.W / 2, y: h.Y - h.H / 2, width: h.W, height: h.H, fill: "#0000" }, g);
+      } else {
+        const s = squareAt(from);
+        el("circle", { class: "halo", cx: s.X, cy: s.Y, r: 0.52 }, g);
+        el("circle", { cx: s.X, cy: s.Y, r: 0.5, fill: "#0000" }, g);
+      }
       interactive(g, from, () => { state.selected = state.selected === from ? null : from; render(); });
     }
     for (const m of moves.filter((m) => m.From === state.selected)) {
@@ -272,8 +278,6 @@ function render() {
   renderBar();
   renderSeats();
 }
-
-function homeSpot(color) { const h = houseOf(color); return [h.X, h.Y]; }
 
 function renderBar() {
   const live = state.live, T = state.texts, said = $("said"), actions = $("actions");

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
@@ -53,11 +54,11 @@ func (m *Main) Activity() http.Handler {
 
 // sandboxAuthorize stands in for the Discord client's authorize prompt in
 // the sandbox: the fake Discord hands a code to the sandbox user the page
-// plays as, which the Activity's server then exchanges as in production.
+// plays as (named by ID or by name, ?user=Alice), which the Activity's server then exchanges as in production.
 func sandboxAuthorize(fake *fakediscord.Fake, users []sandbox.User) func(context.Context, string, []string) (string, error) {
 	return func(_ context.Context, userID string, scopes []string) (string, error) {
 		for _, u := range users {
-			if u.ID == userID {
+			if u.ID == userID || strings.EqualFold(u.Name, userID) {
 				return fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, scopes)
 			}
 		}

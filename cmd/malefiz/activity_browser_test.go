@@ -164,6 +164,19 @@ func newestTurnMessage(t *testing.T, app *sandboxApp, id int64) (fakediscord.Mes
 	return fakediscord.Message{}, nil
 }
 
+// shoot takes the pictures of both pages (Alice's at 1280 px, Bob's at
+// 400), for the README with -update.
+func shoot(t *testing.T, pages []context.Context, out string) {
+	t.Helper()
+	time.Sleep(150 * time.Millisecond) // the halo's dash settles
+	screenshot(t, pages[0], filepath.Join(out, "activity.png"))
+	screenshot(t, pages[1], filepath.Join(out, "activity-phone.png"))
+	if *update {
+		screenshot(t, pages[0], activityScreenshot)
+		screenshot(t, pages[1], activityPhoneScreenshot)
+	}
+}
+
 // TestActivityInTheBrowser plays a game in two browsers, Alice's and
 // Bob's, each signed in through the stand-in's OAuth2: each taps the
 // board on their turn and sees the other's moves pushed; the thread
@@ -178,10 +191,13 @@ func TestActivityInTheBrowser(t *testing.T) {
 	pages := []context.Context{alice, bob}
 	for i, ctx := range pages {
 		url := fmt.Sprintf("%s/.proxy/?user=%s&game=%d", srv.URL, users[i].ID, id)
-		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 		if i == 1 {
+			// Bob as the README says: by name, the game found in the
+			// channel the page says it was opened in.
+			url = srv.URL + "/.proxy/?user=Bob"
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
 		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 		waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
 	}
 
@@ -213,6 +229,9 @@ func TestActivityInTheBrowser(t *testing.T) {
 				require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .movable[data-from=%q]`, v.Movable[0]))))
 			}
 			v = waitActivity(t, me, "the destinations", func(v activityView) bool { return len(v.Targets) > 0 })
+			if tapped == 3 { // the pawn picked, its destinations lit
+				shoot(t, pages, out)
+			}
 			require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .target[data-to=%q]`, v.Targets[len(v.Targets)-1]))))
 		}
 		v = waitActivity(t, me, "the move played", func(v activityView) bool { return v.Turn != turn || len(v.Places) > 0 })
@@ -225,16 +244,6 @@ func TestActivityInTheBrowser(t *testing.T) {
 		// The thread follows: its newest turn card is for the turn the
 		// Activities show.
 		threadTurnMessage(t, app, id, seen.Turn)
-		if tapped == 3 {
-			require.NoError(t, chromedp.Do(alice, chromedp.EmulateViewport(1280, 900)))
-			time.Sleep(150 * time.Millisecond)
-			screenshot(t, alice, filepath.Join(out, "activity.png"))
-			screenshot(t, bob, filepath.Join(out, "activity-phone.png"))
-			if *update {
-				screenshot(t, alice, activityScreenshot)
-				screenshot(t, bob, activityPhoneScreenshot)
-			}
-		}
 	}
 
 	// A move clicked by button in the thread reaches both Activities.

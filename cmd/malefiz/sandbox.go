@@ -98,6 +98,7 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 	}, ActivityOptions: func(c *activity.Config) {
 		c.Authorize = sandboxAuthorize(a.fake, users)
+		c.SandboxGuild, c.SandboxChannel = a.fake.GuildID, a.fake.ChannelID
 	}}
 	if err := a.main.Run(ctx); err != nil {
 		a.main = nil // Run closed what it opened
