@@ -105,7 +105,10 @@ func New(cfg Config) *Server {
 		// The session is the first message, not a cookie: another
 		// origin gains nothing from opening a socket. Discord's proxy
 		// sends its own origin (discordsays.com).
-		upgrader: websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }},
+		// The page says one thing (its session): a small read buffer;
+		// the write buffers are pooled between pushes.
+		upgrader: websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true },
+			ReadBufferSize: 512, WriteBufferSize: 4096, WriteBufferPool: new(sync.Pool)},
 	}
 	static, _ := fs.Sub(staticFiles, "static")
 	m := http.NewServeMux()

@@ -53,9 +53,8 @@ const activityJS = `(() => ({
 // activityGame starts a sandbox with Alice and Bob, a fixed die, and a
 // running two-seat game Alice begins; it returns the sandbox, its server,
 // the game's ID and the users.
-func activityGame(t *testing.T) (*sandboxApp, *httptest.Server, int64, []sandbox.User) {
+func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox.User) {
 	t.Helper()
-	users := sandbox.Users("Alice", "Bob")
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) {
@@ -67,6 +66,13 @@ func activityGame(t *testing.T) (*sandboxApp, *httptest.Server, int64, []sandbox
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
+	users := sandbox.Users("Alice", "Bob")
+	return app, srv, newActivityGame(t, app, srv, users), users
+}
+
+// newActivityGame opens a two-seat game as Alice, seats Bob and starts it.
+func newActivityGame(t testing.TB, app *sandboxApp, srv *httptest.Server, users []sandbox.User) int64 {
+	t.Helper()
 	lobby := sandboxPost(t, srv, "/api/command", map[string]string{"user": users[0].ID, "line": "/malefiz new seats:2"})["message"].(string)
 	m, ok := app.fake.Message(lobby)
 	require.True(t, ok)
@@ -84,11 +90,11 @@ func activityGame(t *testing.T) (*sandboxApp, *httptest.Server, int64, []sandbox
 	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[0].ID, "message": lobby, "custom_id": start})
 	id, err := strconv.ParseInt(strings.Split(start, "/")[2], 10, 64)
 	require.NoError(t, err)
-	return app, srv, id, users
+	return id
 }
 
 // sandboxPost posts v to the sandbox page's API and wants a 200.
-func sandboxPost(t *testing.T, srv *httptest.Server, path string, v any) map[string]any {
+func sandboxPost(t testing.TB, srv *httptest.Server, path string, v any) map[string]any {
 	t.Helper()
 	body, _ := json.Marshal(v)
 	resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))

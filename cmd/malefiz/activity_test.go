@@ -21,7 +21,7 @@ import (
 
 // activityCall sends a request to the Activity with a session (none when
 // ""), and returns the status and the JSON answer.
-func activityCall(t *testing.T, srv *httptest.Server, method, path, session string, body any) (int, map[string]any) {
+func activityCall(t testing.TB, srv *httptest.Server, method, path, session string, body any) (int, map[string]any) {
 	t.Helper()
 	var data []byte
 	if body != nil {
@@ -43,7 +43,7 @@ func activityCall(t *testing.T, srv *httptest.Server, method, path, session stri
 
 // signIn signs a sandbox user in as the page does: a code from the
 // stand-in's authorize, exchanged by the server.
-func signIn(t *testing.T, app *sandboxApp, srv *httptest.Server, u sandbox.User) string {
+func signIn(t testing.TB, app *sandboxApp, srv *httptest.Server, u sandbox.User) string {
 	t.Helper()
 	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, []string{"identify"})
 	require.NoError(t, err)
@@ -54,7 +54,7 @@ func signIn(t *testing.T, app *sandboxApp, srv *httptest.Server, u sandbox.User)
 }
 
 // liveOf reads the game as user sees it.
-func liveOf(t *testing.T, srv *httptest.Server, id int64, session string) gametable.Live {
+func liveOf(t testing.TB, srv *httptest.Server, id int64, session string) gametable.Live {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/.proxy/api/games/%d", srv.URL, id), nil)
 	require.NoError(t, err)
