@@ -12,6 +12,7 @@ const state = {
   texts: {}, layout: null, session: "", gameId: 0, live: null,
   selected: null, // the origin ("home" or a square) of the pawn picked
   busy: false,
+  anims: [], // the pieces to slide in on the next drawing
 };
 
 function format(text, ...args) {
@@ -193,11 +194,53 @@ function interactive(g, label, act) {
   });
 }
 
+// changes finds what moved between two states: per colour the pawn that
+// left a square (or its house) and the one that arrived, and the
+// barricade (colour "") that was taken and placed; each with where it
+// was drawn before.
+function changes(prev, live) {
+  const out = [];
+  if (!prev || !live || prev.Game !== live.Game) return out;
+  const at = (l) => new Map((l.Pawns || []).map((p) => [p.Square, p.Color]));
+  const before = at(prev), after = at(live);
+  const home = (l, c) => ((l.Seats || []).find((s) => s.Color === c) || { Home: 0 }).Home;
+  for (const seat of live.Seats || []) {
+    const c = seat.Color;
+    const left = [...before].filter(([sq, col]) => col === c && after.get(sq) !== c).map(([sq]) => sq);
+    const came = [...after].filter(([sq, col]) => col === c && before.get(sq) !== c).map(([sq]) => sq);
+    const from = left[0] || (home(live, c) < home(prev, c) ? "home" : null);
+    const to = came[0] || (home(live, c) > home(prev, c) ? "home" : null);
+    if (from && to) out.push({ color: c, from, to, fromXY: spot(from, c, home(prev, c) - 1) });
+  }
+  const gone = (prev.Blocks || []).filter((b) => !(live.Blocks || []).includes(b));
+  const added = (live.Blocks || []).filter((b) => !(prev.Blocks || []).includes(b));
+  if (gone.length === 1 && added.length === 1) out.push({ color: "", from: gone[0], to: added[0], fromXY: spot(gone[0]) });
+  return out;
+}
+
+// spot is where a square, or a colour's house slot, is drawn.
+function spot(where, color, slot) {
+  if (where !== "home") { const s = squareAt(where); return [s.X, s.Y]; }
+  const h = houseOf(color);
+  return h.Slots[Math.max(0, Math.min(slot, h.Slots.length - 1))];
+}
+
+// animate slides a piece drawn at (x, y) in from where it was.
+function animate(g, a, x, y) {
+  if (!a || !g.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const [fx, fy] = a.fromXY;
+  document.body.dataset.animated = Number(document.body.dataset.animated || 0) + 1;
+  g.animate([{ transform: `translate(${fx - x}px, ${fy - y}px)` }, { transform: "translate(0px, 0px)" }],
+    { duration: 450, easing: "cubic-bezier(.3,.7,.4,1)" });
+}
+
 // render draws the game as the server last pushed it.
 function render() {
   const live = state.live, L = state.layout;
   if (!live) return;
   const houses = $("houses"), pieces = $("pieces"), marks = $("marks"), panel = $("panel");
+  const anims = state.anims;
+  state.anims = [];
   houses.replaceChildren(); pieces.replaceChildren(); marks.replaceChildren(); panel.replaceChildren();
   const seats = live.Seats || [];
   const inPlay = new Set(seats.map((s) => s.Color));
@@ -211,11 +254,21 @@ function render() {
     const home = seat ? seat.Home : 0;
     h.Slots.forEach(([x, y], i) => {
       el("circle", { cx: x, cy: y, r: 0.36, fill: "#0000", stroke: on ? st.Dark : "#b0966a", "stroke-opacity": 0.5, "stroke-width": 0.04 }, houses);
-      if (i < home) drawPawn(pieces, h.Color, x, y);
+      if (i < home) {
+        const g = drawPawn(pieces, h.Color, x, y);
+        if (i === home - 1) animate(g, anims.find((a) => a.color === h.Color && a.to === "home"), x, y);
+      }
     });
   }
-  for (const b of live.Blocks || []) { const s = squareAt(b); drawBarricade(pieces, s.X, s.Y); }
-  for (const p of live.Pawns || []) { const s = squareAt(p.Square); drawPawn(pieces, p.Color, s.X, s.Y); }
+  for (const b of live.Blocks || []) {
+    const s = squareAt(b), g = el("g", { class: "barricade" }, pieces);
+    drawBarricade(g, s.X, s.Y);
+    animate(g, anims.find((a) => a.color === "" && a.to === b), s.X, s.Y);
+  }
+  for (const p of live.Pawns || []) {
+    const s = squareAt(p.Square), g = drawPawn(pieces, p.Color, s.X, s.Y);
+    animate(g, anims.find((a) => a.color === p.Color && a.to === p.Square), s.X, s.Y);
+  }
 
   // The card beside rows 8 to 10: whose turn, the die.
   const card = { x: 1.15, y: 5.0, w: 5.75, h: 2.8 };
@@ -352,6 +405,7 @@ function listen(delay = 500) {
   ws.onmessage = (e) => {
     const live = JSON.parse(e.data);
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
+    state.anims = changes(state.live, live);
     state.live = live;
     document.body.dataset.turn = live.Turn;
     if ($("note").textContent === state.texts.reconnecting) note("");

@@ -39,6 +39,8 @@ type activityView struct {
 	Places  []string `json:"places"`  // suggested squares for a taken barricade
 	Said    string   `json:"said"`
 	Note    string   `json:"note"`
+	// Animated counts the pieces slid to where a push put them.
+	Animated int `json:"animated"`
 }
 
 const activityJS = `(() => ({
@@ -48,6 +50,7 @@ const activityJS = `(() => ({
   places: [...document.querySelectorAll('#marks .place.suggested')].map((e) => e.dataset.square),
   said: document.querySelector('#said').textContent,
   note: document.querySelector('#note').textContent,
+  animated: Number(document.body.dataset.animated || 0),
 }))()`
 
 // activityGame starts a sandbox with Alice and Bob, a fixed die, and a
@@ -250,6 +253,10 @@ func TestActivityInTheBrowser(t *testing.T) {
 		// The thread follows: its newest turn card is for the turn the
 		// Activities show.
 		threadTurnMessage(t, app, id, seen.Turn)
+	}
+
+	for i, ctx := range pages {
+		assert.Positive(t, readActivity(t, ctx).Animated, "page %d slid the pieces the pushes moved", i)
 	}
 
 	// A move clicked by button in the thread reaches both Activities.
