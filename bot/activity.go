@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -69,4 +71,15 @@ func (b *Bot) ChannelGames(ctx context.Context, guildID, channelID, userID strin
 		}
 	}
 	return append(mine, others...), nil
+}
+
+// InteractionResponseLaunchActivity is Discord's LAUNCH_ACTIVITY callback:
+// the client opens the app's Activity for the user who clicked (discordgo
+// has no name for it).
+const InteractionResponseLaunchActivity discordgo.InteractionResponseType = 12
+
+// launchActivity answers Play on the board: Discord opens the Activity,
+// which finds the game of the channel it is opened in.
+func launchActivity(r *request) error {
+	return r.respond(&discordgo.InteractionResponse{Type: InteractionResponseLaunchActivity})
 }

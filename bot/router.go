@@ -70,6 +70,8 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		}
 	case ActRematch:
 		return b.rematch(ctx, r, id.Game)
+	case table.ActBoard:
+		return launchActivity(r)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		decide = func(t *table.Table) error { return t.Turn(a, id) }
 	default:

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // The OAuth2 routes of an Activity (see Authorize): the token exchange,
@@ -195,3 +197,27 @@ func (f *Fake) currentUser(c *Call) (int, any) {
 		"avatar": nil, "bot": false, "locale": g.user.Locale, "mfa_enabled": false, "public_flags": 0, "flags": 0,
 	}
 }
+
+// ApplicationFlagEmbedded is the application flag of an app with
+// Activities enabled (EMBEDDED, 1 << 17); set it with WithApplicationFlags.
+const ApplicationFlagEmbedded = 1 << 17
+
+// InteractionResponseLaunchActivity is the LAUNCH_ACTIVITY callback type:
+// the client opens the app's Activity for the user; no message.
+const InteractionResponseLaunchActivity discordgo.InteractionResponseType = 12
+
+// launchRefusal is Discord's refusal of a LAUNCH_ACTIVITY answer: only an
+// app with Activities enabled, and only to a command or a component.
+func (f *Fake) launchRefusal(it *interaction) *apiError {
+	if f.cfg.appFlags&ApplicationFlagEmbedded == 0 {
+		return &apiError{status: http.StatusBadRequest, Code: codeActivitiesDisabled, Message: "Activities are not enabled for this application"}
+	}
+	if it.typ != discordgo.InteractionApplicationCommand && it.typ != discordgo.InteractionMessageComponent {
+		return invalidForm("INTERACTION_RESPONSE_TYPE_INVALID", "This response type is not valid for this interaction", "type")
+	}
+	return nil
+}
+
+// codeActivitiesDisabled is the error code the fake answers a launch of an
+// app without Activities with.
+const codeActivitiesDisabled = 50234

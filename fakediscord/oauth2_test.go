@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -136,4 +137,38 @@ func TestOAuth2Refusals(t *testing.T) {
 		status, _ := me(t, f, "Bearer access.forged")
 		assert.Equal(t, http.StatusUnauthorized, status)
 	})
+}
+
+func TestLaunchActivity(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		flags int
+		code  string // "" when accepted
+	}{
+		{"activities on", fakediscord.ApplicationFlagEmbedded, ""},
+		{"activities off", 0, "50234"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fake := fakediscord.New(t, fakediscord.WithApplicationFlags(tt.flags))
+			errs := make(chan error, 1)
+			s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+				errs <- s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{Type: fakediscord.InteractionResponseLaunchActivity})
+			})
+			register(t, s, fake)
+			resp, err := fake.SlashCommand(timeout(t, 10*time.Second), fakediscord.Invocation{Name: "malefiz", Sub: "join"})
+			botErr := <-errs
+			if tt.code == "" {
+				require.NoError(t, err)
+				require.NoError(t, botErr)
+				assert.Equal(t, fakediscord.InteractionResponseLaunchActivity, resp.Type)
+				assert.Nil(t, resp.Message, "a launch posts no message")
+				return
+			}
+			require.Error(t, botErr)
+			assert.Contains(t, botErr.Error(), tt.code)
+		})
+	}
 }

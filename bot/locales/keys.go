@@ -20,6 +20,7 @@ const (
 	BoardOthersRoll       Key = "board.others_roll"
 	ButtonAddComputer     Key = "button.add_computer"
 	ButtonBack            Key = "button.back"
+	ButtonBoard           Key = "button.board"
 	ButtonCancel          Key = "button.cancel"
 	ButtonJoin            Key = "button.join"
 	ButtonKeep            Key = "button.keep"

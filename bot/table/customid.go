@@ -28,6 +28,7 @@ const (
 	ActKeep     Action = "keep"    // private question: keep playing
 	ActVoteYes  Action = "voteyes" // cancel vote: agree
 	ActVoteNo   Action = "voteno"  // cancel vote: refuse
+	ActBoard    Action = "board"   // card: open the game in the Activity (LAUNCH_ACTIVITY)
 )
 
 const (
@@ -45,6 +46,7 @@ var knownActions = map[Action]bool{
 	ActJoin: true, ActLeave: true, ActAddBot: true, ActStart: true, ActCancel: true,
 	ActRoll: true, ActPawn: true, ActMove: true, ActBack: true, ActPlace: true, ActPlaceRow: true,
 	ActRematch: true, ActResign: true, ActKeep: true, ActVoteYes: true, ActVoteNo: true,
+	ActBoard: true,
 }
 
 // ErrBadCustomID is returned for custom IDs this bot did not make.

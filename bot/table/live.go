@@ -199,3 +199,14 @@ func (t *Table) Play(a Actor, id CustomID) error {
 	t.Reply = nil
 	return nil
 }
+
+// boardRow is the card's Play on the board button while the game runs and
+// the bot serves its Activity: Discord opens the Activity for whoever
+// clicks it (the LAUNCH_ACTIVITY answer).
+func (t *Table) boardRow() (Row, bool) {
+	if !t.Activity || t.Game.Status != malefiz.StatusRunning || t.State == nil || t.State.Over() {
+		return Row{}, false
+	}
+	return Row{Buttons: []Button{{Label: tr(t.Game.Locale, locales.ButtonBoard), Style: Primary,
+		CustomID: CustomID{Action: ActBoard, Game: t.Game.ID}.String(), Emoji: "🎲"}}}, true
+}

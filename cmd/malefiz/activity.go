@@ -12,15 +12,17 @@ import (
 	"github.com/malefiz-discord/malefiz/sandbox"
 )
 
-// activityStore returns the bot's store, watched by the Activity's hub
-// when the Activity is on ([discord] client_secret set): every commit
-// reaches the pages that show its game.
-func (m *Main) activityStore(s bot.Store) bot.Store {
+// activityConfig turns the Activity on in the bot's config when
+// [discord] client_secret is set: its store watched by the Activity's hub
+// (every commit reaches the pages that show its game), and the card's
+// Play on the board button.
+func (m *Main) activityConfig(cfg *bot.Config) {
 	if m.Config.Discord.ClientSecret == "" {
-		return s
+		return
 	}
 	m.hub = activity.NewHub()
-	return m.hub.Store(s)
+	cfg.Store = m.hub.Store(cfg.Store)
+	cfg.Activity = true
 }
 
 // startActivity makes the Activity's server once the bot runs: its client

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -170,4 +172,22 @@ func TestActivityRacesAClick(t *testing.T) {
 	wg.Wait()
 	assert.Contains(t, []int{http.StatusOK, http.StatusConflict}, playStatus)
 	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+}
+
+// TestPlayOnTheBoard clicks the card's Play on the board: Discord is
+// answered LAUNCH_ACTIVITY, which the sandbox page turns into the
+// Activity.
+func TestPlayOnTheBoard(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	sg, err := app.main.db.Game(t.Context(), id)
+	require.NoError(t, err)
+	board := fmt.Sprintf("mf/board/%d/0", id)
+	require.Eventually(t, func() bool {
+		m, ok := app.fake.Message(sg.LobbyMessageID)
+		return ok && slices.Contains(m.CustomIDs(), board)
+	}, 10*time.Second, 20*time.Millisecond, "the card of the running game offers the board")
+	m, _ := app.fake.Message(sg.LobbyMessageID)
+	assert.Contains(t, m.Labels(), "Play on the board")
+	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": sg.LobbyMessageID, "custom_id": board})
+	assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
 }

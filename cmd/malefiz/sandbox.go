@@ -82,7 +82,8 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 		dbPath = filepath.Join(a.tmpDir, "malefiz.db")
 	}
-	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild), fakediscord.WithClock(a.clock.Now))
+	a.fake = fakediscord.Start(fakediscord.WithGuild(sandboxGuild), fakediscord.WithClock(a.clock.Now),
+		fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded)) // Activities on
 
 	cfg := DefaultConfig()
 	cfg.Discord.Token = a.fake.Token()

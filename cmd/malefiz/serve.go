@@ -108,7 +108,7 @@ func (m *Main) run(ctx context.Context) error {
 	if m.Options != nil {
 		m.Options(&cfg)
 	}
-	cfg.Store = m.activityStore(cfg.Store)
+	m.activityConfig(&cfg)
 	m.bot = bot.New(cfg)
 	if err := m.startActivity(client); err != nil {
 		return err
