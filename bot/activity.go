@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -82,4 +85,47 @@ const InteractionResponseLaunchActivity discordgo.InteractionResponseType = 12
 // which finds the game of the channel it is opened in.
 func launchActivity(r *request) error {
 	return r.respond(&discordgo.InteractionResponse{Type: InteractionResponseLaunchActivity})
+}
+
+// commandTypeEntryPoint is the type of the app's Entry Point command
+// (PRIMARY_ENTRY_POINT), and entryPointLaunch its handler that lets
+// Discord open the Activity itself (DISCORD_LAUNCH_ACTIVITY); discordgo
+// names neither.
+const (
+	commandTypeEntryPoint = 4
+	entryPointLaunch      = 2
+)
+
+// registerWithEntryPoint overwrites the global commands with cmds and the
+// app's Entry Point command: Discord refuses a global overwrite that
+// leaves it out once Activities are on. The one registered is kept as it
+// is (the developer portal may have renamed it); without one, the bot
+// registers "launch".
+func (b *Bot) registerWithEntryPoint(appID string, cmds []*discordgo.ApplicationCommand) error {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	body, err := b.dc.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
+	if err != nil {
+		return fmt.Errorf("read the global commands: %w", err)
+	}
+	var registered []json.RawMessage
+	if err := json.Unmarshal(body, &registered); err != nil {
+		return fmt.Errorf("read the global commands: %w", err)
+	}
+	payload := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		payload = append(payload, c)
+	}
+	var entry any = map[string]any{"name": "launch", "type": commandTypeEntryPoint, "handler": entryPointLaunch,
+		"description": tr(locales.Source, locales.ButtonBoard)}
+	for _, raw := range registered {
+		var head struct{ Type int }
+		if json.Unmarshal(raw, &head) == nil && head.Type == commandTypeEntryPoint {
+			entry = raw
+		}
+	}
+	payload = append(payload, entry)
+	if _, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, payload, endpoint); err != nil {
+		return fmt.Errorf("register the global commands with the Entry Point: %w", err)
+	}
+	return nil
 }

@@ -227,6 +227,9 @@ func Start(opts ...Option) *Fake {
 		}
 		f.guilds = append(f.guilds, g)
 	}
+	if cfg.appFlags&ApplicationFlagEmbedded != 0 {
+		f.seedEntryPointLocked() // Discord's "Launch" (entrypoint.go)
+	}
 	f.GuildID = f.guilds[0].ID
 	f.ChannelID = f.guilds[0].Channels[0]
 	f.mux = f.routes()

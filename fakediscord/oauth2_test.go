@@ -172,3 +172,62 @@ func TestLaunchActivity(t *testing.T) {
 		})
 	}
 }
+
+// putCommands overwrites the commands of scope ("" global) as the bot.
+func putCommands(t *testing.T, f *fakediscord.Fake, guild string, cmds []map[string]any) (int, map[string]any) {
+	t.Helper()
+	path := "/api/v10/applications/" + f.AppID + "/commands"
+	if guild != "" {
+		path = "/api/v10/applications/" + f.AppID + "/guilds/" + guild + "/commands"
+	}
+	body, _ := json.Marshal(cmds)
+	req, err := http.NewRequest(http.MethodPut, f.URL()+path, strings.NewReader(string(body)))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bot "+f.Token())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out) // an array when it succeeds
+	return resp.StatusCode, out
+}
+
+func TestEntryPointCommand(t *testing.T) {
+	f := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded))
+	global := f.Commands("")
+	require.Len(t, global, 1, "Discord creates the Entry Point when Activities are enabled")
+	assert.Equal(t, fakediscord.CommandTypePrimaryEntryPoint, global[0].Type)
+	entryID := global[0].ID
+	chat := map[string]any{"name": "malefiz", "description": "Play", "type": 1}
+	entry := map[string]any{"name": "launch", "description": "Open", "type": 4, "handler": fakediscord.EntryPointLaunch}
+	tests := []struct {
+		name   string
+		guild  string
+		cmds   []map[string]any
+		status int
+		code   float64
+	}{
+		{"global without the Entry Point", "", []map[string]any{chat}, http.StatusBadRequest, 50240},
+		{"an Entry Point in a guild", f.GuildID, []map[string]any{chat, entry}, http.StatusBadRequest, 50035},
+		{"guild commands alone", f.GuildID, []map[string]any{chat}, http.StatusOK, 0},
+		{"global with the Entry Point", "", []map[string]any{chat, entry}, http.StatusOK, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := putCommands(t, f, tt.guild, tt.cmds)
+			assert.Equal(t, tt.status, status, "%v", out)
+			if tt.code != 0 {
+				assert.Equal(t, tt.code, out["code"])
+			}
+		})
+	}
+	global = f.Commands("")
+	require.Len(t, global, 2)
+	assert.Equal(t, entryID, global[1].ID, "the Entry Point keeps its ID")
+
+	plain := fakediscord.New(t)
+	assert.Empty(t, plain.Commands(""), "no Entry Point without Activities")
+	status, _ := putCommands(t, plain, "", []map[string]any{chat, entry})
+	assert.Equal(t, http.StatusBadRequest, status, "an Entry Point needs Activities on")
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -190,4 +191,32 @@ func TestPlayOnTheBoard(t *testing.T) {
 	assert.Contains(t, m.Labels(), "Play on the board")
 	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": sg.LobbyMessageID, "custom_id": board})
 	assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+}
+
+// TestGlobalCommandsKeepTheEntryPoint starts the bot with the Activity on
+// and its commands registered globally, on an app whose Activities are
+// enabled: the overwrite keeps Discord's Entry Point command (Discord
+// refuses one that leaves it out).
+func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded))
+	entry := fake.Commands("")[0]
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL = fake.Token(), fake.URL()
+	cfg.Discord.ClientSecret = fake.ClientSecret()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "malefiz.db")
+	var logs logBuffer
+	m := &Main{Config: cfg, Logger: testLogger(&logs)}
+	require.NoError(t, m.Run(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, m.Close()) })
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 2 }, 10*time.Second, 10*time.Millisecond,
+		"the global commands: %v; logs: %s", fake.Commands(""), logs.String())
+	var names []string
+	for _, c := range fake.Commands("") {
+		names = append(names, c.Name)
+		if c.Type == fakediscord.CommandTypePrimaryEntryPoint {
+			assert.Equal(t, entry.ID, c.ID, "the Entry Point is kept as it was")
+		}
+	}
+	assert.ElementsMatch(t, []string{"malefiz", "launch"}, names)
+	assert.NotContains(t, logs.String(), "could not register")
 }
