@@ -45,6 +45,7 @@ var staticFiles embed.FS
 // Games is what the Activity asks of the bot; *bot.Bot is one.
 type Games interface {
 	Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error
+	Lobby(ctx context.Context, id int64, user table.Actor, act string) error
 	Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error)
 }
@@ -120,6 +121,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/games", s.serveGames)
 	m.HandleFunc("GET /api/games/{id}", s.serveGame)
 	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
+	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
 	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
 	if cfg.Authorize != nil {
 		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
@@ -309,6 +311,31 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
 	err := s.cfg.Games.Play(r.Context(), id, actor, table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg})
 	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// serveLobby applies a lobby action (join, leave, start) through the
+// bot's change path; the lobby decides who may.
+func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.limits.allow(sess.UserID) {
+		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
+		return
+	}
+	id, ok := gameID(r)
+	var body struct{ Action string }
+	if !ok || readJSON(w, r, &body) != nil {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad lobby action")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	if err := s.cfg.Games.Lobby(r.Context(), id, actor, body.Action); err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}

@@ -18,6 +18,9 @@ var pageKeys = map[string]locales.Key{
 	"roll":         locales.ButtonRoll,
 	"back":         locales.ButtonBack,
 	"notStarted":   locales.ErrNotStarted,
+	"join":         locales.ButtonJoin,
+	"leave":        locales.ButtonLeave,
+	"start":        locales.ButtonStart,
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left

@@ -26,6 +26,36 @@ func (b *Bot) Play(ctx context.Context, id int64, user table.Actor, play table.C
 	return b.change(ctx, nil, id, func(t *table.Table) error { return t.Play(user, play) })
 }
 
+// The lobby actions of the Activity (Bot.Lobby).
+const (
+	LobbyJoin  = "join"
+	LobbyLeave = "leave"
+	LobbyStart = "start"
+)
+
+// Lobby applies a lobby action made in the Activity by user on game id:
+// take a seat, give it up, or start (the host), the decisions of the
+// lobby's buttons by the one path of every change; the lobby message in
+// the channel is edited as for a command.
+func (b *Bot) Lobby(ctx context.Context, id int64, user table.Actor, act string) error {
+	user.Click, user.MessageID = false, ""
+	var decide action
+	switch act {
+	case LobbyJoin:
+		decide = changeLobby(user, table.Join(user))
+	case LobbyLeave:
+		decide = changeLobby(user, table.Leave(user))
+	case LobbyStart:
+		decide = startGame(b.draw, user)
+	default:
+		return refuse(locales.ErrUnknownButton)
+	}
+	return b.change(ctx, nil, id, func(t *table.Table) error {
+		t.Touch(user.UserID)
+		return decide(t)
+	})
+}
+
 // Live returns game id as userID sees it in the Activity, in lang, with
 // the guild it belongs to.
 func (b *Bot) Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error) {

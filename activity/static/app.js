@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   texts: {}, layout: null, session: "", gameId: 0, live: null,
   selected: null, // the origin ("home" or a square) of the pawn picked
-  busy: false,
+  pending: new Set(), // the requests in flight, by what they ask
   anims: [], // the pieces to slide in on the next drawing
 };
 
@@ -343,13 +343,20 @@ function renderBar() {
   else if (live.YourTurn && live.Phase === "place") line = T.yourPlace;
   else if (!live.Seats.some((s) => s.You)) line = line + " " + T.watching;
   markdown(said, line);
+  if (live.Status === "lobby") {
+    const seated = live.Seats.some((s) => s.You);
+    if (!seated && live.Seats.length < live.SeatsMax) actions.append(button(T.join, "", () => lobby("join"), "join"));
+    if (seated) actions.append(button(T.leave, "secondary", () => lobby("leave"), "leave"));
+    if (live.Host && live.Seats.length >= 2) actions.append(button(T.start, "", () => lobby("start"), "start"));
+  }
   if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", "")));
   if (live.YourTurn && live.Phase === "place") actions.append(button(T.back, "secondary", () => send("back", "")));
   $("legend").textContent = live.Legend || "";
 }
 
-function button(label, cls, act) {
+function button(label, cls, act, id) {
   const b = document.createElement("button");
+  if (id) b.dataset.act = id;
   b.textContent = label;
   b.className = cls;
   b.addEventListener("click", act);
@@ -380,17 +387,30 @@ function renderSeats() {
 
 // send sends a play for the turn shown; the server decides, and the new
 // state comes back by the socket.
-async function send(action, arg) {
-  if (state.busy || !state.live) return;
-  state.busy = true;
+function send(action, arg) {
+  if (!state.live) return;
+  state.selected = null;
+  request(`${action}/${state.live.Turn}/${arg}`, `api/games/${state.gameId}/play`, { Turn: state.live.Turn, Action: action, Arg: arg });
+}
+
+// lobby sends a lobby action: join, leave, or start (the host).
+function lobby(action) { request("lobby/" + action, `api/games/${state.gameId}/lobby`, { Action: action }); }
+
+// request posts body unless the same request is in flight (a double tap);
+// other requests go at once (the server puts them in order and refuses
+// what came too late). A refusal is shown in the note.
+async function request(key, path, body) {
+  if (state.pending.has(key)) return;
+  state.pending.add(key);
+  document.body.dataset.busy = "1";
   note("");
   try {
-    await api("POST", `api/games/${state.gameId}/play`, { Turn: state.live.Turn, Action: action, Arg: arg });
-    state.selected = null;
+    await api("POST", path, body);
   } catch (e) {
     note(e.message);
   } finally {
-    state.busy = false;
+    state.pending.delete(key);
+    document.body.dataset.busy = state.pending.size ? "1" : "";
   }
 }
 
@@ -403,6 +423,10 @@ function listen(delay = 500) {
   let opened = false;
   ws.onopen = () => { opened = true; ws.send(JSON.stringify({ Session: state.session })); };
   ws.onmessage = (e) => {
+    // A push of the state already drawn changes nothing: the board is
+    // not rebuilt under a finger that is tapping it.
+    if (e.data === state.lastPush) return;
+    state.lastPush = e.data;
     const live = JSON.parse(e.data);
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
     state.anims = changes(state.live, live);

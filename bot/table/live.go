@@ -36,6 +36,10 @@ type Live struct {
 	Places    []string
 	Suggested []LiveSuggestion
 	Legend    string // the marks the moves use, in words
+	// Host: the viewer opened the game; SeatsMax: the seats a lobby
+	// offers.
+	Host     bool
+	SeatsMax int
 }
 
 // LiveSeat is one seat: its colour, who plays it, pawns at home and the
@@ -79,7 +83,7 @@ var phaseNames = map[engine.Phase]string{
 // Live returns the game as the Activity shows it to userID, its words in
 // lang.
 func (t *Table) Live(userID, lang string) Live {
-	l := Live{Game: t.Game.ID, Status: t.Game.Status}
+	l := Live{Game: t.Game.ID, Status: t.Game.Status, Host: userID != "" && t.Game.HostID == userID, SeatsMax: t.Game.Options.Seats}
 	ch, showChances := t.chances()
 	var pos engine.Position
 	if t.State != nil {

@@ -40,7 +40,8 @@ type activityView struct {
 	Said    string   `json:"said"`
 	Note    string   `json:"note"`
 	// Animated counts the pieces slid to where a push put them.
-	Animated int `json:"animated"`
+	Animated int  `json:"animated"`
+	Busy     bool `json:"busy"` // a request is in flight
 }
 
 const activityJS = `(() => ({
@@ -49,14 +50,22 @@ const activityJS = `(() => ({
   targets: [...document.querySelectorAll('#marks .target')].map((e) => e.dataset.to),
   places: [...document.querySelectorAll('#marks .place.suggested')].map((e) => e.dataset.square),
   said: document.querySelector('#said').textContent,
-  note: document.querySelector('#note').textContent,
   animated: Number(document.body.dataset.animated || 0),
+  busy: !!document.body.dataset.busy,
+  note: document.querySelector('#note').textContent,
 }))()`
 
 // activityGame starts a sandbox with Alice and Bob, a fixed die, and a
 // running two-seat game Alice begins; it returns the sandbox, its server,
 // the game's ID and the users.
 func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox.User) {
+	t.Helper()
+	app, srv, users := activitySandbox(t)
+	return app, srv, newActivityGame(t, app, srv, users), users
+}
+
+// activitySandbox starts a sandbox with Alice and Bob and a fixed die.
+func activitySandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User) {
 	t.Helper()
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
@@ -69,14 +78,13 @@ func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	users := sandbox.Users("Alice", "Bob")
-	return app, srv, newActivityGame(t, app, srv, users), users
+	return app, srv, sandbox.Users("Alice", "Bob")
 }
 
 // newActivityGame opens a two-seat game as Alice, seats Bob and starts it.
 func newActivityGame(t testing.TB, app *sandboxApp, srv *httptest.Server, users []sandbox.User) int64 {
 	t.Helper()
-	lobby := sandboxPost(t, srv, "/api/command", map[string]string{"user": users[0].ID, "line": "/malefiz new seats:2"})["message"].(string)
+	id, lobby := newActivityLobby(t, app, srv, users)
 	m, ok := app.fake.Message(lobby)
 	require.True(t, ok)
 	var join, start string
@@ -91,9 +99,24 @@ func newActivityGame(t testing.TB, app *sandboxApp, srv *httptest.Server, users 
 	require.NotEmpty(t, start, "the lobby has a Start button: %v", m.CustomIDs())
 	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": lobby, "custom_id": join})
 	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[0].ID, "message": lobby, "custom_id": start})
-	id, err := strconv.ParseInt(strings.Split(start, "/")[2], 10, 64)
-	require.NoError(t, err)
 	return id
+}
+
+// newActivityLobby opens a two-seat lobby as Alice: its game and message.
+func newActivityLobby(t testing.TB, app *sandboxApp, srv *httptest.Server, users []sandbox.User) (int64, string) {
+	t.Helper()
+	lobby := sandboxPost(t, srv, "/api/command", map[string]string{"user": users[0].ID, "line": "/malefiz new seats:2"})["message"].(string)
+	m, ok := app.fake.Message(lobby)
+	require.True(t, ok)
+	for _, cid := range m.CustomIDs() {
+		if strings.HasPrefix(cid, "mf/start/") {
+			id, err := strconv.ParseInt(strings.Split(cid, "/")[2], 10, 64)
+			require.NoError(t, err)
+			return id, lobby
+		}
+	}
+	t.Fatalf("the lobby has no Start button: %v", m.CustomIDs())
+	return 0, ""
 }
 
 // sandboxPost posts v to the sandbox page's API and wants a 200.
@@ -127,6 +150,7 @@ func waitActivity(t *testing.T, ctx context.Context, what string, ok func(activi
 			return v
 		}
 		if time.Now().After(deadline) {
+			screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "activity-failed.png"))
 			t.Fatalf("the Activity never showed %s: %+v", what, v)
 		}
 		time.Sleep(25 * time.Millisecond)
@@ -192,7 +216,8 @@ func shoot(t *testing.T, pages []context.Context, out string) {
 // carries the same turn cards; a move clicked in the thread appears in
 // both Activities.
 func TestActivityInTheBrowser(t *testing.T) {
-	app, srv, id, users := activityGame(t)
+	app, srv, users := activitySandbox(t)
+	id, _ := newActivityLobby(t, app, srv, users)
 	alice := browser(t, 1280, 900)
 	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
@@ -208,6 +233,14 @@ func TestActivityInTheBrowser(t *testing.T) {
 		}
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 		waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
+	}
+
+	// Into the game from the Activity: Bob takes the second seat, Alice
+	// (the host) starts once she sees him seated.
+	require.NoError(t, chromedp.Do(bob, chromedp.Click(`#actions button[data-act="join"]`)))
+	require.NoError(t, chromedp.Do(alice, chromedp.Click(`#actions button[data-act="start"]`)))
+	for _, ctx := range pages {
+		waitActivity(t, ctx, "the game started", func(v activityView) bool { return v.Turn > 0 })
 	}
 
 	// The one to move has pawns to tap; the other none.

@@ -220,3 +220,55 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 	assert.ElementsMatch(t, []string{"malefiz", "launch"}, names)
 	assert.NotContains(t, logs.String(), "could not register")
 }
+
+// TestActivityLobby takes a seat and starts the game from the Activity:
+// the lobby decides who may, and the lobby message in the channel becomes
+// the card.
+func TestActivityLobby(t *testing.T) {
+	app, srv, users := activitySandbox(t)
+	id, lobbyMsg := newActivityLobby(t, app, srv, users)
+	alice := signIn(t, app, srv, users[0])
+	bob := signIn(t, app, srv, users[1])
+	path := fmt.Sprintf("api/games/%d/lobby", id)
+	steps := []struct {
+		name    string
+		session string
+		action  string
+		status  int
+	}{
+		{"Bob cannot start another's lobby", bob, "start", http.StatusConflict},
+		{"Alice cannot start alone", alice, "start", http.StatusConflict},
+		{"Bob joins", bob, "join", http.StatusOK},
+		{"Bob cannot join twice", bob, "join", http.StatusConflict},
+		{"no such action", bob, "cancel", http.StatusConflict},
+		{"Alice starts", alice, "start", http.StatusOK},
+		{"a running game takes no seat", bob, "leave", http.StatusConflict},
+	}
+	for _, st := range steps {
+		status, out := activityCall(t, srv, http.MethodPost, path, st.session, map[string]string{"Action": st.action})
+		assert.Equal(t, st.status, status, "%s: %v", st.name, out)
+	}
+	assert.Equal(t, malefiz.StatusRunning, liveOf(t, srv, id, bob).Status)
+	require.Eventually(t, func() bool {
+		m, ok := app.fake.Message(lobbyMsg)
+		return ok && slices.Contains(m.CustomIDs(), fmt.Sprintf("mf/board/%d/0", id))
+	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card")
+}
+
+// TestActivitySpeaksTheUsersLanguage signs in a user whose Discord
+// speaks German: the page's texts and its refusals are German.
+func TestActivitySpeaksTheUsersLanguage(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: users[1].ID, Name: "Bob", Locale: "de"}, []string{"identify"})
+	require.NoError(t, err)
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	require.Equal(t, http.StatusOK, status)
+	texts := out["texts"].(map[string]any)
+	assert.Equal(t, "Du bist am Zug: Würfle.", texts["yourRoll"])
+	live := liveOf(t, srv, id, out["session"].(string))
+	assert.Contains(t, live.Said, "würfelt", "whose turn it is, in German: %q", live.Said)
+	status, refusal := activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/play", id), out["session"].(string),
+		map[string]any{"Turn": live.Turn, "Action": "roll"})
+	assert.Equal(t, http.StatusConflict, status)
+	assert.NotContains(t, refusal["error"], "turn", "not the English refusal: %v", refusal)
+}
