@@ -159,3 +159,8 @@ func (b *Bot) registerWithEntryPoint(appID string, cmds []*discordgo.Application
 	}
 	return nil
 }
+
+// Owner names this process in the store's claims and in the changes it
+// commits (store.Commit.Owner): a replica listening for changes skips its
+// own.
+func (b *Bot) Owner() string { return b.owner }

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // activityConfig turns the Activity on in the bot's config when
@@ -77,4 +80,31 @@ func withActivity(page http.Handler, act http.Handler) http.Handler {
 	mux.Handle(activity.Prefix, act)
 	mux.Handle("/", page)
 	return mux
+}
+
+// listenGames passes the changes other replicas commit (PostgreSQL
+// LISTEN/NOTIFY) to the Activity's hub, so that a page connected here sees
+// them, until ctx ends; it listens again a second after a lost connection.
+// Without the Activity, or on SQLite (one process), it does nothing.
+func (m *Main) listenGames(ctx context.Context) {
+	if m.hub == nil {
+		return
+	}
+	for ctx.Err() == nil {
+		m.Logger.Debug("activity: listening to the other replicas' changes")
+		err := m.db.ListenGames(ctx, m.bot.Owner(), func(id int64) {
+			m.Logger.Debug("activity: a change from another replica", "game", id)
+			m.hub.Changed(id)
+		})
+		if errors.Is(err, store.ErrNoListen) {
+			return
+		}
+		if err != nil {
+			m.Logger.Warn("activity: listening to the other replicas", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 }

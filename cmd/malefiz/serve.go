@@ -126,6 +126,7 @@ func (m *Main) run(ctx context.Context) error {
 		defer close(m.done)
 		var wg sync.WaitGroup
 		wg.Go(func() { m.bot.RunSender(runCtx) })
+		wg.Go(func() { m.listenGames(runCtx) }) // activity.go
 		if !m.ManualTimers {
 			wg.Go(func() { m.bot.RunScheduler(runCtx) })
 		}
