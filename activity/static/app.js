@@ -420,12 +420,13 @@ function listen(delay = 500) {
   const url = new URL(`api/games/${state.gameId}/live`, location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(url);
+  state.socket = ws;
   let opened = false;
   ws.onopen = () => { opened = true; ws.send(JSON.stringify({ Session: state.session })); };
   ws.onmessage = (e) => {
     // A push of the state already drawn changes nothing: the board is
     // not rebuilt under a finger that is tapping it.
-    if (e.data === state.lastPush) return;
+    if (state.socket !== ws || e.data === state.lastPush) return;
     state.lastPush = e.data;
     const live = JSON.parse(e.data);
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
@@ -438,7 +439,7 @@ function listen(delay = 500) {
   ws.onclose = (e) => {
     if (e.code === 4001) { note(state.texts.signInFailed); return; }
     note(state.texts.reconnecting);
-    setTimeout(() => listen(opened ? 500 : Math.min(delay * 2, 8000)), delay);
+    setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
   };
 }
 
@@ -457,16 +458,34 @@ async function main() {
   }
   document.documentElement.lang = (state.texts.lang || "en");
   note("");
-  let id = Number(params.get("game") || 0);
-  if (!id) {
-    const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
-    id = games.length ? games[0].ID : 0;
-  }
-  if (!id) { note(state.texts.noGame); return; }
-  state.gameId = id;
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { state.selected = null; render(); } });
   document.body.dataset.user = state.user.id;
+  const id = Number(params.get("game") || 0);
+  if (id) { openGame(id); return; }
+  const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
+  if (!games.length) { note(state.texts.noGame); return; }
+  openGame(games[0].ID);
+  if (games.length > 1) pickList(games);
+}
+
+// openGame shows game id: its state now and after every change.
+function openGame(id) {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(); }
+  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [] });
   listen();
+}
+
+// pickList lists the channel's open games (the user's first) to switch
+// between them.
+function pickList(games) {
+  const ul = $("games");
+  ul.replaceChildren();
+  for (const g of games) {
+    const li = document.createElement("li");
+    const b = button(`#${g.ID} · ${g.Seats.join(", ")}`, g.Yours ? "" : "secondary", () => openGame(g.ID), String(g.ID));
+    li.append(b);
+    ul.append(li);
+  }
 }
 
 main().catch((e) => note(e.message));

@@ -320,3 +320,19 @@ func TestActivityInTheBrowser(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, lines, tapped, "a history line per move played in the Activity")
 }
+
+// TestActivityPicksAmongTheChannelsGames opens the Activity in a channel
+// with two games: it shows the user's first and lists both to switch.
+func TestActivityPicksAmongTheChannelsGames(t *testing.T) {
+	app, srv, users := activitySandbox(t)
+	first := newActivityGame(t, app, srv, users)
+	second, _ := newActivityLobby(t, app, srv, users)
+	ctx := browser(t, 1280, 900)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/.proxy/?user=Bob")))
+	v := waitActivity(t, ctx, "the first game", func(v activityView) bool { return v.Turn > 0 })
+	assert.Positive(t, v.Turn, "Bob's game first: the running one, where he is seated")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#games button[data-act="%d"]`, second))))
+	waitActivity(t, ctx, "the lobby", func(v activityView) bool { return v.Turn == 0 })
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#games button[data-act="%d"]`, first))))
+	waitActivity(t, ctx, "the first game again", func(v activityView) bool { return v.Turn > 0 })
+}

@@ -322,3 +322,46 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	require.NoError(t, conn.ReadJSON(&pushed), "the change committed elsewhere is pushed; logs: %s", logs.String())
 	assert.Equal(t, "Bob (elsewhere)", pushed.Seats[1].Name)
 }
+
+// TestActivityPage checks what the page is served with: the
+// Content-Security-Policy Discord's proxy allows (its own origin, sockets
+// included), relative URLs only, and no client secret in anything the
+// page can read.
+func TestActivityPage(t *testing.T) {
+	app, srv, _ := activitySandbox(t)
+	get := func(path string) (*http.Response, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		_, err = b.ReadFrom(resp.Body)
+		require.NoError(t, err)
+		return resp, b.String()
+	}
+	tests := []struct {
+		name, path, contains string
+	}{
+		{"the page", "/.proxy/", `src="static/app.js"`},
+		{"its script", "/.proxy/static/app.js", "DiscordSDKMock"},
+		{"Discord's SDK", "/.proxy/static/discord-sdk.js", "DiscordSDK"},
+		{"the config", "/.proxy/api/config", app.fake.AppID},
+		{"the layout", "/.proxy/api/layout", `"Squares"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(tt.path)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Contains(t, body, tt.contains)
+			assert.NotContains(t, body, app.fake.ClientSecret(), "the secret stays on the server")
+			csp := resp.Header.Get("Content-Security-Policy")
+			assert.Contains(t, csp, "default-src 'self'")
+			assert.Contains(t, csp, "connect-src 'self'")
+			assert.NotContains(t, csp, "unsafe-inline")
+		})
+	}
+	_, page := get("/.proxy/")
+	assert.NotRegexp(t, `(src|href)="(/|https?:)`, page, "relative URLs only")
+	_, script := get("/.proxy/static/app.js")
+	assert.NotRegexp(t, `fetch\("/|new URL\("/|"/api/`, script, "relative URLs only")
+}
