@@ -86,6 +86,9 @@ type Config struct {
 	// before the endpoint answers "thinking…" and finishes through the
 	// webhook; 0 means 2.5 s, inside Discord's 3 s.
 	DeferAfter time.Duration
+	// Activity: the bot's Activity is served (package activity); the
+	// card of a running game gets a Play on the board button.
+	Activity bool
 }
 
 // Bot answers interactions and runs the games. Create it with New.
@@ -101,6 +104,7 @@ type Bot struct {
 	owner    string
 	hooks    Hooks
 	deferAt  time.Duration
+	activity bool
 
 	locks         keyedLocks // one action at a time per game
 	out           *sender    // delivers the outbox
@@ -132,7 +136,7 @@ func New(cfg Config) *Bot {
 	b := &Bot{
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
 		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
-		hooks: cfg.Hooks, deferAt: cfg.DeferAfter,
+		hooks: cfg.Hooks, deferAt: cfg.DeferAfter, activity: cfg.Activity,
 		heavy:         make(chan struct{}, maxHeavy),
 		wakeScheduler: make(chan struct{}, 1),
 	}

@@ -119,6 +119,7 @@ func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, err
 		return nil, err
 	}
 	t.DMs, t.PingAlways = map[string]bool{}, map[string]bool{}
+	t.Activity = b.activity
 	for u, us := range l.Users {
 		t.DMs[u], t.PingAlways[u] = us.DM, us.PingAlways
 	}

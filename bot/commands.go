@@ -145,6 +145,9 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 // update at once), else globally.
 func (b *Bot) RegisterCommands(appID string, guildIDs []string) error {
 	cmds := b.Commands()
+	if len(guildIDs) == 0 && b.activity {
+		return b.registerWithEntryPoint(appID, cmds) // activity.go
+	}
 	if len(guildIDs) == 0 {
 		_, err := b.dc.ApplicationCommandBulkOverwrite(appID, "", cmds)
 		return err

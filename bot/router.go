@@ -74,6 +74,8 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		return b.review(ctx, r, id.Game)
 	case ActHint:
 		decide = func(t *table.Table) error { return t.Hint(a, id) }
+	case table.ActBoard:
+		return launchActivity(r)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
 		decide = func(t *table.Table) error { return t.Turn(a, id) }
 	default:

@@ -83,8 +83,12 @@ func (f *Fake) answerLocked(it *interaction, c *Call, typ discordgo.InteractionR
 			return e.reply()
 		}
 		resp.Modal = &md
+	case InteractionResponseLaunchActivity:
+		if e := f.launchRefusal(it); e != nil {
+			return e.reply()
+		}
 	default:
-		return invalidForm("BASE_TYPE_CHOICES", "Value must be one of {4, 5, 6, 7, 9}.", "type").reply()
+		return invalidForm("BASE_TYPE_CHOICES", "Value must be one of {4, 5, 6, 7, 9, 12}.", "type").reply()
 	}
 	it.answered = true
 	if m := f.messages[it.original]; m != nil {

@@ -73,6 +73,9 @@ func (f *Fake) putCommands(c *Call) (int, any) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if e := f.entryPointRefusal(guild, cmds); e != nil {
+		return e.reply()
+	}
 	old := f.commands[guild]
 	next := make([]command, 0, len(cmds))
 	out := make([]json.RawMessage, 0, len(cmds))

@@ -155,6 +155,7 @@ type Fake struct {
 	guildLocales map[string]string   // preferred_locale changed by SetGuildLocale
 	gw           gateway
 	web          webhookDelivery
+	oauth        oauth2 // an Activity's codes and tokens (oauth2.go)
 }
 
 // New starts a fake Discord and closes it when the test ends. At the end
@@ -228,6 +229,9 @@ func Start(opts ...Option) *Fake {
 			f.channelGuild[c] = g.ID
 		}
 		f.guilds = append(f.guilds, g)
+	}
+	if cfg.appFlags&ApplicationFlagEmbedded != 0 {
+		f.seedEntryPointLocked() // Discord's "Launch" (entrypoint.go)
 	}
 	f.GuildID = f.guilds[0].ID
 	f.ChannelID = f.guilds[0].Channels[0]

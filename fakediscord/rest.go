@@ -65,7 +65,7 @@ func (f *Fake) routes() *http.ServeMux {
 	}
 	add(RouteGateway, false, f.getGateway)
 	add(RouteGatewayBot, true, f.getGatewayBot)
-	add(RouteCurrentUser, true, f.getCurrentUser)
+	add(RouteCurrentUser, false, f.currentUser) // the bot, or a user's bearer token
 	add(RouteCurrentApplication, true, f.getApplication)
 	add(RouteOAuth2Application, true, f.getApplication)
 	add(RouteGlobalCommands, true, f.putCommands)
@@ -123,6 +123,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	case strings.HasPrefix(p, "/attachments/"):
 		f.serveAttachment(w, r)
+		return
+	case tokenPath.MatchString(p): // a form, not JSON (oauth2.go)
+		f.serveToken(w, r)
 		return
 	}
 	c := &Call{

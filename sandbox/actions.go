@@ -143,6 +143,9 @@ func (s *Server) answer(w http.ResponseWriter, resp *fakediscord.Response, err e
 		writeError(w, http.StatusBadGateway, "This interaction failed")
 	default:
 		out := map[string]any{"interaction": resp.InteractionID}
+		if resp.Type == fakediscord.InteractionResponseLaunchActivity {
+			out["launch"] = true // the client opens the Activity
+		}
 		if resp.Message != nil {
 			out["message"] = resp.Message.ID
 			out["ephemeral"] = resp.Message.Ephemeral

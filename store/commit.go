@@ -96,6 +96,9 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 	}
+	if err := notifyGame(ctx, tx, db.d, c.Owner, id); err != nil { // notify.go
+		return fmt.Errorf("store: %s: %w", what, conflict(err))
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}

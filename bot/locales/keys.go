@@ -4,12 +4,23 @@ package locales
 
 // The message keys of en.toml.
 const (
+	ActivityConnecting    Key = "activity.connecting"
+	ActivityNoGame        Key = "activity.no_game"
+	ActivityReconnecting  Key = "activity.reconnecting"
+	ActivitySignInFailed  Key = "activity.sign_in_failed"
+	ActivityTooFast       Key = "activity.too_fast"
+	ActivityWatching      Key = "activity.watching"
+	ActivityWon           Key = "activity.won"
+	ActivityYourMove      Key = "activity.your_move"
+	ActivityYourPlace     Key = "activity.your_place"
+	ActivityYourRoll      Key = "activity.your_roll"
 	BoardJump             Key = "board.jump"
 	BoardJumpLobby        Key = "board.jump_lobby"
 	BoardOthersMove       Key = "board.others_move"
 	BoardOthersRoll       Key = "board.others_roll"
 	ButtonAddComputer     Key = "button.add_computer"
 	ButtonBack            Key = "button.back"
+	ButtonBoard           Key = "button.board"
 	ButtonCancel          Key = "button.cancel"
 	ButtonHint            Key = "button.hint"
 	ButtonJoin            Key = "button.join"

@@ -19,6 +19,8 @@ func (t *Table) CardMessage() Message {
 	m := Message{Embeds: []Embed{t.cardEmbed()}}
 	if t.State != nil && t.State.Over() && t.Game.Status != malefiz.StatusCancelled {
 		m.Rows = []Row{t.rematchRow()}
+	} else if row, ok := t.boardRow(); ok {
+		m.Rows = []Row{row}
 	}
 	return m
 }

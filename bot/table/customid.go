@@ -30,6 +30,7 @@ const (
 	ActVoteNo   Action = "voteno"  // cancel vote: refuse
 	ActReview   Action = "review"  // coach's verdict: a player's own review, privately
 	ActHint     Action = "hint"    // turn: what the computer would play, privately
+	ActBoard    Action = "board"   // card: open the game in the Activity (LAUNCH_ACTIVITY)
 )
 
 const (
@@ -47,7 +48,7 @@ var knownActions = map[Action]bool{
 	ActJoin: true, ActLeave: true, ActAddBot: true, ActStart: true, ActCancel: true,
 	ActRoll: true, ActPawn: true, ActMove: true, ActBack: true, ActPlace: true, ActPlaceRow: true,
 	ActRematch: true, ActResign: true, ActKeep: true, ActVoteYes: true, ActVoteNo: true,
-	ActReview: true, ActHint: true,
+	ActReview: true, ActHint: true, ActBoard: true,
 }
 
 // ErrBadCustomID is returned for custom IDs this bot did not make.

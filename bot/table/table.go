@@ -46,6 +46,9 @@ type Table struct {
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)
+	// Activity: the bot serves its Activity; the card of a running game
+	// offers to open it (see boardRow).
+	Activity bool
 
 	// Events are the change's entries for the game's log.
 	Events []malefiz.Event

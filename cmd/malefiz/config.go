@@ -60,6 +60,10 @@ type DiscordConfig struct {
 	// PublicKey is the application's public key (hex), which verifies
 	// the interactions delivered over HTTP.
 	PublicKey string `toml:"public_key"`
+	// ClientSecret is the application's OAuth2 client secret: with it the
+	// HTTP listener serves the Activity under /.proxy/, whose sign-in
+	// exchanges Discord's code with it, on the server only.
+	ClientSecret string `toml:"client_secret"`
 	// Shards is the gateway's shard count; 0 means the count Discord
 	// recommends (GET /gateway/bot).
 	Shards int `toml:"shards"`
@@ -229,6 +233,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	str("MALEFIZ_DATABASE_PATH", "[database] path", &c.Database.Path)
 	str("MALEFIZ_DISCORD_INTERACTIONS", "[discord] interactions", &c.Discord.Interactions)
 	str("MALEFIZ_DISCORD_PUBLIC_KEY", "[discord] public_key", &c.Discord.PublicKey)
+	str("MALEFIZ_DISCORD_CLIENT_SECRET", "[discord] client_secret", &c.Discord.ClientSecret)
 	if v, ok := str("MALEFIZ_DISCORD_SHARDS", "[discord] shards", nil); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {

@@ -7,10 +7,13 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/malefiz-discord/malefiz/activity"
 )
 
 // listen starts the HTTP listener when [http] listen is set: POST
-// /interactions in http mode, /healthz, /readyz and /metrics always.
+// /interactions in http mode, /healthz, /readyz and /metrics always, and
+// the Activity under /.proxy/ when [discord] client_secret is set.
 func (m *Main) listen() error {
 	if m.Config.HTTP.Listen == "" {
 		return nil
@@ -27,6 +30,9 @@ func (m *Main) listen() error {
 		_, _ = fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", m.serveReady)
+	if m.activity != nil {
+		mux.Handle(activity.Prefix, m.activity)
+	}
 	mux.Handle("GET /metrics", m.metrics.Handler())
 	l, err := net.Listen("tcp", m.Config.HTTP.Listen)
 	if err != nil {

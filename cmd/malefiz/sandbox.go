@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/sandbox"
@@ -92,24 +93,29 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 	}
 	guild := sandboxGuild
 	guild.Locale = opts.ServerLocale
-	a.fake = fakediscord.Start(fakediscord.WithGuild(guild), fakediscord.WithClock(a.clock.Now))
+	a.fake = fakediscord.Start(fakediscord.WithGuild(guild), fakediscord.WithClock(a.clock.Now),
+		fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded)) // Activities on
 
 	cfg := DefaultConfig()
 	cfg.Discord.Token = a.fake.Token()
 	cfg.Discord.APIURL = a.fake.URL()
 	cfg.Discord.GuildIDs = []string{a.fake.GuildID}
 	cfg.Database.Path = dbPath
+	cfg.Discord.ClientSecret = a.fake.ClientSecret() // the Activity, under /.proxy/
+	users := sandbox.Users(opts.Users...)
 	a.main = &Main{Config: cfg, Logger: opts.Logger, ManualTimers: true, Options: func(c *bot.Config) {
 		c.Now = a.clock.Now
 		if opts.Bot != nil {
 			opts.Bot(c)
 		}
+	}, ActivityOptions: func(c *activity.Config) {
+		c.Authorize = sandboxAuthorize(a.fake, users)
+		c.SandboxGuild, c.SandboxChannel = a.fake.GuildID, a.fake.ChannelID
 	}}
 	if err := a.main.Run(ctx); err != nil {
 		a.main = nil // Run closed what it opened
 		return nil, err
 	}
-	users := sandbox.Users(opts.Users...)
 	admin := opts.Admin
 	if admin == "" && len(users) > 0 {
 		admin = users[len(users)-1].Name
@@ -134,7 +140,7 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 }
 
 // Handler returns the web page and its API.
-func (a *sandboxApp) Handler() http.Handler { return a.page }
+func (a *sandboxApp) Handler() http.Handler { return withActivity(a.page, a.main.Activity()) }
 
 // runTimers runs the bot's due timers every second until ctx ends: real
 // time passes in the sandbox too.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/metrics"
@@ -37,6 +38,9 @@ type Main struct {
 	// ManualTimers leaves the timers to the caller's Bot().Tick (tests with
 	// a fake clock); normally a scheduler runs them.
 	ManualTimers bool
+	// ActivityOptions change the Activity's options (the sandbox: its
+	// stand-in for the client's authorize).
+	ActivityOptions func(*activity.Config)
 
 	db       *store.DB
 	rest     *discordgo.Session // REST only: the bot's calls
@@ -46,7 +50,9 @@ type Main struct {
 	listener net.Listener
 	server   *http.Server
 	served   chan struct{}
-	draining chan struct{} // closed when Close begins: /readyz answers 503
+	hub      *activity.Hub    // the Activity's pushes; nil when it is off
+	activity *activity.Server // the Activity; nil when it is off
+	draining chan struct{}    // closed when Close begins: /readyz answers 503
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -103,7 +109,11 @@ func (m *Main) run(ctx context.Context) error {
 	if m.Options != nil {
 		m.Options(&cfg)
 	}
+	m.activityConfig(&cfg)
 	m.bot = bot.New(cfg)
+	if err := m.startActivity(client); err != nil {
+		return err
+	}
 
 	if m.Config.Discord.Interactions == InteractionsGateway {
 		m.shards = &shardSet{main: m, client: client}
@@ -118,6 +128,7 @@ func (m *Main) run(ctx context.Context) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { m.bot.RunSender(runCtx) })
 		wg.Go(func() { m.bot.RunCoach(runCtx) })
+		wg.Go(func() { m.listenGames(runCtx) }) // activity.go
 		if !m.ManualTimers {
 			wg.Go(func() { m.bot.RunScheduler(runCtx) })
 		}

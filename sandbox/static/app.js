@@ -665,7 +665,8 @@ async function click(messageID, customID, values) {
   failures.delete(messageID);
   draw();
   try {
-    await post('/api/click', { user, message: messageID, custom_id: customID, values });
+    const r = await post('/api/click', { user, message: messageID, custom_id: customID, values });
+    if (r && r.launch) window.open(`/.proxy/?user=${encodeURIComponent(user)}&channel=${encodeURIComponent(channel)}`, '_blank');
   } catch (err) {
     const own = err.message === 'This interaction failed' || err.message === archivedTitle;
     failures.set(messageID, own ? err.message : 'This interaction failed: ' + err.message);

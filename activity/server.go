@@ -1,0 +1,511 @@
+// Package activity is Malefiz as a Discord Activity: the page Discord opens
+// inside the client, its board drawn live, and the few endpoints it talks
+// to under Discord's proxy prefix /.proxy/. It decides nothing: a play
+// goes to the bot's one path of every change (bot.Bot.Play), the same
+// table and commit as a click in the thread, and every commit of a game
+// is pushed to the pages that show it (Hub).
+//
+// The way in is Discord's: the page calls ready(), authorize (scope
+// identify only), sends the code here, where it is exchanged at Discord's
+// token endpoint with the client secret and the user read from
+// /users/@me with the token; the page gets the access token back for
+// authenticate, and a session signed here that names the user. Nothing the
+// page says about who it is counts.
+package activity
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// Prefix is where the Activity is served: Discord's proxy forwards the
+// Activity's requests under it, and the page uses relative URLs only.
+const Prefix = "/.proxy/"
+
+//go:embed static
+var staticFiles embed.FS
+
+// Games is what the Activity asks of the bot; *bot.Bot is one.
+type Games interface {
+	Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error
+	Lobby(ctx context.Context, id int64, user table.Actor, act string) error
+	Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error)
+	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error)
+}
+
+var _ Games = (*bot.Bot)(nil)
+
+// Config is what a Server needs. Games, Hub, ClientID and ClientSecret are
+// required.
+type Config struct {
+	Games        Games
+	Hub          *Hub
+	ClientID     string // the application's ID
+	ClientSecret string // OAuth2 client secret: the code exchange, and the sessions' key
+	APIURL       string // Discord's base URL; "" means https://discord.com
+	HTTPClient   *http.Client
+	Logger       *slog.Logger
+	Now          func() time.Time
+	// Authorize, when set, answers the page's authorize in place of the
+	// Discord client (the sandbox's DiscordSDKMock): a code for the user
+	// the page plays as. Production leaves it nil.
+	Authorize func(ctx context.Context, userID string, scopes []string) (string, error)
+	// SandboxGuild and SandboxChannel are where the sandbox's page says
+	// it was opened when its address does not.
+	SandboxGuild, SandboxChannel string
+	// PlaysPerMinute bounds each user's plays and sign-ins; 0 means 120.
+	PlaysPerMinute int
+}
+
+// Server serves the Activity below Prefix.
+type Server struct {
+	cfg      Config
+	mux      *http.ServeMux
+	sessions sessions
+	oauth    oauth
+	log      *slog.Logger
+	limits   limiter
+	upgrader websocket.Upgrader
+}
+
+// New returns the Activity's server.
+func New(cfg Config) *Server {
+	if cfg.APIURL == "" {
+		cfg.APIURL = "https://discord.com"
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.PlaysPerMinute <= 0 {
+		cfg.PlaysPerMinute = 120
+	}
+	s := &Server{
+		cfg: cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
+		oauth:  oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
+		limits: limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
+		// The session is the first message, not a cookie: another
+		// origin gains nothing from opening a socket. Discord's proxy
+		// sends its own origin (discordsays.com).
+		// The page says one thing (its session): a small read buffer;
+		// the write buffers are pooled between pushes.
+		upgrader: websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true },
+			ReadBufferSize: 512, WriteBufferSize: 4096, WriteBufferPool: new(sync.Pool)},
+	}
+	static, _ := fs.Sub(staticFiles, "static")
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.servePage)
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /api/config", s.serveConfig)
+	m.HandleFunc("GET /api/layout", s.serveLayout)
+	m.HandleFunc("POST /api/token", s.serveToken)
+	m.HandleFunc("GET /api/games", s.serveGames)
+	m.HandleFunc("GET /api/games/{id}", s.serveGame)
+	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
+	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
+	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
+	if cfg.Authorize != nil {
+		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
+	}
+	s.mux = m
+	return s
+}
+
+// contentSecurity is the page's policy: its own scripts and styles, and
+// connections to its own origin (Discord's proxy), sockets included.
+const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self' wss: ws:; frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+
+// ServeHTTP serves the Activity; requests outside Prefix are not found.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, strings.TrimSuffix(Prefix, "/"))
+	if !ok || rest == "" {
+		if ok {
+			http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path, r2.URL.RawPath = rest, ""
+	w.Header().Set("Content-Security-Policy", contentSecurity)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	s.mux.ServeHTTP(w, r2)
+}
+
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeFileFS(w, r, staticFiles, "static/index.html")
+}
+
+// serveConfig answers what the page needs before it signs in: the
+// application's ID (public) and whether the sandbox stands in for the
+// client.
+func (s *Server) serveConfig(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"clientId": s.cfg.ClientID, "sandbox": s.cfg.Authorize != nil,
+		"guild": s.cfg.SandboxGuild, "channel": s.cfg.SandboxChannel,
+		"texts": pageTexts(locales.Language(r.URL.Query().Get("locale")))})
+}
+
+var layoutJSON = sync.OnceValue(func() []byte {
+	b, _ := json.Marshal(render.BoardLayout())
+	return b
+})
+
+func (s *Server) serveLayout(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "max-age=3600")
+	_, _ = w.Write(layoutJSON())
+}
+
+// sessionTTL caps a session; the access token may live longer.
+const sessionTTL = 12 * time.Hour
+
+// serveToken exchanges the page's authorization code for an access token,
+// learns the user from it, and answers the token (for authenticate) with
+// a session naming that user and the page's texts in their language.
+func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
+	var body struct{ Code string }
+	if err := readJSON(w, r, &body); err != nil || body.Code == "" || len(body.Code) > 200 {
+		s.refuse(w, r, http.StatusBadRequest, "en", locales.ActivitySignInFailed, "bad token request")
+		return
+	}
+	t, err := s.oauth.exchange(r.Context(), body.Code)
+	if err != nil {
+		s.log.Info("activity sign-in refused", "err", err)
+		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		return
+	}
+	u, err := s.oauth.me(r.Context(), t.AccessToken)
+	if err != nil {
+		s.log.Warn("activity user unknown", "err", err)
+		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		return
+	}
+	name := u.GlobalName
+	if name == "" {
+		name = u.Username
+	}
+	expires := s.cfg.Now().Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionTTL))
+	sess := Session{UserID: u.ID, Name: name, Lang: locales.Language(u.Locale), Expires: expires}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"access_token": t.AccessToken, "session": s.sessions.sign(sess),
+		"user": map[string]string{"id": u.ID, "name": name}, "texts": pageTexts(sess.Lang),
+	})
+}
+
+// session returns the request's session (Authorization: Bearer), or
+// answers 401.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool) {
+	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	sess, err := s.sessions.read(token)
+	if err != nil {
+		s.log.Info("activity request without a valid session", "path", r.URL.Path)
+		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		return Session{}, false
+	}
+	return sess, true
+}
+
+// serveGames lists the open games of the Activity's channel, the user's
+// first.
+func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	games, err := s.cfg.Games.ChannelGames(r.Context(), q.Get("guild"), q.Get("channel"), sess.UserID)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	type entry struct {
+		ID     int64
+		Status string
+		Seats  []string
+		Yours  bool
+	}
+	out := []entry{}
+	for _, g := range games {
+		e := entry{ID: g.ID, Status: string(g.Status)}
+		for _, st := range g.Seats {
+			e.Seats = append(e.Seats, st.Name)
+			e.Yours = e.Yours || (st.UserID == sess.UserID && !st.Left)
+		}
+		out = append(out, e)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// gameID reads the {id} of the path.
+func gameID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0 && id <= table.MaxGameID
+}
+
+func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	id, ok := gameID(r)
+	if !ok {
+		s.refuse(w, r, http.StatusNotFound, sess.Lang, locales.ErrNoSuchGame, "bad game id")
+		return
+	}
+	live, _, err := s.cfg.Games.Live(r.Context(), id, sess.UserID, sess.Lang)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, live)
+}
+
+// play is a play the page sends: the action of a turn-message button, the
+// turn it is for and its argument (a move FROM-TO, a square).
+type play struct {
+	Turn   int
+	Action string
+	Arg    string
+}
+
+// servePlay applies a play through the bot's change path: only the mover,
+// this turn; a play for an old turn or sent twice is refused, nothing
+// changed.
+func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.limits.allow(sess.UserID) {
+		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
+		return
+	}
+	id, ok := gameID(r)
+	var p play
+	if !ok || readJSON(w, r, &p) != nil || len(p.Arg) > table.MaxArgLen || p.Turn < 0 {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad play")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	err := s.cfg.Games.Play(r.Context(), id, actor, table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg})
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// serveLobby applies a lobby action (join, leave, start) through the
+// bot's change path; the lobby decides who may.
+func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.limits.allow(sess.UserID) {
+		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
+		return
+	}
+	id, ok := gameID(r)
+	var body struct{ Action string }
+	if !ok || readJSON(w, r, &body) != nil {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad lobby action")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	if err := s.cfg.Games.Lobby(r.Context(), id, actor, body.Action); err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// liveWrite bounds a push; livePing keeps the socket open through proxies.
+const (
+	liveWrite = 5 * time.Second
+	livePing  = 30 * time.Second
+	liveHello = 10 * time.Second
+)
+
+// serveLive pushes the game to the page on every commit, over a
+// WebSocket (Discord's proxy passes them): the page sends its session as
+// the first message, then reads a Live after each change.
+func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	id, ok := gameID(r)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered
+	}
+	defer conn.Close()
+	conn.SetReadLimit(4096)
+	_ = conn.SetReadDeadline(s.cfg.Now().Add(liveHello))
+	var hello struct{ Session string }
+	if err := conn.ReadJSON(&hello); err != nil {
+		return
+	}
+	sess, err := s.sessions.read(hello.Session)
+	if err != nil {
+		s.log.Info("activity socket without a valid session", "game", id)
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4001, "session"), time.Now().Add(liveWrite))
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	changed, end := s.cfg.Hub.watch(id)
+	defer end()
+	closed := make(chan struct{})
+	go func() { // reads until the page goes; nothing it says matters now
+		defer close(closed)
+		for {
+			if _, _, err := conn.NextReader(); err != nil {
+				return
+			}
+		}
+	}()
+	ping := time.NewTicker(livePing)
+	defer ping.Stop()
+	push := func() bool {
+		live, _, err := s.cfg.Games.Live(r.Context(), id, sess.UserID, sess.Lang)
+		if err != nil {
+			s.log.Warn("activity push", "game", id, "err", err)
+			return false
+		}
+		_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
+		return conn.WriteJSON(live) == nil
+	}
+	if !push() {
+		return
+	}
+	for {
+		select {
+		case <-closed:
+			return
+		case <-r.Context().Done():
+			return
+		case <-changed:
+			if !push() {
+				return
+			}
+		case <-ping.C:
+			if conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(liveWrite)) != nil {
+				return
+			}
+		}
+	}
+}
+
+// serveSandboxAuthorize stands in for the Discord client's authorize
+// prompt in the sandbox: a code for the user the page plays as.
+func (s *Server) serveSandboxAuthorize(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		User  string
+		Scope []string
+	}
+	if readJSON(w, r, &body) != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	code, err := s.cfg.Authorize(r.Context(), body.User, body.Scope)
+	if err != nil {
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"code": code})
+}
+
+// fail answers the error of a play or a read: a refusal in the user's
+// words (nothing changed, logged at info), or a failure (logged).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, sess Session, err error) {
+	text, refused := bot.Refusal(err, sess.Lang)
+	if refused {
+		s.log.Info("activity refused", "path", r.URL.Path, "user", sess.UserID, "err", err)
+		writeJSON(w, http.StatusConflict, map[string]string{"error": text})
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	s.log.Error("activity failed", "path", r.URL.Path, "user", sess.UserID, "err", err)
+	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": text})
+}
+
+// refuse answers status with the text of key, and logs why when given.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, lang string, key locales.Key, why string) {
+	if why != "" {
+		s.log.Info("activity refused", "path", r.URL.Path, "why", why)
+	}
+	writeJSON(w, status, map[string]string{"error": locales.Tr(lang, key)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	return json.NewDecoder(r.Body).Decode(v)
+}
+
+// limiter is a token bucket per user: burst plays at once, then one per
+// per.
+type limiter struct {
+	mu    sync.Mutex
+	per   time.Duration
+	burst int
+	now   func() time.Time
+	next  map[string]time.Time // when the user's bucket is full again
+}
+
+// allow reports whether user may play now, and takes a token.
+func (l *limiter) allow(user string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.next == nil {
+		l.next = map[string]time.Time{}
+	}
+	now := l.now()
+	full := l.next[user]
+	if full.Before(now) {
+		full = now
+	}
+	if full.Sub(now) >= time.Duration(l.burst)*l.per {
+		return false
+	}
+	l.next[user] = full.Add(l.per)
+	if len(l.next) > 10000 { // forget the users whose buckets are full
+		for u, t := range l.next {
+			if t.Before(now) {
+				delete(l.next, u)
+			}
+		}
+	}
+	return true
+}

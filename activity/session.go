@@ -1,0 +1,75 @@
+package activity
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// ErrSession is the error of a session token that is missing, forged or
+// expired: the page signs in again.
+var ErrSession = errors.New("activity: no valid session")
+
+// Session is who a page speaks for: the Discord user its access token
+// showed (/users/@me), in their language, until it expires. It travels as
+// a token signed by the server (see sessions), so that any replica reads
+// it and the page cannot change it.
+type Session struct {
+	UserID  string    `json:"u"`
+	Name    string    `json:"n"`
+	Lang    string    `json:"l"`
+	Expires time.Time `json:"e"`
+}
+
+// sessions signs and reads session tokens with a key derived from the
+// client secret.
+type sessions struct {
+	key []byte
+	now func() time.Time
+}
+
+// newSessions returns the signer of secret.
+func newSessions(secret string, now func() time.Time) sessions {
+	k := sha256.Sum256([]byte("malefiz activity session\x00" + secret))
+	return sessions{key: k[:], now: now}
+}
+
+var b64 = base64.RawURLEncoding
+
+// sign returns the token of s.
+func (ss sessions) sign(s Session) string {
+	body, _ := json.Marshal(s) // a struct of strings and a time: never fails
+	p := b64.EncodeToString(body)
+	return p + "." + b64.EncodeToString(ss.mac(p))
+}
+
+func (ss sessions) mac(p string) []byte {
+	m := hmac.New(sha256.New, ss.key)
+	m.Write([]byte(p))
+	return m.Sum(nil)
+}
+
+// read returns the session of token, or ErrSession.
+func (ss sessions) read(token string) (Session, error) {
+	p, sig, ok := strings.Cut(token, ".")
+	if !ok || token == "" {
+		return Session{}, ErrSession
+	}
+	got, err := b64.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, ss.mac(p)) {
+		return Session{}, ErrSession
+	}
+	body, err := b64.DecodeString(p)
+	if err != nil {
+		return Session{}, ErrSession
+	}
+	var s Session
+	if json.Unmarshal(body, &s) != nil || s.UserID == "" || !ss.now().Before(s.Expires) {
+		return Session{}, ErrSession
+	}
+	return s, nil
+}

@@ -1,0 +1,491 @@
+// The Malefiz Activity: signs in through Discord's Embedded App SDK, draws
+// the board from the server's layout (the PNG's geometry and colours) and
+// sends the player's taps as plays. Every URL is relative: inside Discord
+// the page lives under the proxy prefix /.proxy/.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  texts: {}, layout: null, session: "", gameId: 0, live: null,
+  selected: null, // the origin ("home" or a square) of the pawn picked
+  pending: new Set(), // the requests in flight, by what they ask
+  anims: [], // the pieces to slide in on the next drawing
+};
+
+function format(text, ...args) {
+  let i = 0;
+  return text.replace(/%[sd]/g, () => String(args[i++]));
+}
+
+// markdown turns the bot's **bold** into text nodes and <b>.
+function markdown(el, text) {
+  el.replaceChildren();
+  text.split(/\*\*/).forEach((part, i) => {
+    const node = i % 2 ? document.createElement("b") : document.createTextNode("");
+    node.textContent = part.replace(/\\([\\*_~`|>])/g, "$1");
+    el.append(node);
+  });
+}
+
+function note(text) { $("note").textContent = text || ""; }
+
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (state.session) headers.Authorization = "Bearer " + state.session;
+  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) throw Object.assign(new Error(data.error || resp.statusText), { status: resp.status });
+  return data;
+}
+
+// signIn runs Discord's handshake: ready, authorize (identify only), the
+// code exchanged by the server, authenticate. Outside Discord (no
+// frame_id) the SDK's own mock stands in for the client, its authorize
+// answered by the sandbox.
+async function signIn(cfg) {
+  const { DiscordSDK, DiscordSDKMock } = window.DiscordEmbedded;
+  let sdk;
+  if (params.has("frame_id")) {
+    sdk = new DiscordSDK(cfg.clientId);
+  } else {
+    if (!cfg.sandbox) throw new Error(state.texts.signInFailed);
+    sdk = new DiscordSDKMock(cfg.clientId, params.get("guild") || cfg.guild, params.get("channel") || cfg.channel, null);
+    const user = params.get("user") || "";
+    sdk._updateCommandMocks({
+      authorize: async (args) => {
+        const r = await api("POST", "sandbox/authorize", { User: user, Scope: args.scope });
+        return { code: r.code };
+      },
+      authenticate: async (args) => ({
+        access_token: args.access_token, scopes: ["identify"], expires: new Date(Date.now() + 3600e3).toISOString(),
+        user: { id: user, username: "sandbox", discriminator: "0", avatar: null, public_flags: 0 },
+        application: { id: cfg.clientId, name: "Malefiz", description: "", icon: null, rpc_origins: [] },
+      }),
+    });
+  }
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  const tok = await api("POST", "api/token", { Code: code });
+  await sdk.commands.authenticate({ access_token: tok.access_token });
+  state.session = tok.session;
+  state.texts = tok.texts;
+  state.user = tok.user;
+  return sdk;
+}
+
+// ---- drawing ----
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function squareAt(name) { return state.layout.Squares.find((s) => s.Name === name); }
+function pawnStyle(color) { return state.layout.Pawns.find((p) => p.Color === color); }
+function houseOf(color) { return state.layout.Houses.find((h) => h.Color === color); }
+
+// drawBase draws what never changes: ground, lines, squares, coordinates.
+function drawBase(svg) {
+  const L = state.layout, C = L.Colors, S = L.Sizes;
+  svg.setAttribute("viewBox", `0 0 ${L.Width} ${L.Height}`);
+  const g = el("g", { id: "base" }, svg);
+  el("rect", { width: L.Width, height: L.Height, fill: C.frame }, g);
+  el("rect", { x: 0.12, y: 0.12, width: L.Width - 0.24, height: L.Height - 0.24, rx: 0.5, fill: C.ground }, g);
+  for (const [a, b] of L.Lines) {
+    const p = L.Squares[a], q = L.Squares[b];
+    el("line", { x1: p.X, y1: p.Y, x2: q.X, y2: q.Y, stroke: C.line, "stroke-width": S.Line }, g);
+  }
+  for (const h of L.Houses) {
+    const e = L.Squares[h.Entry];
+    el("line", { x1: e.X, y1: e.Y, x2: e.X, y2: h.LineTo, stroke: C.line, "stroke-width": S.Line }, g);
+  }
+  for (const s of L.Squares) {
+    if (s.Goal) {
+      el("circle", { cx: s.X, cy: s.Y, r: 0.52, fill: C.line }, g);
+      el("circle", { cx: s.X, cy: s.Y, r: 0.45, fill: C.goal }, g);
+      el("circle", { cx: s.X, cy: s.Y, r: 0.36, fill: C.line }, g);
+      el("polygon", { points: star(s.X, s.Y + 0.02, 0.28, 0.12), fill: C.goal }, g);
+      continue;
+    }
+    if (s.BarricadeStart) el("circle", { cx: s.X, cy: s.Y, r: S.Ring, fill: C.ring }, g);
+    el("circle", { cx: s.X, cy: s.Y, r: S.Square, fill: C.line }, g);
+  }
+  const cols = "abcdefghijklmnopq";
+  const row1 = L.Squares.find((s) => s.Name.endsWith("1") && !s.Name.endsWith("11")).Y;
+  for (let i = 0; i < 17; i++) {
+    const x = i + 1.5;
+    for (const y of [0.52, row1 + 0.95]) {
+      if (y !== 0.52) el("circle", { cx: x, cy: y, r: 0.3, fill: C.ground }, g);
+      text(g, cols[i], x, y, 0.62, C.coord, "coord");
+    }
+  }
+  for (let row = 1; row <= 14; row++) {
+    const y = 15.4 - row;
+    text(g, String(row), 0.55, y, 0.62, C.coord, "coord");
+    text(g, String(row), L.Width - 0.55, y, 0.62, C.coord, "coord");
+  }
+  el("g", { id: "houses" }, svg);
+  el("g", { id: "pieces" }, svg);
+  el("g", { id: "marks" }, svg);
+  el("g", { id: "panel" }, svg);
+}
+
+function star(x, y, outer, inner) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 ? inner : outer, a = (i * Math.PI) / 5;
+    pts.push(`${(x + r * Math.sin(a)).toFixed(3)},${(y - r * Math.cos(a)).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+function text(parent, s, x, y, size, fill, cls) {
+  const t = el("text", { x, y, "font-size": size, fill, class: cls || "" }, parent);
+  t.textContent = s;
+  return t;
+}
+
+function drawPawn(parent, color, x, y) {
+  const st = pawnStyle(color), r = state.layout.Sizes.Pawn;
+  const g = el("g", { class: "pawn" }, parent);
+  el("circle", { cx: x + 0.03, cy: y + 0.06, r, fill: state.layout.Colors.line, opacity: 0.35 }, g);
+  el("circle", { cx: x, cy: y, r, fill: st.Dark }, g);
+  el("circle", { cx: x, cy: y, r: r - 0.07, fill: st.Fill }, g);
+  el("circle", { cx: x - 0.1, cy: y - 0.12, r: 0.1, fill: st.Light, opacity: 0.8 }, g);
+  text(g, st.Letter, x, y + 0.02, 0.42, st.Text);
+  return g;
+}
+
+function drawBarricade(parent, x, y) {
+  const C = state.layout.Colors, s = 0.84, inn = s - 0.14;
+  el("rect", { x: x - s / 2 + 0.04, y: y - s / 2 + 0.07, width: s, height: s, rx: 0.16, fill: C.line, opacity: 0.35 }, parent);
+  el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 0.16, fill: C.line }, parent);
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn, rx: 0.1, fill: C.barricadeShade }, parent);
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn - 0.12, rx: 0.1, fill: C.barricade }, parent);
+}
+
+function drawDie(parent, n, x, y, s) {
+  const C = state.layout.Colors;
+  el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: s * 0.18, fill: C.line }, parent);
+  const inn = s * 0.92;
+  el("rect", { x: x - inn / 2, y: y - inn / 2, width: inn, height: inn, rx: s * 0.15, fill: "#fff" }, parent);
+  const o = s * 0.26, pips = {
+    1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  }[n] || [];
+  for (const [dx, dy] of pips) el("circle", { cx: x + dx * o, cy: y + dy * o, r: s * 0.09, fill: C.pip }, parent);
+}
+
+// interactive makes a mark a button for touch, mouse and keyboard.
+function interactive(g, label, act) {
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("role", "button");
+  g.setAttribute("aria-label", label);
+  g.addEventListener("click", (e) => { e.stopPropagation(); act(); });
+  g.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); }
+  });
+}
+
+// changes finds what moved between two states: per colour the pawn that
+// left a square (or its house) and the one that arrived, and the
+// barricade (colour "") that was taken and placed; each with where it
+// was drawn before.
+function changes(prev, live) {
+  const out = [];
+  if (!prev || !live || prev.Game !== live.Game) return out;
+  const at = (l) => new Map((l.Pawns || []).map((p) => [p.Square, p.Color]));
+  const before = at(prev), after = at(live);
+  const home = (l, c) => ((l.Seats || []).find((s) => s.Color === c) || { Home: 0 }).Home;
+  for (const seat of live.Seats || []) {
+    const c = seat.Color;
+    const left = [...before].filter(([sq, col]) => col === c && after.get(sq) !== c).map(([sq]) => sq);
+    const came = [...after].filter(([sq, col]) => col === c && before.get(sq) !== c).map(([sq]) => sq);
+    const from = left[0] || (home(live, c) < home(prev, c) ? "home" : null);
+    const to = came[0] || (home(live, c) > home(prev, c) ? "home" : null);
+    if (from && to) out.push({ color: c, from, to, fromXY: spot(from, c, home(prev, c) - 1) });
+  }
+  const gone = (prev.Blocks || []).filter((b) => !(live.Blocks || []).includes(b));
+  const added = (live.Blocks || []).filter((b) => !(prev.Blocks || []).includes(b));
+  if (gone.length === 1 && added.length === 1) out.push({ color: "", from: gone[0], to: added[0], fromXY: spot(gone[0]) });
+  return out;
+}
+
+// spot is where a square, or a colour's house slot, is drawn.
+function spot(where, color, slot) {
+  if (where !== "home") { const s = squareAt(where); return [s.X, s.Y]; }
+  const h = houseOf(color);
+  return h.Slots[Math.max(0, Math.min(slot, h.Slots.length - 1))];
+}
+
+// animate slides a piece drawn at (x, y) in from where it was.
+function animate(g, a, x, y) {
+  if (!a || !g.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const [fx, fy] = a.fromXY;
+  document.body.dataset.animated = Number(document.body.dataset.animated || 0) + 1;
+  g.animate([{ transform: `translate(${fx - x}px, ${fy - y}px)` }, { transform: "translate(0px, 0px)" }],
+    { duration: 450, easing: "cubic-bezier(.3,.7,.4,1)" });
+}
+
+// render draws the game as the server last pushed it.
+function render() {
+  const live = state.live, L = state.layout;
+  if (!live) return;
+  const houses = $("houses"), pieces = $("pieces"), marks = $("marks"), panel = $("panel");
+  const anims = state.anims;
+  state.anims = [];
+  houses.replaceChildren(); pieces.replaceChildren(); marks.replaceChildren(); panel.replaceChildren();
+  const seats = live.Seats || [];
+  const inPlay = new Set(seats.map((s) => s.Color));
+  for (const h of L.Houses) {
+    const st = pawnStyle(h.Color), on = inPlay.has(h.Color);
+    if (live.ToMove === h.Color) {
+      el("rect", { x: h.X - h.W / 2 - 0.2, y: h.Y - h.H / 2 - 0.2, width: h.W + 0.4, height: h.H + 0.4, rx: 0.52, fill: "#fff", stroke: L.Colors.line, "stroke-width": 0.08 }, houses);
+    }
+    el("rect", { x: h.X - h.W / 2, y: h.Y - h.H / 2, width: h.W, height: h.H, rx: 0.32, fill: on ? st.Tint : "#e2cea0", stroke: on ? st.Dark : "#b0966a", "stroke-width": 0.07 }, houses);
+    const seat = seats.find((s) => s.Color === h.Color);
+    const home = seat ? seat.Home : 0;
+    h.Slots.forEach(([x, y], i) => {
+      el("circle", { cx: x, cy: y, r: 0.36, fill: "#0000", stroke: on ? st.Dark : "#b0966a", "stroke-opacity": 0.5, "stroke-width": 0.04 }, houses);
+      if (i < home) {
+        const g = drawPawn(pieces, h.Color, x, y);
+        if (i === home - 1) animate(g, anims.find((a) => a.color === h.Color && a.to === "home"), x, y);
+      }
+    });
+  }
+  for (const b of live.Blocks || []) {
+    const s = squareAt(b), g = el("g", { class: "barricade" }, pieces);
+    drawBarricade(g, s.X, s.Y);
+    animate(g, anims.find((a) => a.color === "" && a.to === b), s.X, s.Y);
+  }
+  for (const p of live.Pawns || []) {
+    const s = squareAt(p.Square), g = drawPawn(pieces, p.Color, s.X, s.Y);
+    animate(g, anims.find((a) => a.color === p.Color && a.to === p.Square), s.X, s.Y);
+  }
+
+  // The card beside rows 8 to 10: whose turn, the die.
+  const card = { x: 1.15, y: 5.0, w: 5.75, h: 2.8 };
+  if (live.ToMove || live.Winner) {
+    el("rect", { x: card.x, y: card.y, width: card.w, height: card.h, rx: 0.3, fill: L.Colors.card, stroke: L.Colors.cardEdge, "stroke-width": 0.08 }, panel);
+    const c = live.Winner || live.ToMove, seat = seats.find((s) => s.Color === c);
+    drawPawn(panel, c, card.x + 0.8, card.y + 0.8);
+    text(panel, (seat ? seat.Name : c).slice(0, 14), card.x + 1.4, card.y + 0.8, 0.55, L.Colors.line, "name");
+    if (live.Winner) text(panel, "★", card.x + 2.9, card.y + 1.9, 1.0, L.Colors.cardEdge, "coord");
+    else if (live.Roll) drawDie(panel, live.Roll, card.x + 2.9, card.y + 1.85, 1.2);
+  }
+
+  const you = live.YourTurn;
+  const moves = live.Moves || [];
+  if (you && live.Phase === "move") {
+    const origins = [...new Set(moves.map((m) => m.From))];
+    if (origins.length === 1) state.selected = origins[0];
+    for (const from of origins) {
+      const g = el("g", { class: "movable" + (state.selected === from ? " selected" : ""), "data-from": from }, marks);
+      if (from === "home") { // the whole house: any pawn in it
+        const h = houseOf(live.ToMove);
+        el("rect", { class: "halo", x: h.X - h.W / 2 - 0.12, y: h.Y - h.H / 2 - 0.12, width: h.W + 0.24, height: h.H + 0.24, rx: 0.4 }, g);
+        el("rect", { x: h.X - h.W / 2, y: h.Y - h.H / 2, width: h.W, height: h.H, fill: "#0000" }, g);
+      } else {
+        const s = squareAt(from);
+        el("circle", { class: "halo", cx: s.X, cy: s.Y, r: 0.52 }, g);
+        el("circle", { cx: s.X, cy: s.Y, r: 0.5, fill: "#0000" }, g);
+      }
+      interactive(g, from, () => { state.selected = state.selected === from ? null : from; render(); });
+    }
+    for (const m of moves.filter((m) => m.From === state.selected)) {
+      const s = squareAt(m.To);
+      const g = el("g", { class: "target" + (m.Captures ? " captures" : ""), "data-to": m.To }, marks);
+      el("circle", { class: "spot", cx: s.X, cy: s.Y, r: 0.36 }, g);
+      const mark = m.Goal ? "★" : m.Barricade ? "🚧" : m.Captures ? "✕" : "";
+      if (mark) text(g, mark, s.X, s.Y + 0.02, 0.5, "#fff");
+      interactive(g, `${m.From} → ${m.To}`, () => send("move", `${m.From}-${m.To}`));
+    }
+  }
+  const suggested = new Map((live.Suggested || []).map((s) => [s.Square, s.Reason]));
+  const list = $("suggested");
+  list.replaceChildren();
+  if (you && live.Phase === "place") {
+    for (const sq of live.Places || []) {
+      const s = squareAt(sq), why = suggested.get(sq);
+      const g = el("g", { class: "place" + (why ? " suggested" : ""), "data-square": sq }, marks);
+      el("circle", { class: "spot", cx: s.X, cy: s.Y, r: why ? 0.34 : 0.26 }, g);
+      if (why) el("title", {}, g).textContent = why;
+      interactive(g, why ? `${sq}: ${why}` : sq, () => send("place", sq));
+    }
+    for (const [sq, why] of suggested) {
+      const li = document.createElement("li");
+      li.textContent = `🚧 ${sq} · ${why}`;
+      li.tabIndex = 0;
+      li.addEventListener("click", () => send("place", sq));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") send("place", sq); });
+      list.append(li);
+    }
+  }
+  renderBar();
+  renderSeats();
+}
+
+function renderBar() {
+  const live = state.live, T = state.texts, said = $("said"), actions = $("actions");
+  actions.replaceChildren();
+  let line = live.Said || "";
+  if (live.Status === "lobby") line = T.notStarted;
+  else if (live.Winner) line = format(T.won, (live.Seats.find((s) => s.Color === live.Winner) || {}).Name || live.Winner);
+  else if (live.YourTurn && live.Phase === "roll") line = T.yourRoll;
+  else if (live.YourTurn && live.Phase === "move") line = format(T.yourMove, live.Roll);
+  else if (live.YourTurn && live.Phase === "place") line = T.yourPlace;
+  else if (!live.Seats.some((s) => s.You)) line = line + " " + T.watching;
+  markdown(said, line);
+  if (live.Status === "lobby") {
+    const seated = live.Seats.some((s) => s.You);
+    if (!seated && live.Seats.length < live.SeatsMax) actions.append(button(T.join, "", () => lobby("join"), "join"));
+    if (seated) actions.append(button(T.leave, "secondary", () => lobby("leave"), "leave"));
+    if (live.Host && live.Seats.length >= 2) actions.append(button(T.start, "", () => lobby("start"), "start"));
+  }
+  if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", "")));
+  if (live.YourTurn && live.Phase === "place") actions.append(button(T.back, "secondary", () => send("back", "")));
+  $("legend").textContent = live.Legend || "";
+}
+
+function button(label, cls, act, id) {
+  const b = document.createElement("button");
+  if (id) b.dataset.act = id;
+  b.textContent = label;
+  b.className = cls;
+  b.addEventListener("click", act);
+  return b;
+}
+
+function renderSeats() {
+  const ol = $("seats");
+  ol.replaceChildren();
+  for (const s of state.live.Seats) {
+    const li = document.createElement("li");
+    li.dataset.color = s.Color;
+    if (s.Color === state.live.ToMove) li.classList.add("to-move");
+    if (s.Left) li.classList.add("left");
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = pawnStyle(s.Color).Fill;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = (s.Computer ? "🤖 " : "") + s.Name;
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = s.Chance >= 0 ? Math.round(s.Chance * 100) + "%" : "";
+    li.append(dot, name, meta);
+    ol.append(li);
+  }
+}
+
+// send sends a play for the turn shown; the server decides, and the new
+// state comes back by the socket.
+function send(action, arg) {
+  if (!state.live) return;
+  state.selected = null;
+  request(`${action}/${state.live.Turn}/${arg}`, `api/games/${state.gameId}/play`, { Turn: state.live.Turn, Action: action, Arg: arg });
+}
+
+// lobby sends a lobby action: join, leave, or start (the host).
+function lobby(action) { request("lobby/" + action, `api/games/${state.gameId}/lobby`, { Action: action }); }
+
+// request posts body unless the same request is in flight (a double tap);
+// other requests go at once (the server puts them in order and refuses
+// what came too late). A refusal is shown in the note.
+async function request(key, path, body) {
+  if (state.pending.has(key)) return;
+  state.pending.add(key);
+  document.body.dataset.busy = "1";
+  note("");
+  try {
+    await api("POST", path, body);
+  } catch (e) {
+    note(e.message);
+  } finally {
+    state.pending.delete(key);
+    document.body.dataset.busy = state.pending.size ? "1" : "";
+  }
+}
+
+// listen opens the game's socket: the session first, then a Live after
+// every change; it reconnects when the socket drops.
+function listen(delay = 500) {
+  const url = new URL(`api/games/${state.gameId}/live`, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(url);
+  state.socket = ws;
+  let opened = false;
+  ws.onopen = () => { opened = true; ws.send(JSON.stringify({ Session: state.session })); };
+  ws.onmessage = (e) => {
+    // A push of the state already drawn changes nothing: the board is
+    // not rebuilt under a finger that is tapping it.
+    if (state.socket !== ws || e.data === state.lastPush) return;
+    state.lastPush = e.data;
+    const live = JSON.parse(e.data);
+    if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
+    state.anims = changes(state.live, live);
+    state.live = live;
+    document.body.dataset.turn = live.Turn;
+    if ($("note").textContent === state.texts.reconnecting) note("");
+    render();
+  };
+  ws.onclose = (e) => {
+    if (e.code === 4001) { note(state.texts.signInFailed); return; }
+    note(state.texts.reconnecting);
+    setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
+  };
+}
+
+async function main() {
+  const cfg = await api("GET", "api/config?locale=" + encodeURIComponent(navigator.language || "en-US"));
+  state.texts = cfg.texts;
+  note(state.texts.connecting);
+  state.layout = await api("GET", "api/layout");
+  drawBase($("board"));
+  let sdk;
+  try {
+    sdk = await signIn(cfg);
+  } catch (e) {
+    note(e.message || state.texts.signInFailed);
+    return;
+  }
+  document.documentElement.lang = (state.texts.lang || "en");
+  note("");
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { state.selected = null; render(); } });
+  document.body.dataset.user = state.user.id;
+  const id = Number(params.get("game") || 0);
+  if (id) { openGame(id); return; }
+  const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
+  if (!games.length) { note(state.texts.noGame); return; }
+  openGame(games[0].ID);
+  if (games.length > 1) pickList(games);
+}
+
+// openGame shows game id: its state now and after every change.
+function openGame(id) {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(); }
+  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [] });
+  listen();
+}
+
+// pickList lists the channel's open games (the user's first) to switch
+// between them.
+function pickList(games) {
+  const ul = $("games");
+  ul.replaceChildren();
+  for (const g of games) {
+    const li = document.createElement("li");
+    const b = button(`#${g.ID} · ${g.Seats.join(", ")}`, g.Yours ? "" : "secondary", () => openGame(g.ID), String(g.ID));
+    li.append(b);
+    ul.append(li);
+  }
+}
+
+main().catch((e) => note(e.message));

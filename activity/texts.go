@@ -1,0 +1,34 @@
+package activity
+
+import "github.com/malefiz-discord/malefiz/bot/locales"
+
+// pageKeys are the texts the page shows by itself, by the name its script
+// uses; the rest (whose turn it is, refusals, reasons) comes with each
+// answer, already in the user's words.
+var pageKeys = map[string]locales.Key{
+	"connecting":   locales.ActivityConnecting,
+	"noGame":       locales.ActivityNoGame,
+	"reconnecting": locales.ActivityReconnecting,
+	"signInFailed": locales.ActivitySignInFailed,
+	"watching":     locales.ActivityWatching,
+	"won":          locales.ActivityWon,
+	"yourMove":     locales.ActivityYourMove,
+	"yourPlace":    locales.ActivityYourPlace,
+	"yourRoll":     locales.ActivityYourRoll,
+	"roll":         locales.ButtonRoll,
+	"back":         locales.ButtonBack,
+	"notStarted":   locales.ErrNotStarted,
+	"join":         locales.ButtonJoin,
+	"leave":        locales.ButtonLeave,
+	"start":        locales.ButtonStart,
+}
+
+// pageTexts returns the page's texts in lang, with their Go verbs left
+// for the script to fill (%s, %d).
+func pageTexts(lang string) map[string]string {
+	out := make(map[string]string, len(pageKeys))
+	for name, key := range pageKeys {
+		out[name] = locales.Tr(lang, key)
+	}
+	return out
+}

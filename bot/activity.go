@@ -1,0 +1,166 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// Play applies a play made in the Activity by user on game id: the
+// decision of the click with the same custom ID (table.Play), by the one
+// path of every change (change): the game's lock, its version, one commit,
+// the same effects in the thread. A play and a click at once apply once:
+// the second finds its turn over. user must be known from Discord (the
+// Activity's session), never from what the page says.
+func (b *Bot) Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error {
+	play.Game = id
+	return b.change(ctx, nil, id, func(t *table.Table) error { return t.Play(user, play) })
+}
+
+// The lobby actions of the Activity (Bot.Lobby).
+const (
+	LobbyJoin  = "join"
+	LobbyLeave = "leave"
+	LobbyStart = "start"
+)
+
+// Lobby applies a lobby action made in the Activity by user on game id:
+// take a seat, give it up, or start (the host), the decisions of the
+// lobby's buttons by the one path of every change; the lobby message in
+// the channel is edited as for a command.
+func (b *Bot) Lobby(ctx context.Context, id int64, user table.Actor, act string) error {
+	user.Click, user.MessageID = false, ""
+	var decide action
+	switch act {
+	case LobbyJoin:
+		decide = changeLobby(user, table.Join(user))
+	case LobbyLeave:
+		decide = changeLobby(user, table.Leave(user))
+	case LobbyStart:
+		decide = startGame(b.draw, user)
+	default:
+		return refuse(locales.ErrUnknownButton)
+	}
+	return b.change(ctx, nil, id, func(t *table.Table) error {
+		t.Touch(user.UserID)
+		return decide(t)
+	})
+}
+
+// Live returns game id as userID sees it in the Activity, in lang, with
+// the guild it belongs to.
+func (b *Bot) Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error) {
+	t, err := b.load(ctx, id, nil)
+	if err != nil {
+		return table.Live{}, "", err
+	}
+	return t.Live(userID, lang), t.Game.GuildID, nil
+}
+
+// Refusal returns what a user reads for err, the error of Play or Live,
+// in lang; refused reports that err is a refusal the user caused (nothing
+// changed) rather than a failure to log.
+func Refusal(err error, lang string) (text string, refused bool) {
+	var ue *userError
+	switch {
+	case errors.As(err, &ue):
+		return tr(lang, ue.Key, ue.Args...), true
+	case errors.Is(err, store.ErrConflict):
+		return tr(lang, locales.ErrTooLate), true
+	case errors.Is(err, engine.ErrGameOver):
+		return tr(lang, locales.ErrGameOver), true
+	}
+	return tr(lang, locales.ErrNothingChanged), false
+}
+
+// ChannelGames returns the open games (lobbies and running games) of a
+// channel, or of the game whose thread it is, those where userID holds a
+// seat first: the games the Activity opened there offers.
+func (b *Bot) ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error) {
+	games, err := b.db.OpenGames(ctx, guildID, channelID)
+	if err != nil {
+		return nil, err
+	}
+	for _, sg := range games {
+		if sg.ThreadID == channelID {
+			return []*store.Game{sg}, nil
+		}
+	}
+	mine, others := []*store.Game{}, []*store.Game{}
+	for _, sg := range games {
+		if seated(userID)(sg) {
+			mine = append(mine, sg)
+		} else {
+			others = append(others, sg)
+		}
+	}
+	return append(mine, others...), nil
+}
+
+// InteractionResponseLaunchActivity is Discord's LAUNCH_ACTIVITY callback:
+// the client opens the app's Activity for the user who clicked (discordgo
+// has no name for it).
+const InteractionResponseLaunchActivity discordgo.InteractionResponseType = 12
+
+// launchActivity answers Play on the board: Discord opens the Activity,
+// which finds the game of the channel it is opened in.
+func launchActivity(r *request) error {
+	return r.respond(&discordgo.InteractionResponse{Type: InteractionResponseLaunchActivity})
+}
+
+// commandTypeEntryPoint is the type of the app's Entry Point command
+// (PRIMARY_ENTRY_POINT), and entryPointLaunch its handler that lets
+// Discord open the Activity itself (DISCORD_LAUNCH_ACTIVITY); discordgo
+// names neither.
+const (
+	commandTypeEntryPoint = 4
+	entryPointLaunch      = 2
+)
+
+// registerWithEntryPoint overwrites the global commands with cmds and the
+// app's Entry Point command: Discord refuses a global overwrite that
+// leaves it out once Activities are on. The one registered is kept as it
+// is (the developer portal may have renamed it); without one, the bot
+// registers "launch".
+func (b *Bot) registerWithEntryPoint(appID string, cmds []*discordgo.ApplicationCommand) error {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	body, err := b.dc.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
+	if err != nil {
+		return fmt.Errorf("read the global commands: %w", err)
+	}
+	var registered []json.RawMessage
+	if err := json.Unmarshal(body, &registered); err != nil {
+		return fmt.Errorf("read the global commands: %w", err)
+	}
+	payload := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		payload = append(payload, c)
+	}
+	var entry any = map[string]any{"name": "launch", "type": commandTypeEntryPoint, "handler": entryPointLaunch,
+		"description": tr(locales.Source, locales.ButtonBoard)}
+	for _, raw := range registered {
+		var head struct{ Type int }
+		if json.Unmarshal(raw, &head) == nil && head.Type == commandTypeEntryPoint {
+			entry = raw
+		}
+	}
+	payload = append(payload, entry)
+	if _, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, payload, endpoint); err != nil {
+		return fmt.Errorf("register the global commands with the Entry Point: %w", err)
+	}
+	return nil
+}
+
+// Owner names this process in the store's claims and in the changes it
+// commits (store.Commit.Owner): a replica listening for changes skips its
+// own.
+func (b *Bot) Owner() string { return b.owner }

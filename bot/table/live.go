@@ -1,0 +1,216 @@
+package table
+
+import (
+	"slices"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/engine"
+)
+
+// Live is a game as the Activity draws it for one viewer: plain data,
+// sent to the page as JSON after every change. It decides nothing: what
+// the viewer may do is what Play accepts.
+type Live struct {
+	Game   int64
+	Status malefiz.Status
+	// Turn is the engine's turn number: a play names it, so that a play
+	// for a turn already over is refused (see checkTurn).
+	Turn     int
+	ToMove   string // the colour to move; "" when the game is not running
+	Phase    string // "roll", "move", "place" or "over"
+	Roll     int    // the die, once rolled this turn
+	Winner   string // the winning colour, once over
+	Seats    []LiveSeat
+	Pawns    []LivePiece // the pawns on the board
+	Blocks   []string    // the squares holding a barricade
+	Said     string      // whose turn it is and what they do, in words
+	YourTurn bool        // the viewer is to move now
+	// Moves are the viewer's choices (distinct from–to) on their turn,
+	// each marked as the turn message's buttons are.
+	Moves []LiveMove
+	// Pending is the move that took a barricade, waiting for its square;
+	// Places are the free squares it may go to, Suggested the best of
+	// them with their reasons.
+	Pending   *LiveMove
+	Places    []string
+	Suggested []LiveSuggestion
+	Legend    string // the marks the moves use, in words
+	// Host: the viewer opened the game; SeatsMax: the seats a lobby
+	// offers.
+	Host     bool
+	SeatsMax int
+}
+
+// LiveSeat is one seat: its colour, who plays it, pawns at home and the
+// chance to win when the server shows it (-1 when not).
+type LiveSeat struct {
+	Color    string
+	Name     string
+	Computer bool
+	Left     bool
+	You      bool
+	Home     int
+	Chance   float64
+}
+
+// LivePiece is a pawn on a square.
+type LivePiece struct {
+	Color  string
+	Square string
+}
+
+// LiveMove is a move the viewer may choose, with the legend's marks:
+// Captures a pawn, takes a Barricade, reaches the Goal.
+type LiveMove struct {
+	From, To  string
+	Captures  bool `json:",omitempty"`
+	Barricade bool `json:",omitempty"`
+	Goal      bool `json:",omitempty"`
+}
+
+// LiveSuggestion is a suggested square for a taken barricade and why.
+type LiveSuggestion struct {
+	Square string
+	Reason string
+}
+
+// phaseNames name the engine's phases for the page.
+var phaseNames = map[engine.Phase]string{
+	engine.PhaseRoll: "roll", engine.PhaseMove: "move", engine.PhasePlace: "place", engine.PhaseOver: "over",
+}
+
+// Live returns the game as the Activity shows it to userID, its words in
+// lang.
+func (t *Table) Live(userID, lang string) Live {
+	l := Live{Game: t.Game.ID, Status: t.Game.Status, Host: userID != "" && t.Game.HostID == userID, SeatsMax: t.Game.Options.Seats}
+	ch, showChances := t.chances()
+	var pos engine.Position
+	if t.State != nil {
+		pos = t.State.Position()
+	}
+	for _, s := range t.Game.Seats {
+		ls := LiveSeat{Color: s.Color, Name: s.Name, Computer: s.Computer != "", Left: s.Left,
+			You: s.UserID == userID && userID != "" && !s.Left, Chance: -1}
+		if c, err := engine.ParseColor(s.Color); err == nil && t.State != nil {
+			ls.Home = pos.Home(c)
+			if showChances {
+				ls.Chance = ch[c]
+			}
+		}
+		l.Seats = append(l.Seats, ls)
+	}
+	if t.State == nil {
+		return l
+	}
+	l.Turn, l.Phase = t.State.TurnNumber(), phaseNames[t.State.Phase()]
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		switch p := pos.At(s); {
+		case p == engine.Barricade:
+			l.Blocks = append(l.Blocks, s.String())
+		case p.IsPawn():
+			l.Pawns = append(l.Pawns, LivePiece{Color: p.Color().String(), Square: s.String()})
+		}
+	}
+	if t.State.Over() {
+		l.Winner = t.State.Winner().String()
+		return l
+	}
+	if t.Game.Status != malefiz.StatusRunning {
+		return l
+	}
+	l.ToMove = t.State.Turn().String()
+	if t.State.Phase() != engine.PhaseRoll {
+		l.Roll = t.State.Rolled()
+	}
+	seat := t.ToMove()
+	l.YourTurn = seat != nil && seat.UserID == userID && userID != "" && checkTurnErr(t, userID) == nil
+	if seat != nil {
+		if t.State.Phase() == engine.PhaseRoll {
+			l.Said = tr(lang, locales.BoardOthersRoll, t.seatLabel(seat))
+		} else {
+			l.Said = tr(lang, locales.BoardOthersMove, t.seatLabel(seat), t.State.Rolled())
+		}
+	}
+	if !l.YourTurn {
+		return l
+	}
+	var marks legendMarks
+	switch t.State.Phase() {
+	case engine.PhaseMove:
+		for _, c := range choices(t.State) {
+			m := LiveMove{From: fromName(c.From), To: c.To.String(),
+				Captures: captures(pos, c.To), Barricade: pos.At(c.To) == engine.Barricade, Goal: c.To == engine.Goal}
+			marks.captures = marks.captures || m.Captures
+			marks.barricade = marks.barricade || m.Barricade
+			marks.goal = marks.goal || m.Goal
+			l.Moves = append(l.Moves, m)
+		}
+	case engine.PhasePlace:
+		pending, _ := t.State.Pending()
+		l.Pending = &LiveMove{From: fromName(pending.From), To: pending.To.String(), Barricade: true}
+		for _, sq := range t.State.PlacementSquares() {
+			l.Places = append(l.Places, sq.String())
+		}
+		for _, s := range t.suggestions(lang) {
+			l.Suggested = append(l.Suggested, LiveSuggestion{Square: s.Square.String(), Reason: s.Reason})
+		}
+	}
+	l.Legend = marks.line(lang)
+	return l
+}
+
+// checkTurnErr is checkTurn for the current turn.
+func checkTurnErr(t *Table, userID string) error { return t.checkTurn(userID, t.State.TurnNumber()) }
+
+// fromName names a move's origin as the custom IDs do: a square, or
+// "home".
+func fromName(s engine.Square) string {
+	if s == engine.NoSquare {
+		return "home"
+	}
+	return s.String()
+}
+
+// playable are the actions the Activity sends: the page picks the pawn
+// itself, so only what changes the game comes to the table.
+var playable = []Action{ActRoll, ActMove, ActPlace, ActBack}
+
+// Play applies a play from the Activity: the same decision as the click
+// on the turn message with the same custom ID (Turn: only the mover, this
+// turn), made by a without a message of its own. The turn message in the
+// thread follows: a turn that ends becomes its line and the next one is
+// posted, as for a click; a turn that goes on (a roll, a barricade taken
+// and waiting for its square, taken back) shows its new state.
+func (t *Table) Play(a Actor, id CustomID) error {
+	if !slices.Contains(playable, id.Action) || (id.Action == ActBack && t.State != nil && t.State.Phase() != engine.PhasePlace) {
+		return Refuse(locales.ErrUnknownButton)
+	}
+	a.Click, a.MessageID = false, ""
+	turn := -1
+	if t.State != nil {
+		turn = t.State.TurnNumber()
+	}
+	t.Touch(a.UserID) // kept when the play commits
+	if err := t.Turn(a, id); err != nil {
+		return err
+	}
+	if t.State.TurnNumber() == turn && !t.State.Over() && t.Reply != nil && t.Reply.Kind == Private {
+		t.Reply = nil
+		t.edit(malefiz.RoleTurn, t.TurnView(TurnOptions{}), false)
+		return nil
+	}
+	t.Reply = nil
+	return nil
+}
+
+// boardRow is the card's Play on the board button while the game runs and
+// the bot serves its Activity: Discord opens the Activity for whoever
+// clicks it (the LAUNCH_ACTIVITY answer).
+func (t *Table) boardRow() (Row, bool) {
+	if !t.Activity || t.Game.Status != malefiz.StatusRunning || t.State == nil || t.State.Over() {
+		return Row{}, false
+	}
+	return Row{Buttons: []Button{{Label: tr(t.Game.Locale, locales.ButtonBoard), Style: Primary,
+		CustomID: CustomID{Action: ActBoard, Game: t.Game.ID}.String(), Emoji: "🎲"}}}, true
+}

@@ -1,0 +1,92 @@
+package table
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+)
+
+func TestLiveAndPlay(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(6, 6))
+	roll := CustomID{Action: ActRoll, Game: 7, Turn: tb.State.TurnNumber()}
+
+	l := tb.Live("1", "en")
+	assert.True(t, l.YourTurn)
+	assert.Equal(t, "roll", l.Phase)
+	assert.Equal(t, "red", l.ToMove)
+	assert.False(t, tb.Live("2", "en").YourTurn, "Ben waits")
+	assert.Len(t, l.Seats, 2)
+	assert.True(t, l.Seats[0].You)
+
+	require.NoError(t, tb.Play(ann, roll))
+	assert.Nil(t, tb.Reply, "the Activity gets the pushed state, not a reply")
+	require.NotEmpty(t, tb.Effects())
+	last := tb.Effects()[len(tb.Effects())-1]
+	assert.Equal(t, Edit, last.Kind)
+	assert.Equal(t, malefiz.RoleTurn, last.Target, "the thread's turn card shows the roll")
+
+	l = tb.Live("1", "en")
+	assert.Equal(t, "move", l.Phase)
+	assert.Equal(t, 6, l.Roll)
+	require.NotEmpty(t, l.Moves)
+	assert.Equal(t, "home", l.Moves[0].From)
+	assert.Empty(t, tb.Live("2", "en").Moves, "only the mover sees moves")
+
+	tests := []struct {
+		name string
+		a    Actor
+		id   CustomID
+		want locales.Key
+	}{
+		{"a pawn pick is the page's", ann, CustomID{Action: ActPawn, Game: 7, Turn: l.Turn, Arg: "home"}, locales.ErrUnknownButton},
+		{"back while moving", ann, CustomID{Action: ActBack, Game: 7, Turn: l.Turn}, locales.ErrUnknownButton},
+		{"a lobby action", ann, CustomID{Action: ActJoin, Game: 7}, locales.ErrUnknownButton},
+		{"old turn", ann, CustomID{Action: ActMove, Game: 7, Turn: l.Turn - 1, Arg: l.Moves[0].From + "-" + l.Moves[0].To}, locales.ErrOldButton},
+		{"not the mover", ben, CustomID{Action: ActMove, Game: 7, Turn: l.Turn, Arg: l.Moves[0].From + "-" + l.Moves[0].To}, locales.ErrNotYourTurn},
+		{"roll again", ann, roll, locales.ErrAlreadyDone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, refusal(tb.Play(tt.a, tt.id)))
+		})
+	}
+
+	mv := l.Moves[0]
+	require.NoError(t, tb.Play(ann, CustomID{Action: ActMove, Game: 7, Turn: l.Turn, Arg: mv.From + "-" + mv.To}))
+	assert.NotEqual(t, l.Turn, tb.State.TurnNumber(), "the turn ended")
+	assert.Equal(t, "green", tb.Live("2", "en").ToMove)
+}
+
+func TestCardOffersTheBoard(t *testing.T) {
+	tests := []struct {
+		name     string
+		activity bool
+		status   malefiz.Status
+		want     bool
+	}{
+		{"running with the Activity", true, malefiz.StatusRunning, true},
+		{"running without", false, malefiz.StatusRunning, false},
+		{"cancelled", true, malefiz.StatusCancelled, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := running(t, "start", RollButton, dice(6))
+			tb.Activity, tb.Game.Status = tt.activity, tt.status
+			var ids []string
+			for _, r := range tb.CardMessage().Rows {
+				for _, b := range r.Buttons {
+					ids = append(ids, b.CustomID)
+				}
+			}
+			if tt.want {
+				assert.Equal(t, []string{"mf/board/7/0"}, ids)
+			} else {
+				assert.Empty(t, ids)
+			}
+		})
+	}
+}

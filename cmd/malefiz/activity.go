@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/activity"
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// activityConfig turns the Activity on in the bot's config when
+// [discord] client_secret is set: its store watched by the Activity's hub
+// (every commit reaches the pages that show its game), and the card's
+// Play on the board button.
+func (m *Main) activityConfig(cfg *bot.Config) {
+	if m.Config.Discord.ClientSecret == "" {
+		return
+	}
+	m.hub = activity.NewHub()
+	cfg.Store = m.hub.Store(cfg.Store)
+	cfg.Activity = true
+}
+
+// startActivity makes the Activity's server once the bot runs: its client
+// ID is the application's, read from Discord.
+func (m *Main) startActivity(client *http.Client) error {
+	if m.hub == nil {
+		return nil
+	}
+	app, err := m.rest.Application("@me")
+	if err != nil {
+		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
+	}
+	cfg := activity.Config{
+		Games: m.bot, Hub: m.hub, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
+		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
+	}
+	if m.ActivityOptions != nil {
+		m.ActivityOptions(&cfg)
+	}
+	m.activity = activity.New(cfg)
+	return nil
+}
+
+// Activity returns the Activity's server, nil when it is off.
+func (m *Main) Activity() http.Handler {
+	if m.activity == nil {
+		return nil
+	}
+	return m.activity
+}
+
+// sandboxAuthorize stands in for the Discord client's authorize prompt in
+// the sandbox: the fake Discord hands a code to the sandbox user the page
+// plays as (named by ID or by name, ?user=Alice), which the Activity's server then exchanges as in production.
+func sandboxAuthorize(fake *fakediscord.Fake, users []sandbox.User) func(context.Context, string, []string) (string, error) {
+	return func(_ context.Context, userID string, scopes []string) (string, error) {
+		for _, u := range users {
+			if u.ID == userID || strings.EqualFold(u.Name, userID) {
+				return fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, scopes)
+			}
+		}
+		return "", fmt.Errorf("no sandbox user %q", userID)
+	}
+}
+
+// withActivity serves the Activity under /.proxy/ beside page.
+func withActivity(page http.Handler, act http.Handler) http.Handler {
+	if act == nil {
+		return page
+	}
+	mux := http.NewServeMux()
+	mux.Handle(activity.Prefix, act)
+	mux.Handle("/", page)
+	return mux
+}
+
+// listenGames passes the changes other replicas commit (PostgreSQL
+// LISTEN/NOTIFY) to the Activity's hub, so that a page connected here sees
+// them, until ctx ends; it listens again a second after a lost connection.
+// Without the Activity, or on SQLite (one process), it does nothing.
+func (m *Main) listenGames(ctx context.Context) {
+	if m.hub == nil {
+		return
+	}
+	for ctx.Err() == nil {
+		m.Logger.Debug("activity: listening to the other replicas' changes")
+		err := m.db.ListenGames(ctx, m.bot.Owner(), func(id int64) {
+			m.Logger.Debug("activity: a change from another replica", "game", id)
+			m.hub.Changed(id)
+		})
+		if errors.Is(err, store.ErrNoListen) {
+			return
+		}
+		if err != nil {
+			m.Logger.Warn("activity: listening to the other replicas", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}

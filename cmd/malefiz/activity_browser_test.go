@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// The README's pictures of the Activity, written by
+// TestActivityInTheBrowser with -update.
+const (
+	activityScreenshot      = "../../docs/activity.png"
+	activityPhoneScreenshot = "../../docs/activity-phone.png"
+)
+
+// activityView is what the Activity page shows, read by activityJS.
+type activityView struct {
+	Turn    int      `json:"turn"`    // the turn shown, -1 before the first push
+	Movable []string `json:"movable"` // origins of the pawns that may move
+	Targets []string `json:"targets"` // destinations of the pawn picked
+	Places  []string `json:"places"`  // suggested squares for a taken barricade
+	Said    string   `json:"said"`
+	Note    string   `json:"note"`
+	// Animated counts the pieces slid to where a push put them.
+	Animated int  `json:"animated"`
+	Busy     bool `json:"busy"` // a request is in flight
+}
+
+const activityJS = `(() => ({
+  turn: Number(document.body.dataset.turn ?? -1),
+  movable: [...document.querySelectorAll('#marks .movable')].map((e) => e.dataset.from),
+  targets: [...document.querySelectorAll('#marks .target')].map((e) => e.dataset.to),
+  places: [...document.querySelectorAll('#marks .place.suggested')].map((e) => e.dataset.square),
+  said: document.querySelector('#said').textContent,
+  animated: Number(document.body.dataset.animated || 0),
+  busy: !!document.body.dataset.busy,
+  note: document.querySelector('#note').textContent,
+}))()`
+
+// activityGame starts a sandbox with Alice and Bob, a fixed die, and a
+// running two-seat game Alice begins; it returns the sandbox, its server,
+// the game's ID and the users.
+func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox.User) {
+	t.Helper()
+	app, srv, users := activitySandbox(t)
+	return app, srv, newActivityGame(t, app, srv, users), users
+}
+
+// activitySandbox starts a sandbox with Alice and Bob and a fixed die.
+func activitySandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User) {
+	t.Helper()
+	app, err := startSandbox(context.Background(), sandboxOptions{
+		Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
+		Bot: func(c *bot.Config) {
+			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
+			c.Draw = func(int) int { return 0 }
+		},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, app.Close()) })
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	return app, srv, sandbox.Users("Alice", "Bob")
+}
+
+// newActivityGame opens a two-seat game as Alice, seats Bob and starts it.
+func newActivityGame(t testing.TB, app *sandboxApp, srv *httptest.Server, users []sandbox.User) int64 {
+	t.Helper()
+	id, lobby := newActivityLobby(t, app, srv, users)
+	m, ok := app.fake.Message(lobby)
+	require.True(t, ok)
+	var join, start string
+	for _, id := range m.CustomIDs() {
+		switch {
+		case strings.HasPrefix(id, "mf/join/"):
+			join = id
+		case strings.HasPrefix(id, "mf/start/"):
+			start = id
+		}
+	}
+	require.NotEmpty(t, start, "the lobby has a Start button: %v", m.CustomIDs())
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": lobby, "custom_id": join})
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[0].ID, "message": lobby, "custom_id": start})
+	return id
+}
+
+// newActivityLobby opens a two-seat lobby as Alice: its game and message.
+func newActivityLobby(t testing.TB, app *sandboxApp, srv *httptest.Server, users []sandbox.User) (int64, string) {
+	t.Helper()
+	lobby := sandboxPost(t, srv, "/api/command", map[string]string{"user": users[0].ID, "line": "/malefiz new seats:2"})["message"].(string)
+	m, ok := app.fake.Message(lobby)
+	require.True(t, ok)
+	for _, cid := range m.CustomIDs() {
+		if strings.HasPrefix(cid, "mf/start/") {
+			id, err := strconv.ParseInt(strings.Split(cid, "/")[2], 10, 64)
+			require.NoError(t, err)
+			return id, lobby
+		}
+	}
+	t.Fatalf("the lobby has no Start button: %v", m.CustomIDs())
+	return 0, ""
+}
+
+// sandboxPost posts v to the sandbox page's API and wants a 200.
+func sandboxPost(t testing.TB, srv *httptest.Server, path string, v any) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(v)
+	resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
+	return out
+}
+
+// readActivity reads the page's view.
+func readActivity(t *testing.T, ctx context.Context) activityView {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[activityView](activityJS))
+	require.NoError(t, err)
+	return v
+}
+
+// waitActivity polls the page until ok holds of its view.
+func waitActivity(t *testing.T, ctx context.Context, what string, ok func(activityView) bool) activityView {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		v := readActivity(t, ctx)
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "activity-failed.png"))
+			t.Fatalf("the Activity never showed %s: %+v", what, v)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// threadTurnMessage returns the newest message of the game's thread with
+// move buttons, and their custom IDs, waiting up to 10 s for one whose
+// buttons are for turn (any turn when turn < 0): the thread's messages go
+// out after the commit.
+func threadTurnMessage(t *testing.T, app *sandboxApp, id int64, turn int) (fakediscord.Message, []string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msg, cids := newestTurnMessage(t, app, id)
+		if len(cids) > 0 && (turn < 0 || strings.Contains(cids[0], fmt.Sprintf("/%d/%d/", id, turn))) {
+			return msg, cids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the thread has no turn card for turn %d (newest: %v)", turn, cids)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// newestTurnMessage returns the newest message of the game's thread with
+// move or pawn buttons, and their custom IDs.
+func newestTurnMessage(t *testing.T, app *sandboxApp, id int64) (fakediscord.Message, []string) {
+	t.Helper()
+	sg, err := app.main.db.Game(context.Background(), id)
+	require.NoError(t, err)
+	msgs := app.fake.ChannelMessages(sg.ThreadID)
+	for i := len(msgs) - 1; i >= 0 && sg.ThreadID != ""; i-- {
+		var moves []string
+		for _, cid := range msgs[i].CustomIDs() {
+			if strings.HasPrefix(cid, fmt.Sprintf("mf/move/%d/", id)) || strings.HasPrefix(cid, fmt.Sprintf("mf/pawn/%d/", id)) {
+				moves = append(moves, cid)
+			}
+		}
+		if len(moves) > 0 {
+			return msgs[i], moves
+		}
+	}
+	return fakediscord.Message{}, nil
+}
+
+// shoot takes the pictures of both pages (Alice's at 1280 px, Bob's at
+// 400), for the README with -update.
+func shoot(t *testing.T, pages []context.Context, out string) {
+	t.Helper()
+	time.Sleep(150 * time.Millisecond) // the halo's dash settles
+	screenshot(t, pages[0], filepath.Join(out, "activity.png"))
+	screenshot(t, pages[1], filepath.Join(out, "activity-phone.png"))
+	if *update {
+		screenshot(t, pages[0], activityScreenshot)
+		screenshot(t, pages[1], activityPhoneScreenshot)
+	}
+}
+
+// TestActivityInTheBrowser plays a game in two browsers, Alice's and
+// Bob's, each signed in through the stand-in's OAuth2: each taps the
+// board on their turn and sees the other's moves pushed; the thread
+// carries the same turn cards; a move clicked in the thread appears in
+// both Activities.
+func TestActivityInTheBrowser(t *testing.T) {
+	app, srv, users := activitySandbox(t)
+	id, _ := newActivityLobby(t, app, srv, users)
+	alice := browser(t, 1280, 900)
+	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	out := t.ArtifactDir()
+	pages := []context.Context{alice, bob}
+	for i, ctx := range pages {
+		url := fmt.Sprintf("%s/.proxy/?user=%s&game=%d", srv.URL, users[i].ID, id)
+		if i == 1 {
+			// Bob as the README says: by name, the game found in the
+			// channel the page says it was opened in.
+			url = srv.URL + "/.proxy/?user=Bob"
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+		waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
+	}
+
+	// Into the game from the Activity: Bob takes the second seat, Alice
+	// (the host) starts once she sees him seated.
+	require.NoError(t, chromedp.Do(bob, chromedp.Click(`#actions button[data-act="join"]`)))
+	require.NoError(t, chromedp.Do(alice, chromedp.Click(`#actions button[data-act="start"]`)))
+	for _, ctx := range pages {
+		waitActivity(t, ctx, "the game started", func(v activityView) bool { return v.Turn > 0 })
+	}
+
+	// The one to move has pawns to tap; the other none.
+	mover := func() int {
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) {
+			for i, ctx := range pages {
+				if v := readActivity(t, ctx); len(v.Movable) > 0 || len(v.Places) > 0 {
+					return i
+				}
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		t.Fatal("nobody has a move in the Activity")
+		return -1
+	}
+	tapped := 0
+	for tapped < 6 {
+		i := mover()
+		me, other := pages[i], pages[1-i]
+		v := readActivity(t, me)
+		turn := v.Turn
+		if len(v.Places) == 0 {
+			if tapped == 1 { // the keyboard: Tab to the pawn, Enter
+				require.NoError(t, chromedp.Do(me, chromedp.Focus(fmt.Sprintf(`#marks .movable[data-from=%q]`, v.Movable[0])),
+					chromedp.KeyEvent("\r")))
+			} else {
+				require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .movable[data-from=%q]`, v.Movable[0]))))
+			}
+			v = waitActivity(t, me, "the destinations", func(v activityView) bool { return len(v.Targets) > 0 })
+			if tapped == 3 { // the pawn picked, its destinations lit
+				shoot(t, pages, out)
+			}
+			require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .target[data-to=%q]`, v.Targets[len(v.Targets)-1]))))
+		}
+		v = waitActivity(t, me, "the move played", func(v activityView) bool { return v.Turn != turn || len(v.Places) > 0 })
+		if v.Turn == turn { // a barricade taken: its square, tapped
+			require.NoError(t, chromedp.Do(me, chromedp.Click(fmt.Sprintf(`#marks .place[data-square=%q]`, v.Places[0]))))
+		}
+		seen := waitActivity(t, other, "the other's move pushed", func(v activityView) bool { return v.Turn > turn })
+		require.Empty(t, seen.Note, "no refusal")
+		tapped++
+		// The thread follows: its newest turn card is for the turn the
+		// Activities show.
+		threadTurnMessage(t, app, id, seen.Turn)
+	}
+
+	for i, ctx := range pages {
+		assert.Positive(t, readActivity(t, ctx).Animated, "page %d slid the pieces the pushes moved", i)
+	}
+
+	// A move clicked by button in the thread reaches both Activities.
+	i := mover()
+	turn := readActivity(t, pages[i]).Turn
+	msg, cids := threadTurnMessage(t, app, id, turn)
+	sandboxPost(t, srv, "/api/click", map[string]string{"user": users[i].ID, "message": msg.ID, "custom_id": cids[0]})
+	if strings.HasPrefix(cids[0], "mf/pawn/") { // a pawn first, then its move
+		next, ok := app.fake.Message(msg.ID)
+		require.True(t, ok)
+		move := slices.IndexFunc(next.CustomIDs(), func(c string) bool { return strings.HasPrefix(c, "mf/move/") })
+		require.GreaterOrEqual(t, move, 0, "%v", next.CustomIDs())
+		sandboxPost(t, srv, "/api/click", map[string]string{"user": users[i].ID, "message": msg.ID, "custom_id": next.CustomIDs()[move]})
+	}
+	for _, ctx := range pages {
+		waitActivity(t, ctx, "the thread's move", func(v activityView) bool { return v.Turn > turn || len(v.Places) > 0 })
+	}
+
+	// The thread holds the history: a line per turn played, the turn
+	// cards collapsed into them.
+	sg, err := app.main.db.Game(context.Background(), id)
+	require.NoError(t, err)
+	lines := 0
+	for _, m := range app.fake.ChannelMessages(sg.ThreadID) {
+		if strings.Contains(m.Text(), "→") {
+			lines++
+		}
+	}
+	assert.GreaterOrEqual(t, lines, tapped, "a history line per move played in the Activity")
+}
+
+// TestActivityPicksAmongTheChannelsGames opens the Activity in a channel
+// with two games: it shows the user's first and lists both to switch.
+func TestActivityPicksAmongTheChannelsGames(t *testing.T) {
+	app, srv, users := activitySandbox(t)
+	first := newActivityGame(t, app, srv, users)
+	second, _ := newActivityLobby(t, app, srv, users)
+	ctx := browser(t, 1280, 900)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/.proxy/?user=Bob")))
+	v := waitActivity(t, ctx, "the first game", func(v activityView) bool { return v.Turn > 0 })
+	assert.Positive(t, v.Turn, "Bob's game first: the running one, where he is seated")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#games button[data-act="%d"]`, second))))
+	waitActivity(t, ctx, "the lobby", func(v activityView) bool { return v.Turn == 0 })
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#games button[data-act="%d"]`, first))))
+	waitActivity(t, ctx, "the first game again", func(v activityView) bool { return v.Turn > 0 })
+}

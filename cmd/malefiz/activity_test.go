@@ -1,0 +1,367 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz"
+	gametable "github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// activityCall sends a request to the Activity with a session (none when
+// ""), and returns the status and the JSON answer.
+func activityCall(t testing.TB, srv *httptest.Server, method, path, session string, body any) (int, map[string]any) {
+	t.Helper()
+	var data []byte
+	if body != nil {
+		data, _ = json.Marshal(body)
+	}
+	req, err := http.NewRequest(method, srv.URL+"/.proxy/"+path, bytes.NewReader(data))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if session != "" {
+		req.Header.Set("Authorization", "Bearer "+session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	return resp.StatusCode, out
+}
+
+// signIn signs a sandbox user in as the page does: a code from the
+// stand-in's authorize, exchanged by the server.
+func signIn(t testing.TB, app *sandboxApp, srv *httptest.Server, u sandbox.User) string {
+	t.Helper()
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, []string{"identify"})
+	require.NoError(t, err)
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	assert.NotContains(t, fmt.Sprint(out), app.fake.ClientSecret(), "the secret stays on the server")
+	return out["session"].(string)
+}
+
+// liveOf reads the game as user sees it.
+func liveOf(t testing.TB, srv *httptest.Server, id int64, session string) gametable.Live {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/.proxy/api/games/%d", srv.URL, id), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+session)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var l gametable.Live
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&l))
+	return l
+}
+
+// movesBy counts the moves userID played in game id.
+func movesBy(t *testing.T, app *sandboxApp, id int64, userID string) int {
+	t.Helper()
+	events, err := app.main.db.Events(t.Context(), id)
+	require.NoError(t, err)
+	n := 0
+	for _, e := range events {
+		if e.Kind == malefiz.EventMove && e.UserID == userID {
+			n++
+		}
+	}
+	return n
+}
+
+func TestActivityRefusesBadPlays(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	alice := signIn(t, app, srv, users[0])
+	bob := signIn(t, app, srv, users[1])
+	carolCode, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: "100000000000000099", Name: "Carol"}, []string{"identify"})
+	require.NoError(t, err)
+	_, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": carolCode})
+	carol := out["session"].(string)
+
+	live := liveOf(t, srv, id, alice)
+	require.True(t, live.YourTurn, "Alice begins: %+v", live)
+	require.NotEmpty(t, live.Moves)
+	mv := live.Moves[0]
+	play := map[string]any{"Turn": live.Turn, "Action": "move", "Arg": mv.From + "-" + mv.To}
+	path := fmt.Sprintf("api/games/%d/play", id)
+	forged := alice[:strings.Index(alice, ".")] + ".AAAA"
+	tests := []struct {
+		name    string
+		session string
+		play    map[string]any
+		status  int
+		says    string
+	}{
+		{"no session", "", play, http.StatusUnauthorized, "could not sign you in"},
+		{"forged session", forged, play, http.StatusUnauthorized, "could not sign you in"},
+		{"another user's session as a token", "access.whatever", play, http.StatusUnauthorized, "could not sign you in"},
+		{"not seated", carol, play, http.StatusConflict, "not in this game"},
+		{"not their turn", bob, play, http.StatusConflict, "turn"},
+		{"old turn", alice, map[string]any{"Turn": live.Turn - 1, "Action": "move", "Arg": play["Arg"]}, http.StatusConflict, ""},
+		{"a pawn pick is the page's", alice, map[string]any{"Turn": live.Turn, "Action": "pawn", "Arg": mv.From}, http.StatusConflict, ""},
+		{"no such move", alice, map[string]any{"Turn": live.Turn, "Action": "move", "Arg": "a1-q14"}, http.StatusConflict, ""},
+		{"unknown action", alice, map[string]any{"Turn": live.Turn, "Action": "rematch"}, http.StatusConflict, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := activityCall(t, srv, http.MethodPost, path, tt.session, tt.play)
+			assert.Equal(t, tt.status, status, "%v", out)
+			assert.Contains(t, out["error"], tt.says)
+			assert.Equal(t, live.Turn, liveOf(t, srv, id, alice).Turn, "nothing changed")
+		})
+	}
+	assert.Zero(t, movesBy(t, app, id, users[0].ID), "no move was played")
+
+	// The same play twice at once (a double tap, a resent request): one
+	// applies, the other is refused.
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i := range statuses {
+		wg.Go(func() { statuses[i], _ = activityCall(t, srv, http.MethodPost, path, alice, play) })
+	}
+	wg.Wait()
+	assert.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, statuses)
+	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+}
+
+// TestActivityRacesAClick sends a play in the Activity and the click of
+// the same move in the thread at once: one applies.
+func TestActivityRacesAClick(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	alice := signIn(t, app, srv, users[0])
+	live := liveOf(t, srv, id, alice)
+	require.True(t, live.YourTurn)
+	msg, cids := threadTurnMessage(t, app, id, live.Turn)
+	var click string
+	for _, c := range cids {
+		if strings.HasPrefix(c, "mf/move/") {
+			click = c
+			break
+		}
+	}
+	require.NotEmpty(t, click, "the turn card has move buttons: %v", cids)
+	arg := click[strings.LastIndex(click, "/")+1:]
+	var wg sync.WaitGroup
+	var playStatus int
+	wg.Go(func() {
+		playStatus, _ = activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/play", id), alice,
+			map[string]any{"Turn": live.Turn, "Action": "move", "Arg": arg})
+	})
+	wg.Go(func() {
+		body, _ := json.Marshal(map[string]string{"user": users[0].ID, "message": msg.ID, "custom_id": click})
+		resp, err := http.Post(srv.URL+"/api/click", "application/json", bytes.NewReader(body))
+		if err == nil {
+			resp.Body.Close()
+		}
+	})
+	wg.Wait()
+	assert.Contains(t, []int{http.StatusOK, http.StatusConflict}, playStatus)
+	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+}
+
+// TestPlayOnTheBoard clicks the card's Play on the board: Discord is
+// answered LAUNCH_ACTIVITY, which the sandbox page turns into the
+// Activity.
+func TestPlayOnTheBoard(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	sg, err := app.main.db.Game(t.Context(), id)
+	require.NoError(t, err)
+	board := fmt.Sprintf("mf/board/%d/0", id)
+	require.Eventually(t, func() bool {
+		m, ok := app.fake.Message(sg.LobbyMessageID)
+		return ok && slices.Contains(m.CustomIDs(), board)
+	}, 10*time.Second, 20*time.Millisecond, "the card of the running game offers the board")
+	m, _ := app.fake.Message(sg.LobbyMessageID)
+	assert.Contains(t, m.Labels(), "Play on the board")
+	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": sg.LobbyMessageID, "custom_id": board})
+	assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+}
+
+// TestGlobalCommandsKeepTheEntryPoint starts the bot with the Activity on
+// and its commands registered globally, on an app whose Activities are
+// enabled: the overwrite keeps Discord's Entry Point command (Discord
+// refuses one that leaves it out).
+func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded))
+	entry := fake.Commands("")[0]
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL = fake.Token(), fake.URL()
+	cfg.Discord.ClientSecret = fake.ClientSecret()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "malefiz.db")
+	var logs logBuffer
+	m := &Main{Config: cfg, Logger: testLogger(&logs)}
+	require.NoError(t, m.Run(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, m.Close()) })
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 2 }, 10*time.Second, 10*time.Millisecond,
+		"the global commands: %v; logs: %s", fake.Commands(""), logs.String())
+	var names []string
+	for _, c := range fake.Commands("") {
+		names = append(names, c.Name)
+		if c.Type == fakediscord.CommandTypePrimaryEntryPoint {
+			assert.Equal(t, entry.ID, c.ID, "the Entry Point is kept as it was")
+		}
+	}
+	assert.ElementsMatch(t, []string{"malefiz", "launch"}, names)
+	assert.NotContains(t, logs.String(), "could not register")
+}
+
+// TestActivityLobby takes a seat and starts the game from the Activity:
+// the lobby decides who may, and the lobby message in the channel becomes
+// the card.
+func TestActivityLobby(t *testing.T) {
+	app, srv, users := activitySandbox(t)
+	id, lobbyMsg := newActivityLobby(t, app, srv, users)
+	alice := signIn(t, app, srv, users[0])
+	bob := signIn(t, app, srv, users[1])
+	path := fmt.Sprintf("api/games/%d/lobby", id)
+	steps := []struct {
+		name    string
+		session string
+		action  string
+		status  int
+	}{
+		{"Bob cannot start another's lobby", bob, "start", http.StatusConflict},
+		{"Alice cannot start alone", alice, "start", http.StatusConflict},
+		{"Bob joins", bob, "join", http.StatusOK},
+		{"Bob cannot join twice", bob, "join", http.StatusConflict},
+		{"no such action", bob, "cancel", http.StatusConflict},
+		{"Alice starts", alice, "start", http.StatusOK},
+		{"a running game takes no seat", bob, "leave", http.StatusConflict},
+	}
+	for _, st := range steps {
+		status, out := activityCall(t, srv, http.MethodPost, path, st.session, map[string]string{"Action": st.action})
+		assert.Equal(t, st.status, status, "%s: %v", st.name, out)
+	}
+	assert.Equal(t, malefiz.StatusRunning, liveOf(t, srv, id, bob).Status)
+	require.Eventually(t, func() bool {
+		m, ok := app.fake.Message(lobbyMsg)
+		return ok && slices.Contains(m.CustomIDs(), fmt.Sprintf("mf/board/%d/0", id))
+	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card")
+}
+
+// TestActivitySpeaksTheUsersLanguage signs in a user whose Discord
+// speaks German: the page's texts and its refusals are German.
+func TestActivitySpeaksTheUsersLanguage(t *testing.T) {
+	app, srv, id, users := activityGame(t)
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: users[1].ID, Name: "Bob", Locale: "de"}, []string{"identify"})
+	require.NoError(t, err)
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	require.Equal(t, http.StatusOK, status)
+	texts := out["texts"].(map[string]any)
+	assert.Equal(t, "Du bist am Zug: Würfle.", texts["yourRoll"])
+	live := liveOf(t, srv, id, out["session"].(string))
+	assert.Contains(t, live.Said, "würfelt", "whose turn it is, in German: %q", live.Said)
+	status, refusal := activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/play", id), out["session"].(string),
+		map[string]any{"Turn": live.Turn, "Action": "roll"})
+	assert.Equal(t, http.StatusConflict, status)
+	assert.NotContains(t, refusal["error"], "turn", "not the English refusal: %v", refusal)
+}
+
+// TestActivityHearsTheOtherReplicas runs the bot with its Activity on
+// PostgreSQL, opens the Activity of a game, and commits a change of that
+// game through another handle on the database, as another replica would:
+// the page connected here gets it pushed (LISTEN/NOTIFY). Skipped without
+// PostgreSQL (scripts/test-postgres.sh).
+func TestActivityHearsTheOtherReplicas(t *testing.T) {
+	dbURL := newPostgresDB(t)
+	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded))
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL, cfg.Discord.GuildIDs = fake.Token(), fake.URL(), []string{fake.GuildID}
+	cfg.Discord.ClientSecret = fake.ClientSecret()
+	cfg.Database.Path = dbURL
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	var logs logBuffer
+	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	require.NoError(t, m.Run(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, m.Close()) })
+	require.Eventually(t, func() bool { return len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
+	tb := openTable(t, fake, dbURL)
+
+	// Bob's Activity, signed in on this replica.
+	code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: bob, Name: "Bob"}, []string{"identify"})
+	require.NoError(t, err)
+	base := "http://" + m.HTTPAddr()
+	resp, err := http.Post(base+"/.proxy/api/token", "application/json", strings.NewReader(`{"Code":"`+code+`"}`))
+	require.NoError(t, err)
+	var tok struct{ Session string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
+	resp.Body.Close()
+	conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(base, "http"), tb.id), nil)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.WriteJSON(map[string]string{"Session": tok.Session}))
+	var first gametable.Live
+	require.NoError(t, conn.ReadJSON(&first))
+
+	// Another replica commits a change of the game.
+	sg, err := tb.db.Game(t.Context(), tb.id)
+	require.NoError(t, err)
+	sg.Seats[1].Name = "Bob (elsewhere)"
+	require.NoError(t, tb.db.Commit(t.Context(), &store.Commit{Game: sg, Owner: "another replica", Events: []store.Event{{Kind: store.EventJoin, UserID: bob}}}))
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	var pushed gametable.Live
+	require.NoError(t, conn.ReadJSON(&pushed), "the change committed elsewhere is pushed; logs: %s", logs.String())
+	assert.Equal(t, "Bob (elsewhere)", pushed.Seats[1].Name)
+}
+
+// TestActivityPage checks what the page is served with: the
+// Content-Security-Policy Discord's proxy allows (its own origin, sockets
+// included), relative URLs only, and no client secret in anything the
+// page can read.
+func TestActivityPage(t *testing.T) {
+	app, srv, _ := activitySandbox(t)
+	get := func(path string) (*http.Response, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		_, err = b.ReadFrom(resp.Body)
+		require.NoError(t, err)
+		return resp, b.String()
+	}
+	tests := []struct {
+		name, path, contains string
+	}{
+		{"the page", "/.proxy/", `src="static/app.js"`},
+		{"its script", "/.proxy/static/app.js", "DiscordSDKMock"},
+		{"Discord's SDK", "/.proxy/static/discord-sdk.js", "DiscordSDK"},
+		{"the config", "/.proxy/api/config", app.fake.AppID},
+		{"the layout", "/.proxy/api/layout", `"Squares"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(tt.path)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Contains(t, body, tt.contains)
+			assert.NotContains(t, body, app.fake.ClientSecret(), "the secret stays on the server")
+			csp := resp.Header.Get("Content-Security-Policy")
+			assert.Contains(t, csp, "default-src 'self'")
+			assert.Contains(t, csp, "connect-src 'self'")
+			assert.NotContains(t, csp, "unsafe-inline")
+		})
+	}
+	_, page := get("/.proxy/")
+	assert.NotRegexp(t, `(src|href)="(/|https?:)`, page, "relative URLs only")
+	_, script := get("/.proxy/static/app.js")
+	assert.NotRegexp(t, `fetch\("/|new URL\("/|"/api/`, script, "relative URLs only")
+}
