@@ -320,7 +320,7 @@ func TestThreadsOffPlaysInTheChannel(t *testing.T) {
 	resp, err := h.fake.SlashCommand(h.ctx(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "settings",
 		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"threads": false}})
 	require.NoError(t, err)
-	assert.Contains(t, resp.Message.Text(), "threads off")
+	assert.Contains(t, resp.Message.Text(), "threads: off")
 	gameID, lobby := openGameBy(t, h, alice, bob, nil)
 	turn, running := h.waitTurn(gameID)
 	require.True(t, running)

@@ -38,7 +38,7 @@ func TestTrain(t *testing.T) {
 }
 
 func TestTrainErrors(t *testing.T) {
-	for _, args := range [][]string{{"-games", "0"}, {"-levels", "master"}, {"extra"}} {
+	for _, args := range [][]string{{"-games", "0"}, {"-levels", "grandmaster"}, {"extra"}} {
 		var stdout, stderr bytes.Buffer
 		assert.Equal(t, 2, trainCommand(args, &stdout, &stderr), "%v", args)
 		assert.Contains(t, stderr.String(), "malefiz: train: ")

@@ -18,7 +18,7 @@ var synopses = map[string]string{
 	"render":      "malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION",
 	"selfplay":    "malefiz selfplay -players LEVEL,LEVEL[,...] [-games N] [-first I] [-seed S] [-duplicate] [-master FILE] [-six-again] [-safe-row-2] [-json] [-q]",
 	"tdtrain":     "malefiz tdtrain [-games N] [-seed S] [-alpha A] [-lambda L] [-players N,N,...] [-checkpoint FILE] [-every N] [-snapshots DIR] [-measure N] [-out FILE]",
-	"train":       "malefiz train [-games N] [-seed S] [-levels L,L,...] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-q]",
+	"train":       "malefiz train [-games N] [-seed S] [-levels L,L,...] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-resamples N] [-chances-only] [-embedded] [-q]",
 	"backup":      "malefiz backup -o FILE [-db FILE|URL] [-config FILE]",
 	"migrate-to":  "malefiz migrate-to [-db FILE] URL",
 	"replay":      "malefiz replay [-o FILE] [-width PX] [-db FILE] [-config FILE] GAME\n       malefiz replay [-o FILE] [-width PX] DATABASE GAME",
