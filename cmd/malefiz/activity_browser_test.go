@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -19,7 +18,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/sandbox"
 )
@@ -67,17 +65,7 @@ func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox
 // activitySandbox starts a sandbox with Alice and Bob and a fixed die.
 func activitySandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User) {
 	t.Helper()
-	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
-		Bot: func(c *bot.Config) {
-			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
-			c.Draw = func(int) int { return 0 }
-		},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, app.Close()) })
-	srv := httptest.NewServer(app.Handler())
-	t.Cleanup(srv.Close)
+	app, srv := seededSandbox(t, "Alice", "Bob")
 	return app, srv, sandbox.Users("Alice", "Bob")
 }
 

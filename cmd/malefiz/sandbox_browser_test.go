@@ -185,14 +185,13 @@ func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 	return png
 }
 
-// TestSandboxInTheBrowser plays a whole game in the sandbox page with a
-// real Chromium: /malefiz new with a computer, Start, then every turn by
-// clicking what the page offers the player to move, until the winner's
-// line; on the way Bob presses a button of Alice's turn and gets a
-// refusal only he can see.
-func TestSandboxInTheBrowser(t *testing.T) {
+// seededSandbox starts the sandbox with users and the bot's dice seeded
+// (5, 3), the lobby's draw always the first seat, and serves its page; both
+// close when the test ends.
+func seededSandbox(t testing.TB, users ...string) (*sandboxApp, *httptest.Server) {
+	t.Helper()
 	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users:  strings.Split(defaultSandboxUsers, ","),
+		Users:  users,
 		Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) {
 			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
@@ -203,6 +202,16 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
+	return app, srv
+}
+
+// TestSandboxInTheBrowser plays a whole game in the sandbox page with a
+// real Chromium: /malefiz new with a computer, Start, then every turn by
+// clicking what the page offers the player to move, until the winner's
+// line; on the way Bob presses a button of Alice's turn and gets a
+// refusal only he can see.
+func TestSandboxInTheBrowser(t *testing.T) {
+	_, srv := seededSandbox(t, strings.Split(defaultSandboxUsers, ",")...)
 	ctx := browser(t, 1280, 800) // closed first: its event stream ends before the server
 	out := t.ArtifactDir()
 

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +13,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/malefiz-discord/malefiz/bot"
 )
 
 // chancesScreenshot is the README's picture of a finished game's result in
@@ -29,18 +25,7 @@ const chancesScreenshot = "../../docs/chances.png"
 // computer's reasons, and the result's turning points and chart, at a
 // desktop's width and at a phone's.
 func TestSandboxShowsTheChances(t *testing.T) {
-	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users:  strings.Split(defaultSandboxUsers, ","),
-		Logger: testLogger(new(logBuffer)),
-		Bot: func(c *bot.Config) {
-			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
-			c.Draw = func(int) int { return 0 }
-		},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, app.Close()) })
-	srv := httptest.NewServer(app.Handler())
-	t.Cleanup(srv.Close)
+	_, srv := seededSandbox(t, strings.Split(defaultSandboxUsers, ",")...)
 	ctx := browser(t, 1280, 800)
 	out := t.ArtifactDir()
 

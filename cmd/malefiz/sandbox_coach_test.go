@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +12,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/malefiz-discord/malefiz/bot"
 )
 
 // coachScreenshot is the README's picture of the coach's verdict and a
@@ -29,18 +25,7 @@ const coachScreenshot = "../../docs/coach.png"
 // after the result, which says she asked, and at her review, which only
 // she sees.
 func TestSandboxShowsTheCoach(t *testing.T) {
-	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users:  strings.Split(defaultSandboxUsers, ","),
-		Logger: testLogger(new(logBuffer)),
-		Bot: func(c *bot.Config) {
-			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
-			c.Draw = func(int) int { return 0 }
-		},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, app.Close()) })
-	srv := httptest.NewServer(app.Handler())
-	t.Cleanup(srv.Close)
+	app, srv := seededSandbox(t, strings.Split(defaultSandboxUsers, ",")...)
 	ctx := browser(t, 1280, 800)
 	out := t.ArtifactDir()
 	gs, err := app.main.db.GuildSettings(context.Background(), app.fake.GuildID)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,18 +57,7 @@ func lastMessage(t *testing.T, ctx context.Context, want string) string {
 // in Spanish. A direct message's link stays inside the sandbox, as the
 // board's jump link does.
 func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
-	app, err := startSandbox(context.Background(), sandboxOptions{
-		Users:  strings.Split(defaultSandboxUsers, ","),
-		Logger: testLogger(new(logBuffer)),
-		Bot: func(c *bot.Config) {
-			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
-			c.Draw = func(int) int { return 0 }
-		},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, app.Close()) })
-	srv := httptest.NewServer(app.Handler())
-	t.Cleanup(srv.Close)
+	_, srv := seededSandbox(t, strings.Split(defaultSandboxUsers, ",")...)
 	ctx := browser(t, 1280, 800)
 	out := t.ArtifactDir()
 
