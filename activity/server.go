@@ -227,6 +227,20 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool)
 	return sess, true
 }
 
+// actingSession returns the session of a request that changes a game, or
+// answers 401 without one and 429 past the user's limit.
+func (s *Server) actingSession(w http.ResponseWriter, r *http.Request) (Session, bool) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return Session{}, false
+	}
+	if !s.limits.allow(sess.UserID) {
+		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
+		return Session{}, false
+	}
+	return sess, true
+}
+
 // serveGames lists the open games of the Activity's channel, the user's
 // first.
 func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
@@ -294,12 +308,8 @@ type play struct {
 // this turn; a play for an old turn or sent twice is refused, nothing
 // changed.
 func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.session(w, r)
+	sess, ok := s.actingSession(w, r)
 	if !ok {
-		return
-	}
-	if !s.limits.allow(sess.UserID) {
-		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
 		return
 	}
 	id, ok := gameID(r)
@@ -320,12 +330,8 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 // serveLobby applies a lobby action (join, leave, start) through the
 // bot's change path; the lobby decides who may.
 func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.session(w, r)
+	sess, ok := s.actingSession(w, r)
 	if !ok {
-		return
-	}
-	if !s.limits.allow(sess.UserID) {
-		s.refuse(w, r, http.StatusTooManyRequests, sess.Lang, locales.ActivityTooFast, "rate limited "+sess.UserID)
 		return
 	}
 	id, ok := gameID(r)
