@@ -21,6 +21,9 @@ type Gauges struct {
 	GamesRunning func(ctx context.Context) (int, error)
 	// OutboxPending counts the Discord effects not yet delivered.
 	OutboxPending func(ctx context.Context) (int, error)
+	// DiscordInvalid counts the invalid requests (401, 403, 429 but scope
+	// shared) made to Discord in the last 10 minutes.
+	DiscordInvalid func(ctx context.Context) (int, error)
 }
 
 // Metrics holds the collectors in a registry of its own.
@@ -33,6 +36,9 @@ type Metrics struct {
 	requests     *prometheus.CounterVec
 	requestTime  *prometheus.HistogramVec
 	rateLimited  *prometheus.CounterVec
+	limited      *prometheus.CounterVec
+	invalid      prometheus.Counter
+	braked       prometheus.Counter
 }
 
 // latencyBuckets suit interactions, commits and renders: 1 ms to 10 s.
@@ -63,6 +69,14 @@ func New(g Gauges) *Metrics {
 			Help: "Answers 429 from Discord, by route and scope (user, global, shared)."},
 			[]string{"route", "scope"}),
 	}
+	m.limited = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "malefiz_discord_limiter_requests_total",
+		Help: "Requests the rate limiter sent to Discord, by class (global: under the bot token's global limit; exempt: an interaction route)."},
+		[]string{"class"})
+	m.invalid = prometheus.NewCounter(prometheus.CounterOpts{Name: "malefiz_discord_invalid_requests_total",
+		Help: "Invalid requests to Discord (401, 403, 429 but scope shared): 10,000 in 10 minutes ban the address for an hour."})
+	m.braked = prometheus.NewCounter(prometheus.CounterOpts{Name: "malefiz_discord_braked_total",
+		Help: "Deferrable requests the rate limiter held back because the invalid requests neared Discord's ban."})
+	m.reg.MustRegister(m.limited, m.invalid, m.braked)
 	m.reg.MustRegister(m.interactions, m.latency, m.commits, m.renders, m.requests, m.requestTime, m.rateLimited,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if g.GamesRunning != nil {
@@ -71,8 +85,20 @@ func New(g Gauges) *Metrics {
 	if g.OutboxPending != nil {
 		m.reg.MustRegister(countGauge("malefiz_outbox_pending", "Discord effects committed and not yet delivered.", g.OutboxPending))
 	}
+	if g.DiscordInvalid != nil {
+		m.reg.MustRegister(countGauge("malefiz_discord_invalid_requests", "Invalid requests to Discord in the last 10 minutes (the ban is at 10,000).", g.DiscordInvalid))
+	}
 	return m
 }
+
+// LimiterRequest records a request the rate limiter sent, by class.
+func (m *Metrics) LimiterRequest(class string) { m.limited.WithLabelValues(class).Inc() }
+
+// InvalidRequest records an invalid request to Discord.
+func (m *Metrics) InvalidRequest() { m.invalid.Inc() }
+
+// Braked records a request held back by the invalid-request brake.
+func (m *Metrics) Braked() { m.braked.Inc() }
 
 // countGauge is a gauge read from count at each scrape; a failed count
 // leaves it out of that scrape.

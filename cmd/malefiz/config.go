@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 )
 
 // defaultConfigFile is read when -config is not given and the file exists.
@@ -69,6 +70,10 @@ type DiscordConfig struct {
 	Shards int `toml:"shards"`
 	// ShardIDs are the shards this process runs; empty means all.
 	ShardIDs []int `toml:"shard_ids"`
+	// GlobalRate is the bot token's globally limited requests a second,
+	// over every process (replicas on PostgreSQL share it); the limiter
+	// lets a burst of 3 more through in a second.
+	GlobalRate float64 `toml:"global_rate"`
 }
 
 // The ways interactions arrive ([discord] interactions).
@@ -145,7 +150,7 @@ type LogConfig struct {
 // DefaultConfig returns the configuration used where the file says nothing.
 func DefaultConfig() Config {
 	return Config{
-		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway},
+		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway, GlobalRate: ratelimit.DefaultRate},
 		Database: DatabaseConfig{Path: "malefiz.db"},
 		Game:     GameConfig{Seats: 4, ComputerLevel: "normal", Coach: true},
 		Log:      LogConfig{Level: "info", Format: "text"},
@@ -251,6 +256,13 @@ func (c *Config) applyEnv(getenv func(string) string) {
 			c.Discord.ShardIDs = append(c.Discord.ShardIDs, n)
 		}
 	}
+	if v, ok := str("MALEFIZ_DISCORD_GLOBAL_RATE", "[discord] global_rate", nil); ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			f = -1 // Validate says what is wrong
+		}
+		c.Discord.GlobalRate = f
+	}
 	str("MALEFIZ_HTTP_LISTEN", "[http] listen", &c.HTTP.Listen)
 	str("MALEFIZ_DATABASE_URL", "[database] url", &c.Database.URL)
 	str("MALEFIZ_LOG_LEVEL", "[log] level", &c.Log.Level)
@@ -324,6 +336,14 @@ func (c Config) validateScale() []error {
 		errs = append(errs, fmt.Errorf("%s %q, want 0 (Discord's recommendation) or more", v.name, v.value))
 	} else if c.Discord.Shards < 0 {
 		errs = append(errs, fmt.Errorf("[discord] shards = %d, want 0 (Discord's recommendation) or more", c.Discord.Shards))
+	}
+	if r := c.Discord.GlobalRate; !(r > 0 && r+ratelimit.DefaultBurst <= ratelimit.GlobalLimit) {
+		value := fmt.Sprintf("%s = %v", c.setting("[discord] global_rate"), r)
+		if v, ok := c.env["[discord] global_rate"]; ok {
+			value = fmt.Sprintf("%s %q", v.name, v.value)
+		}
+		errs = append(errs, fmt.Errorf("%s, want more than 0 and at most %d (Discord allows %d requests a second; a burst of %d comes on top)",
+			value, ratelimit.GlobalLimit-ratelimit.DefaultBurst, ratelimit.GlobalLimit, ratelimit.DefaultBurst))
 	}
 	seen := map[int]bool{}
 	for _, id := range c.Discord.ShardIDs {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/ratelimit"
 )
 
 const testPublicKey = "f1b4a7b3e5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"
@@ -21,10 +23,12 @@ func TestConfigScaleSettingsFromFileAndEnvironment(t *testing.T) {
 	assert.Equal(t, 4, cfg.Discord.Shards)
 	assert.Equal(t, []int{0, 1}, cfg.Discord.ShardIDs)
 	assert.Equal(t, "127.0.0.1:8080", cfg.HTTP.Listen)
+	assert.Equal(t, float64(ratelimit.DefaultRate), cfg.Discord.GlobalRate)
 
 	cfg, err = LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_SHARDS": "6", "MALEFIZ_DISCORD_SHARD_IDS": "4,5",
-		"MALEFIZ_HTTP_LISTEN": "0.0.0.0:9090"}))
+		"MALEFIZ_HTTP_LISTEN": "0.0.0.0:9090", "MALEFIZ_DISCORD_GLOBAL_RATE": "22.5"}))
 	require.NoError(t, err)
+	assert.Equal(t, 22.5, cfg.Discord.GlobalRate)
 	assert.Equal(t, 6, cfg.Discord.Shards)
 	assert.Equal(t, []int{4, 5}, cfg.Discord.ShardIDs)
 	assert.Equal(t, "0.0.0.0:9090", cfg.HTTP.Listen)

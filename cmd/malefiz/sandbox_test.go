@@ -286,6 +286,16 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 		m, _ := app.fake.Message(lobby)
 		return strings.Contains(m.Text(), "🏆")
 	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
+	// The result's thread settings reach Discord (paced under the global
+	// limit, a moment after the card) before the clock moves on.
+	require.Eventually(t, func() bool {
+		for _, c := range app.fake.Calls() {
+			if c.Method == http.MethodPatch && c.Path == "/channels/"+lobby {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond, "the thread's archive duration is set")
 	post("/api/skip", map[string]string{"by": "30m"})
 	assert.False(t, thread().Archived, "half an hour after the result the players can still talk there")
 	post("/api/skip", map[string]string{"by": "31m"})

@@ -20,6 +20,7 @@ import (
 	"github.com/malefiz-discord/malefiz/bot"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/metrics"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -43,8 +44,9 @@ type Main struct {
 	ActivityOptions func(*activity.Config)
 
 	db       *store.DB
-	rest     *discordgo.Session // REST only: the bot's calls
-	shards   *shardSet          // gateway mode
+	rest     *discordgo.Session   // REST only: the bot's calls
+	limiter  *ratelimit.Transport // under rest: Discord's limits
+	shards   *shardSet            // gateway mode
 	bot      *bot.Bot
 	metrics  *metrics.Metrics
 	listener net.Listener
@@ -85,17 +87,17 @@ func (m *Main) run(ctx context.Context) error {
 	}
 	db.Rate = gametable.Elo // the game table's rating rule, for every finished game
 	m.db = db
-	m.metrics = metrics.New(metrics.Gauges{GamesRunning: db.RunningGames, OutboxPending: db.PendingEffects})
+	m.metrics = metrics.New(metrics.Gauges{GamesRunning: db.RunningGames, OutboxPending: db.PendingEffects,
+		DiscordInvalid: func(context.Context) (int, error) { return m.limiter.Invalid(), nil }})
 
-	transport, err := bot.NewAPITransport(m.Config.Discord.APIURL, http.DefaultTransport)
+	client, plain, err := m.clients()
 	if err != nil {
 		return err
 	}
-	client := &http.Client{Transport: m.metrics.Transport(transport), Timeout: 20 * time.Second}
 	if m.rest, err = m.session(client); err != nil {
 		return err
 	}
-	cfg := bot.Config{Store: db, Discord: m.rest, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
+	cfg := bot.Config{Store: db, Discord: ratelimit.Session{Session: m.rest}, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2},
 		CoachOff: !m.Config.Game.Coach,
@@ -111,7 +113,7 @@ func (m *Main) run(ctx context.Context) error {
 	}
 	m.activityConfig(&cfg)
 	m.bot = bot.New(cfg)
-	if err := m.startActivity(client); err != nil {
+	if err := m.startActivity(plain); err != nil {
 		return err
 	}
 
@@ -140,10 +142,36 @@ func (m *Main) run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("read the application from Discord: %w", err)
 		}
+		m.limiter.SetApplicationID(app.ID)
 		m.registerCommands(app.ID, app.Name)
 		return nil
 	}
 	return m.shards.open(ctx)
+}
+
+// clients returns the HTTP clients of the bot's REST calls: client goes
+// through the rate limiter, plain does not (the Activity's OAuth2 calls,
+// made with the users' tokens, which count against no limit of the bot's).
+//
+// The limiter sits above the api_url rewrite, so that it reads Discord's
+// paths as discordgo wrote them (a proxy's path prefix is no route of
+// Discord's) and a REST proxy in api_url, which keeps limits of its own,
+// still gets this process's requests paced; the metrics sit below it and
+// count every request sent, each retry included, and each 429 answered.
+func (m *Main) clients() (client, plain *http.Client, err error) {
+	transport, err := bot.NewAPITransport(m.Config.Discord.APIURL, http.DefaultTransport)
+	if err != nil {
+		return nil, nil, err
+	}
+	counted := m.metrics.Transport(transport)
+	m.limiter = ratelimit.New(ratelimit.Options{Base: counted, Rate: m.Config.Discord.GlobalRate,
+		Hooks: ratelimit.Hooks{
+			Request: m.metrics.LimiterRequest,
+			Invalid: func(int) { m.metrics.InvalidRequest() },
+			Braked:  m.metrics.Braked,
+		}})
+	return &http.Client{Transport: m.limiter, Timeout: 20 * time.Second},
+		&http.Client{Transport: counted, Timeout: 20 * time.Second}, nil
 }
 
 // session returns a discordgo session with the bot's token and client.

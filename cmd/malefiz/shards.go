@@ -117,13 +117,10 @@ func (ss *shardSet) open(ctx context.Context) error {
 // the one running shard 0 does.
 func (ss *shardSet) onReady(sh *shard, r *discordgo.Ready) {
 	sh.set(true)
+	ss.main.limiter.SetApplicationID(readyAppID(r))
 	if sh.id == 0 {
 		ss.once.Do(func() {
-			appID := r.User.ID
-			if r.Application != nil && r.Application.ID != "" {
-				appID = r.Application.ID
-			}
-			ss.main.registerCommands(appID, r.User.Username)
+			ss.main.registerCommands(readyAppID(r), r.User.Username)
 		})
 	}
 	select {
@@ -131,6 +128,15 @@ func (ss *shardSet) onReady(sh *shard, r *discordgo.Ready) {
 	default:
 		close(sh.ready)
 	}
+}
+
+// readyAppID is the application's ID a READY names (its bot user's ID,
+// which Discord makes the same, when it names none).
+func readyAppID(r *discordgo.Ready) string {
+	if r.Application != nil && r.Application.ID != "" {
+		return r.Application.ID
+	}
+	return r.User.ID
 }
 
 // set records whether the shard's connection is up.
