@@ -34,6 +34,7 @@ var copyTables = []copyTable{
 	{"user_settings", "user_id"},
 	{"grades", "game_id, idx"},
 	{"coaching", "game_id"},
+	{"rate_budgets", "key"},
 }
 
 // TableCounts are the rows of each table, by table name.

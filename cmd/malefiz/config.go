@@ -337,12 +337,12 @@ func (c Config) validateScale() []error {
 	} else if c.Discord.Shards < 0 {
 		errs = append(errs, fmt.Errorf("[discord] shards = %d, want 0 (Discord's recommendation) or more", c.Discord.Shards))
 	}
-	if r := c.Discord.GlobalRate; !(r > 0 && r+ratelimit.DefaultBurst <= ratelimit.GlobalLimit) {
+	if r := c.Discord.GlobalRate; !(r >= 1 && r+ratelimit.DefaultBurst <= ratelimit.GlobalLimit) {
 		value := fmt.Sprintf("%s = %v", c.setting("[discord] global_rate"), r)
 		if v, ok := c.env["[discord] global_rate"]; ok {
 			value = fmt.Sprintf("%s %q", v.name, v.value)
 		}
-		errs = append(errs, fmt.Errorf("%s, want more than 0 and at most %d (Discord allows %d requests a second; a burst of %d comes on top)",
+		errs = append(errs, fmt.Errorf("%s, want 1 to %d (Discord allows %d requests a second; a burst of %d comes on top)",
 			value, ratelimit.GlobalLimit-ratelimit.DefaultBurst, ratelimit.GlobalLimit, ratelimit.DefaultBurst))
 	}
 	seen := map[int]bool{}

@@ -117,7 +117,7 @@ func TestConfigEnvironmentErrorsNameTheVariable(t *testing.T) {
 		"guild ids":    {env: "MALEFIZ_GUILD_IDS=abc", want: `MALEFIZ_GUILD_IDS: "abc" is not a server ID`},
 		"interactions": {env: "MALEFIZ_DISCORD_INTERACTIONS=webhook", want: `MALEFIZ_DISCORD_INTERACTIONS "webhook", want gateway or http`},
 		"shards":       {env: "MALEFIZ_DISCORD_SHARDS=many", want: `MALEFIZ_DISCORD_SHARDS "many", want 0`, file: "[discord]\nshards = -2", fileWant: "[discord] shards = -2"},
-		"global rate":  {env: "MALEFIZ_DISCORD_GLOBAL_RATE=fast", want: `MALEFIZ_DISCORD_GLOBAL_RATE "fast", want more than 0 and at most 47`, file: "[discord]\nglobal_rate = 60.0", fileWant: "[discord] global_rate = 60, want more than 0 and at most 47"},
+		"global rate":  {env: "MALEFIZ_DISCORD_GLOBAL_RATE=fast", want: `MALEFIZ_DISCORD_GLOBAL_RATE "fast", want 1 to 47`, file: "[discord]\nglobal_rate = 60.0", fileWant: "[discord] global_rate = 60, want 1 to 47"},
 		"listen":       {env: "MALEFIZ_HTTP_LISTEN=8080", want: `MALEFIZ_HTTP_LISTEN "8080", want host:port`},
 		"database url": {env: "MALEFIZ_DATABASE_URL=mysql://db/x", want: `MALEFIZ_DATABASE_URL: scheme "mysql"`, file: "[database]\nurl = \"mysql://db/x\"", fileWant: `[database] url: scheme "mysql"`},
 	} {

@@ -90,7 +90,11 @@ func (m *Main) run(ctx context.Context) error {
 	m.metrics = metrics.New(metrics.Gauges{GamesRunning: db.RunningGames, OutboxPending: db.PendingEffects,
 		DiscordInvalid: func(context.Context) (int, error) { return m.limiter.Invalid(), nil }})
 
-	client, plain, err := m.clients()
+	budget, err := m.sharedBudget(ctx)
+	if err != nil {
+		return err
+	}
+	client, plain, err := m.clients(budget)
 	if err != nil {
 		return err
 	}
@@ -158,13 +162,13 @@ func (m *Main) run(ctx context.Context) error {
 // Discord's) and a REST proxy in api_url, which keeps limits of its own,
 // still gets this process's requests paced; the metrics sit below it and
 // count every request sent, each retry included, and each 429 answered.
-func (m *Main) clients() (client, plain *http.Client, err error) {
+func (m *Main) clients(budget ratelimit.Budget) (client, plain *http.Client, err error) {
 	transport, err := bot.NewAPITransport(m.Config.Discord.APIURL, http.DefaultTransport)
 	if err != nil {
 		return nil, nil, err
 	}
 	counted := m.metrics.Transport(transport)
-	m.limiter = ratelimit.New(ratelimit.Options{Base: counted, Rate: m.Config.Discord.GlobalRate,
+	m.limiter = ratelimit.New(ratelimit.Options{Base: counted, Budget: budget, Rate: m.Config.Discord.GlobalRate,
 		Hooks: ratelimit.Hooks{
 			Request: m.metrics.LimiterRequest,
 			Invalid: func(int) { m.metrics.InvalidRequest() },
@@ -172,6 +176,34 @@ func (m *Main) clients() (client, plain *http.Client, err error) {
 		}})
 	return &http.Client{Transport: m.limiter, Timeout: 20 * time.Second},
 		&http.Client{Transport: counted, Timeout: 20 * time.Second}, nil
+}
+
+// The shared budget's batch and lease: a round trip per 4 requests, each
+// batch usable for a quarter of a second.
+const (
+	budgetBatch = 4
+	budgetLease = 250 * time.Millisecond
+)
+
+// sharedBudget returns the global limit's budget that the replicas on a
+// PostgreSQL database share, nil on SQLite (the limiter's own bucket).
+// Its rate keeps its ceiling (store.BudgetOptions.Ceiling) at what one
+// process's bucket allows in a second, global_rate plus the burst: 35.2
+// requests a second sustained at the default 45, for at most 48 in any
+// second over all the replicas.
+func (m *Main) sharedBudget(ctx context.Context) (ratelimit.Budget, error) {
+	ceiling := m.Config.Discord.GlobalRate + ratelimit.DefaultBurst
+	o := store.BudgetOptions{Batch: budgetBatch, Lease: budgetLease}
+	o.Rate = (ceiling - float64(o.Batch)) / (1 + o.Lease.Seconds())
+	b, err := m.db.Budget(ctx, m.Config.Discord.Token, o)
+	switch {
+	case errors.Is(err, store.ErrNotShared):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	m.Logger.Info("the global rate limit is shared in the database", "rate", o.Rate, "batch", o.Batch, "lease", o.Lease)
+	return b, nil
 }
 
 // session returns a discordgo session with the bot's token and client.
