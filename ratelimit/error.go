@@ -15,7 +15,7 @@ type Error struct {
 	Method string
 	Route  string // the route, IDs and tokens replaced
 	// Status is Discord's last answer: 429, a 5xx, or 0 when the request
-	// was not sent (the brake).
+	// was not sent (the brake, or a wait longer than MaxWait).
 	Status int
 	// Scope is a 429's X-RateLimit-Scope: "user", "global" or "shared";
 	// "brake" when the invalid-request brake held the request back.
@@ -32,6 +32,9 @@ func (e *Error) Error() string {
 	case e.Scope == ScopeBrake:
 		return fmt.Sprintf("ratelimit: %s %s held back: too many invalid requests in 10 minutes; try again in %v",
 			e.Method, e.Route, e.RetryAfter.Round(time.Millisecond))
+	case e.Tries == 0:
+		return fmt.Sprintf("ratelimit: %s %s not sent: limited (scope %s) for %v",
+			e.Method, e.Route, e.Scope, e.RetryAfter.Round(time.Millisecond))
 	case e.Status == 429:
 		return fmt.Sprintf("ratelimit: %s %s: 429 (scope %s) after %d tries; try again in %v",
 			e.Method, e.Route, e.Scope, e.Tries, e.RetryAfter.Round(time.Millisecond))

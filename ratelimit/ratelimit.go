@@ -359,8 +359,7 @@ func (t *Transport) wait(ctx context.Context, r route) error {
 		}
 		t.mu.Unlock()
 		if d > t.o.MaxWait {
-			return &Error{Method: strings.SplitN(r.key, " ", 2)[0], Route: r.key, Status: http.StatusTooManyRequests,
-				Scope: ScopeUser, RetryAfter: d}
+			return &Error{Method: r.method(), Route: r.key, Scope: ScopeUser, RetryAfter: d}
 		}
 		if err := t.o.Sleep(ctx, d); err != nil {
 			return err
@@ -383,8 +382,7 @@ func (t *Transport) waitGlobal(ctx context.Context, r route) error {
 		d := t.globalUntil.Sub(now)
 		t.mu.Unlock()
 		if d > t.o.MaxWait {
-			return &Error{Method: strings.SplitN(r.key, " ", 2)[0], Route: r.key, Status: http.StatusTooManyRequests,
-				Scope: ScopeGlobal, RetryAfter: d}
+			return &Error{Method: r.method(), Route: r.key, Scope: ScopeGlobal, RetryAfter: d}
 		}
 		if d <= 0 {
 			var err error

@@ -496,3 +496,30 @@ func BenchmarkTransport(b *testing.B) {
 		})
 	}
 }
+
+func TestLongWaitsAreNotSatOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, scope, next string
+	}{
+		{"a bucket's", ScopeUser, "/channels/1/messages"},
+		{"the global", ScopeGlobal, "/channels/2/messages"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClock()
+			d := newDiscord(t, c)
+			d.fault(fault{status: 429, scope: tc.scope, after: 60})
+			tr := newTransport(c, Options{})
+			_, _, err := do(t, tr, context.Background(), "POST", d.srv.URL+"/api/v10/channels/1/messages", "{}")
+			require.Error(t, err)
+			c.Advance(30 * time.Second)
+			_, _, err = do(t, tr, context.Background(), "POST", d.srv.URL+"/api/v10"+tc.next, "{}")
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Zero(t, e.Tries)
+			assert.Equal(t, tc.scope, e.Scope)
+			assert.Equal(t, 30*time.Second, e.RetryAfter)
+			assert.Contains(t, e.Error(), "not sent")
+			assert.Len(t, d.log(), 1, "nothing sent into the window")
+		})
+	}
+}

@@ -57,6 +57,12 @@ func parseRoute(method, path, appID string) route {
 	return r
 }
 
+// method is the route's HTTP method.
+func (r route) method() string {
+	m, _, _ := strings.Cut(r.key, " ")
+	return m
+}
+
 // isSnowflake reports whether s is a Discord ID: digits only.
 func isSnowflake(s string) bool {
 	if s == "" {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+)
+
+// TestRESTGoesThroughTheRateLimiter plays the start of a game in the
+// sandbox and checks what reached the stand-in: the clicks' callbacks
+// without the bot token (the limiter's exempt routes), the channel's
+// requests with it, discordgo's bucket map not grown by the clicks, and
+// the limiter's metrics counting both classes.
+func TestRESTGoesThroughTheRateLimiter(t *testing.T) {
+	app, err := startSandbox(t.Context(), sandboxOptions{Users: []string{"Alice", "Bob"}, Logger: testLogger(new(logBuffer)),
+		Bot: func(c *bot.Config) { c.Draw = func(int) int { return 0 } }})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, app.Close()) })
+	srv := httptest.NewServer(app.Handler())
+	t.Cleanup(srv.Close)
+	post := func(path string, v any) map[string]any {
+		t.Helper()
+		body, _ := json.Marshal(v)
+		resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
+		return out
+	}
+	control := func(msgID, action string) string {
+		t.Helper()
+		m, ok := app.fake.Message(msgID)
+		require.True(t, ok)
+		for _, id := range m.CustomIDs() {
+			if strings.HasPrefix(id, "mf/"+action+"/") {
+				return id
+			}
+		}
+		t.Fatalf("message %s has no %s control", msgID, action)
+		return ""
+	}
+	alice, bob := "100000000000000001", "100000000000000002"
+	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
+	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": control(lobby, "join")})
+	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": control(lobby, "start")})
+	require.Eventually(t, func() bool {
+		n, err := app.main.db.PendingEffects(t.Context())
+		return err == nil && n == 0
+	}, 10*time.Second, 5*time.Millisecond, "the outbox is delivered")
+
+	callbacks, channels := 0, 0
+	for _, c := range app.fake.Calls() {
+		auth := c.Header.Get("Authorization")
+		switch {
+		case strings.HasPrefix(c.Path, "/interactions/"):
+			callbacks++
+			assert.Empty(t, auth, "%s %s carries the bot token", c.Method, c.Path)
+		case strings.HasPrefix(c.Path, "/channels/"):
+			channels++
+			assert.Equal(t, "Bot "+app.fake.Token(), auth, "%s %s", c.Method, c.Path)
+		}
+	}
+	assert.Equal(t, 3, callbacks, "a command and two clicks")
+	assert.Positive(t, channels)
+	kept := reflect.ValueOf(app.main.rest.Ratelimiter).Elem().FieldByName("buckets").Len()
+	t.Logf("discordgo keeps %d buckets", kept)
+	assert.LessOrEqual(t, kept, 4, "discordgo's buckets: the start's own requests only, none per click")
+
+	rec := httptest.NewRecorder()
+	app.main.metrics.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	assert.Contains(t, string(body), `malefiz_discord_limiter_requests_total{class="exempt"}`)
+	assert.Contains(t, string(body), `malefiz_discord_limiter_requests_total{class="global"}`)
+	assert.Contains(t, string(body), "malefiz_discord_invalid_requests 0")
+}
