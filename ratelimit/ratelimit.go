@@ -463,7 +463,14 @@ func (t *Transport) learn(r route, res *http.Response) time.Duration {
 		b.limit = limit
 	}
 	if rem, err := strconv.Atoi(h.Get("X-RateLimit-Remaining")); err == nil && b.limit > 0 {
-		b.remaining = rem
+		if now.Before(b.reset) {
+			// The window the limiter counts in: the answer may be older
+			// than requests sent since (each took one), so it never
+			// raises the count.
+			b.remaining = min(b.remaining, rem)
+		} else {
+			b.remaining = rem
+		}
 	}
 	if after, ok := seconds(h.Get("X-RateLimit-Reset-After")); ok && b.limit > 0 {
 		b.reset = now.Add(after)

@@ -523,3 +523,25 @@ func TestLongWaitsAreNotSatOut(t *testing.T) {
 		})
 	}
 }
+
+func TestAnOldAnswerDoesNotRaiseTheCount(t *testing.T) {
+	c := newClock()
+	tr := newTransport(c, Options{})
+	r := parseRoute("POST", "/api/v10/channels/1/messages", "")
+	answer := func(remaining string) *http.Response {
+		h := http.Header{}
+		h.Set("X-RateLimit-Limit", "5")
+		h.Set("X-RateLimit-Remaining", remaining)
+		h.Set("X-RateLimit-Reset-After", "5")
+		h.Set("X-RateLimit-Bucket", "abc")
+		return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(strings.NewReader(""))}
+	}
+	require.Negative(t, tr.learn(r, answer("4")))
+	for range 4 {
+		require.NoError(t, tr.wait(context.Background(), r)) // four sent, none answered
+	}
+	require.Negative(t, tr.learn(r, answer("3"))) // the answer to the first of them
+	before := c.Now()
+	require.NoError(t, tr.wait(context.Background(), r))
+	assert.Equal(t, before.Add(5*time.Second), c.Now(), "the fifth waits for the reset")
+}
