@@ -18,13 +18,17 @@ import (
 // the end of the sleep, so that waits cost no real time and a test counts
 // requests per second of this clock, never of the machine's.
 type clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu   sync.Mutex
+	t    time.Time
+	real bool // the machine's clock: Now is time.Now, Sleep sleeps
 }
 
 func newClock() *clock { return &clock{t: time.Unix(1_700_000_000, 0)} }
 
 func (c *clock) Now() time.Time {
+	if c.real {
+		return time.Now()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
@@ -93,7 +97,7 @@ type fault struct {
 	match  string // a path substring; "" any request
 }
 
-func newDiscord(t *testing.T, c *clock) *discord {
+func newDiscord(t testing.TB, c *clock) *discord {
 	d := &discord{clock: c, window: 5 * time.Second, buckets: map[string]*testBucket{},
 		seconds: map[int64]int{}, stops: map[string]time.Time{}}
 	d.srv = httptest.NewServer(http.HandlerFunc(d.serve))

@@ -545,3 +545,54 @@ func TestAnOldAnswerDoesNotRaiseTheCount(t *testing.T) {
 	require.NoError(t, tr.wait(context.Background(), r))
 	assert.Equal(t, before.Add(5*time.Second), c.Now(), "the fifth waits for the reset")
 }
+
+// BenchmarkStorm offers globally limited requests at twice Discord's
+// global limit (100 a second, each to a channel of its own) to a Discord
+// that enforces 50 a second per second of the machine's clock, for b.N
+// requests (-benchtime 500x is 5 s), with and without the limiter, and
+// reports the global 429s a second and the requests a second that got
+// through.
+func BenchmarkStorm(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		limiter bool
+	}{{"none", false}, {"limiter", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			d := newDiscord(b, &clock{real: true})
+			d.global = GlobalLimit
+			var tr http.RoundTripper = http.DefaultTransport
+			if bc.limiter {
+				tr = New(Options{})
+			}
+			tick := time.NewTicker(10 * time.Millisecond)
+			defer tick.Stop()
+			var wg sync.WaitGroup
+			start := time.Now()
+			i := 0
+			for b.Loop() {
+				<-tick.C
+				i++
+				wg.Go(func() {
+					req, _ := http.NewRequest("POST", fmt.Sprintf("%s/api/v10/channels/%d/messages", d.srv.URL, i), strings.NewReader("{}"))
+					if res, err := tr.RoundTrip(req); err == nil {
+						_, _ = io.Copy(io.Discard, res.Body)
+						res.Body.Close()
+					}
+				})
+			}
+			wg.Wait()
+			secs := time.Since(start).Seconds()
+			limited, ok := 0, 0
+			for _, call := range d.log() {
+				switch call.Status {
+				case http.StatusTooManyRequests:
+					limited++
+				case http.StatusOK:
+					ok++
+				}
+			}
+			b.ReportMetric(float64(limited)/secs, "global429/s")
+			b.ReportMetric(float64(ok)/secs, "sent/s")
+		})
+	}
+}
