@@ -8,7 +8,10 @@ type route struct {
 	major string // the top-level resource: "channels/1", "webhooks/1/tok"; "" for none
 	// exempt is an interaction route (the callback, or the application's
 	// webhook of an interaction token): not under the global limit, and
-	// sent without the bot token.
+	// sent without the bot token, which Discord does not ask for there: the
+	// interaction's token in the path is the authorization
+	// (https://discord.com/developers/docs/interactions/receiving-and-responding;
+	// the global limit's exemption: .../topics/rate-limits).
 	exempt bool
 }
 
