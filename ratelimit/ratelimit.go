@@ -22,9 +22,10 @@
 // It hands discordgo responses without their X-RateLimit-* headers, so that
 // discordgo's own buckets (kept per local key, which is per URL for a
 // callback and shared by a channel's POST and PATCH) stay inert and never
-// wait a second time on wrong keys: a discordgo Bucket changes Remaining
-// only from those headers, and with Remaining at its starting 1 it never
-// sleeps.
+// wait a second time on wrong keys: a discordgo Bucket learns its reset
+// time and its global lock only from those headers, so without them it
+// never sleeps. discordgo gets no 429 either (it would retry it for ever,
+// with a sleep no context cuts): an *Error instead.
 package ratelimit
 
 import (
