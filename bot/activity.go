@@ -20,10 +20,26 @@ import (
 // path of every change (change): the game's lock, its version, one commit,
 // the same effects in the thread. A play and a click at once apply once:
 // the second finds its turn over. user must be known from Discord (the
-// Activity's session), never from what the page says.
-func (b *Bot) Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error {
+// Activity's session), never from what the page says; guild is the
+// guild the session was opened in: a game of another guild is not found.
+func (b *Bot) Play(ctx context.Context, id int64, guild string, user table.Actor, play table.CustomID) error {
 	play.Game = id
-	return b.change(ctx, nil, id, func(t *table.Table) error { return t.Play(user, play) })
+	return b.change(ctx, nil, id, func(t *table.Table) error {
+		if err := inGuild(t, guild); err != nil {
+			return err
+		}
+		return t.Play(user, play)
+	})
+}
+
+// inGuild refuses a game that is not of guild as if it did not exist:
+// the Activity reads and plays only the games of the guild it was opened
+// in, and learns nothing of the others.
+func inGuild(t *table.Table, guild string) error {
+	if guild == "" || t.Game.GuildID != guild {
+		return refuse(locales.ErrUnknownGame, t.Game.ID)
+	}
+	return nil
 }
 
 // The lobby actions of the Activity (Bot.Lobby).
@@ -36,8 +52,9 @@ const (
 // Lobby applies a lobby action made in the Activity by user on game id:
 // take a seat, give it up, or start (the host), the decisions of the
 // lobby's buttons by the one path of every change; the lobby message in
-// the channel is edited as for a command.
-func (b *Bot) Lobby(ctx context.Context, id int64, user table.Actor, act string) error {
+// the channel is edited as for a command. A game of another guild than
+// guild is not found.
+func (b *Bot) Lobby(ctx context.Context, id int64, guild string, user table.Actor, act string) error {
 	user.Click, user.MessageID = false, ""
 	var decide action
 	switch act {
@@ -51,19 +68,25 @@ func (b *Bot) Lobby(ctx context.Context, id int64, user table.Actor, act string)
 		return refuse(locales.ErrUnknownButton)
 	}
 	return b.change(ctx, nil, id, func(t *table.Table) error {
+		if err := inGuild(t, guild); err != nil {
+			return err
+		}
 		t.Touch(user.UserID)
 		return decide(t)
 	})
 }
 
-// Live returns game id as userID sees it in the Activity, in lang, with
-// the guild it belongs to.
-func (b *Bot) Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error) {
+// Live returns game id as userID sees it in the Activity, in lang; a game
+// of another guild than guild is not found.
+func (b *Bot) Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error) {
 	t, err := b.load(ctx, id, nil)
 	if err != nil {
-		return table.Live{}, "", err
+		return table.Live{}, err
 	}
-	return t.Live(userID, lang), t.Game.GuildID, nil
+	if err := inGuild(t, guild); err != nil {
+		return table.Live{}, err
+	}
+	return t.Live(userID, lang), nil
 }
 
 // Refusal returns what a user reads for err, the error of Play or Live,

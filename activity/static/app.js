@@ -70,7 +70,9 @@ async function signIn(cfg) {
   const { code } = await sdk.commands.authorize({
     client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
-  const tok = await api("POST", "api/token", { Code: code });
+  // Where the Activity was opened, as the client says; the server
+  // believes the guild once Discord says the user is a member there.
+  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "" });
   await sdk.commands.authenticate({ access_token: tok.access_token });
   state.session = tok.session;
   state.texts = tok.texts;
@@ -429,6 +431,7 @@ function listen(delay = 500) {
     if (state.socket !== ws || e.data === state.lastPush) return;
     state.lastPush = e.data;
     const live = JSON.parse(e.data);
+    if (live.error) { note(live.error); return; } // refused: the socket closes
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
     state.anims = changes(state.live, live);
     state.live = live;
@@ -438,6 +441,7 @@ function listen(delay = 500) {
   };
   ws.onclose = (e) => {
     if (e.code === 4001) { note(state.texts.signInFailed); return; }
+    if (e.code === 4004) return; // refused, said in the note
     note(state.texts.reconnecting);
     setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
   };
@@ -449,9 +453,8 @@ async function main() {
   note(state.texts.connecting);
   state.layout = await api("GET", "api/layout");
   drawBase($("board"));
-  let sdk;
   try {
-    sdk = await signIn(cfg);
+    state.sdk = await signIn(cfg);
   } catch (e) {
     note(e.message || state.texts.signInFailed);
     return;
@@ -462,7 +465,7 @@ async function main() {
   document.body.dataset.user = state.user.id;
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
-  const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
+  const games = await api("GET", "api/games"); // the session's guild and channel
   if (!games.length) { note(state.texts.noGame); return; }
   openGame(games[0].ID);
   if (games.length > 1) pickList(games);

@@ -62,11 +62,20 @@ func activityGame(t testing.TB) (*sandboxApp, *httptest.Server, int64, []sandbox
 	return app, srv, newActivityGame(t, app, srv, users), users
 }
 
-// activitySandbox starts a sandbox with Alice and Bob and a fixed die.
+// activitySandbox starts a sandbox with Alice, Bob and Carol (the
+// members of its guild) and a fixed die.
 func activitySandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User) {
 	t.Helper()
-	app, srv := seededSandbox(t, "Alice", "Bob")
-	return app, srv, sandbox.Users("Alice", "Bob")
+	app, srv, users, _ := activityLoggedSandbox(t)
+	return app, srv, users
+}
+
+// activityLoggedSandbox is activitySandbox with its logs.
+func activityLoggedSandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User, *logBuffer) {
+	t.Helper()
+	logs := new(logBuffer)
+	app, srv := seededSandboxLogs(t, logs, "Alice", "Bob", "Carol")
+	return app, srv, sandbox.Users("Alice", "Bob", "Carol"), logs
 }
 
 // newActivityGame opens a two-seat game as Alice, seats Bob and starts it.

@@ -190,9 +190,15 @@ func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 // close when the test ends.
 func seededSandbox(t testing.TB, users ...string) (*sandboxApp, *httptest.Server) {
 	t.Helper()
+	return seededSandboxLogs(t, new(logBuffer), users...)
+}
+
+// seededSandboxLogs is seededSandbox logging into logs.
+func seededSandboxLogs(t testing.TB, logs *logBuffer, users ...string) (*sandboxApp, *httptest.Server) {
+	t.Helper()
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  users,
-		Logger: testLogger(new(logBuffer)),
+		Logger: testLogger(logs),
 		Bot: func(c *bot.Config) {
 			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
 			c.Draw = func(int) int { return 0 }
