@@ -49,7 +49,15 @@ type Games interface {
 	Lobby(ctx context.Context, id int64, guild string, user table.Actor, act string) error
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error)
+	NewLobbyForm(lang string) []bot.FormField
+	NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error)
 }
+
+// Channel returns the guild of channel id and whether it is a thread,
+// asked of Discord with the bot's token (GET /channels/{channel},
+// https://discord.com/developers/docs/resources/channel#get-channel):
+// where the page says it was opened must be in the guild it says.
+type Channel func(ctx context.Context, id string) (guild string, thread bool, err error)
 
 // Member reports whether userID is a member of guildID, asked of Discord
 // with the bot's own token (GET /guilds/{guild}/members/{user},
@@ -64,10 +72,11 @@ var _ Games = (*bot.Bot)(nil)
 type Config struct {
 	Games        Games
 	Hub          *Hub
-	Member       Member // whether the user is in the guild the page says it was opened in
-	ClientID     string // the application's ID
-	ClientSecret string // OAuth2 client secret: the code exchange, and the sessions' key
-	APIURL       string // Discord's base URL; "" means https://discord.com
+	Member       Member  // whether the user is in the guild the page says it was opened in
+	Channel      Channel // the guild of the channel the page says it was opened in
+	ClientID     string  // the application's ID
+	ClientSecret string  // OAuth2 client secret: the code exchange, and the sessions' key
+	APIURL       string  // Discord's base URL; "" means https://discord.com
 	HTTPClient   *http.Client
 	Logger       *slog.Logger
 	Now          func() time.Time
@@ -140,6 +149,8 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/layout", s.serveLayout)
 	m.HandleFunc("POST /api/token", s.serveToken)
 	m.HandleFunc("GET /api/games", s.serveGames)
+	m.HandleFunc("GET /api/new", s.serveNewForm)
+	m.HandleFunc("POST /api/games", s.serveNewLobby)
 	m.HandleFunc("GET /api/games/{id}", s.serveGame)
 	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
 	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
@@ -238,11 +249,22 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusTooManyRequests, lang, locales.ActivityTooFast, "sign-ins of "+u.ID)
 		return
 	}
+	thread := false
 	if body.Guild != "" {
 		member, err := s.cfg.Member(r.Context(), body.Guild, u.ID)
 		if err != nil || !member {
 			s.log.Info("activity sign-in refused: not a member of the guild the page names",
 				"user", u.ID, "guild", body.Guild, "err", err)
+			s.refuse(w, r, http.StatusForbidden, lang, locales.ActivitySignInFailed, "")
+			return
+		}
+		var guild string
+		if body.Channel != "" {
+			guild, thread, err = s.cfg.Channel(r.Context(), body.Channel)
+		}
+		if body.Channel == "" || err != nil || guild != body.Guild {
+			s.log.Info("activity sign-in refused: the channel the page names is not of its guild",
+				"user", u.ID, "guild", body.Guild, "channel", body.Channel, "err", err)
 			s.refuse(w, r, http.StatusForbidden, lang, locales.ActivitySignInFailed, "")
 			return
 		}
@@ -252,7 +274,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		name = u.Username
 	}
 	expires := s.cfg.Now().Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionTTL))
-	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Expires: expires}
+	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread, Expires: expires}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": t.AccessToken, "session": s.sessions.sign(sess),
 		"user": map[string]string{"id": u.ID, "name": name}, "texts": pageTexts(sess.Lang),
@@ -342,6 +364,39 @@ func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 		out = append(out, e)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// serveNewForm answers the options of /malefiz new in the user's words,
+// for the page's form of a new lobby.
+func (s *Server) serveNewForm(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.cfg.Games.NewLobbyForm(sess.Lang))
+}
+
+// serveNewLobby opens a lobby in the session's channel with the options
+// of /malefiz new, by the path of the command: the bot decides, one
+// commit, the lobby message posted in the channel. It answers the game's
+// ID.
+func (s *Server) serveNewLobby(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.actingSession(w, r)
+	if !ok {
+		return
+	}
+	var values map[string]any
+	if readJSON(w, r, &values) != nil || len(values) > 16 {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownCommand, "bad new lobby")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	id, err := s.cfg.Games.NewLobby(r.Context(), sess.Guild, sess.Channel, sess.Thread, actor, values)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int64{"ID": id})
 }
 
 // gameID reads the {id} of the path.

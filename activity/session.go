@@ -26,6 +26,7 @@ type Session struct {
 	Lang    string    `json:"l"`
 	Guild   string    `json:"g,omitempty"`
 	Channel string    `json:"c,omitempty"`
+	Thread  bool      `json:"t,omitempty"` // the channel is a thread
 	Expires time.Time `json:"e"`
 }
 

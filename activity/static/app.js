@@ -465,10 +465,61 @@ async function main() {
   document.body.dataset.user = state.user.id;
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
+  if (!state.sdk.guildId) { note(state.texts.noGame); return; } // a DM: the games are a server's
+  newLobbyForm().catch((e) => note(e.message));
   const games = await api("GET", "api/games"); // the session's guild and channel
-  if (!games.length) { note(state.texts.noGame); return; }
+  if (!games.length) { note(state.texts.noGame); $("new").open = true; return; }
   openGame(games[0].ID);
   if (games.length > 1) pickList(games);
+}
+
+// newLobbyForm builds the form of a new lobby from the options of
+// /malefiz new as the server reads them (their limits, choices and texts
+// in the user's language); empty means the command's default.
+async function newLobbyForm() {
+  const fields = await api("GET", "api/new");
+  $("new-toggle").textContent = "+ " + state.texts.newGame;
+  const form = $("new-form");
+  form.replaceChildren();
+  for (const f of fields) {
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.name = f.Name;
+    const opt = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; select.append(o); };
+    opt("", "—");
+    if (f.Kind === "int") for (let n = f.Min; n <= f.Max; n++) opt(String(n), String(n));
+    else if (f.Kind === "bool") { opt("true", "✓"); opt("false", "✗"); }
+    else for (const c of f.Choices || []) opt(c.Value, c.Label);
+    const span = document.createElement("span");
+    span.textContent = f.Label;
+    label.append(span, select);
+    form.append(label);
+    select.dataset.kind = f.Kind;
+  }
+  const submit = button(state.texts.newGame, "", () => {}, "new");
+  submit.type = "submit";
+  form.append(submit);
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const values = {};
+    for (const sel of form.querySelectorAll("select")) {
+      if (!sel.value) continue;
+      values[sel.name] = sel.dataset.kind === "int" ? Number(sel.value) : sel.dataset.kind === "bool" ? sel.value === "true" : sel.value;
+    }
+    if (state.pending.has("new")) return;
+    state.pending.add("new");
+    note("");
+    try {
+      const made = await api("POST", "api/games", values);
+      $("new").open = false;
+      openGame(made.ID);
+      pickList(await api("GET", "api/games"));
+    } catch (err) {
+      note(err.message);
+    } finally {
+      state.pending.delete("new");
+    }
+  };
 }
 
 // openGame shows game id: its state now and after every change.

@@ -42,7 +42,7 @@ func (m *Main) startActivity(client *http.Client) error {
 		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
 	}
 	cfg := activity.Config{
-		Games: m.bot, Hub: m.hub, Member: m.guildMember, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
+		Games: m.bot, Hub: m.hub, Member: m.guildMember, Channel: m.channelGuild, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
 		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
 	}
 	if m.ActivityOptions != nil {
@@ -68,6 +68,17 @@ func (m *Main) guildMember(ctx context.Context, guildID, userID string) (bool, e
 		return false, nil
 	}
 	return false, err
+}
+
+// channelGuild asks Discord, with the bot's token, for the guild of a
+// channel and whether it is a thread
+// (https://discord.com/developers/docs/resources/channel#get-channel).
+func (m *Main) channelGuild(ctx context.Context, id string) (string, bool, error) {
+	ch, err := m.rest.Channel(id, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", false, err
+	}
+	return ch.GuildID, ch.IsThread(), nil
 }
 
 // sandboxMember stands in for guildMember in the sandbox: its users are

@@ -333,3 +333,42 @@ func TestActivityPicksAmongTheChannelsGames(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#games button[data-act="%d"]`, first))))
 	waitActivity(t, ctx, "the first game again", func(v activityView) bool { return v.Turn > 0 })
 }
+
+// TestActivityOpensALobby opens the Activity in a channel with no game:
+// the form of a new lobby is open, with the options of /malefiz new;
+// Alice picks two seats and a house rule and opens it: the page shows the
+// lobby, and its card is in the channel; Bob, opening the Activity there,
+// finds it and joins.
+func TestActivityOpensALobby(t *testing.T) {
+	app, srv, _ := activitySandbox(t)
+	alice := browser(t, 400, 860)
+	require.NoError(t, chromedp.Do(alice, chromedp.Navigate(srv.URL+"/.proxy/?user=Alice"),
+		chromedp.WaitVisible(`#new-form select[name="seats"]`),
+		chromedp.SetValue(`#new-form select[name="seats"]`, "2"),
+		chromedp.SetValue(`#new-form select[name="six-again"]`, "true")))
+	screenshot(t, alice, filepath.Join(t.ArtifactDir(), "activity-new.png"))
+	require.NoError(t, chromedp.Do(alice, chromedp.Click(`#new-form button[data-act="new"]`)))
+	v := waitActivity(t, alice, "the new lobby", func(v activityView) bool { return v.Turn == 0 })
+	assert.Empty(t, v.Note)
+	games, err := app.main.db.OpenGames(t.Context(), app.fake.GuildID, app.fake.ChannelID)
+	require.NoError(t, err)
+	require.Len(t, games, 1)
+	assert.Equal(t, 2, games[0].Options.Seats)
+	assert.True(t, games[0].Options.SixAgain)
+	require.Eventually(t, func() bool {
+		for _, m := range app.fake.ChannelMessages(app.fake.ChannelID) {
+			if slices.ContainsFunc(m.CustomIDs(), func(c string) bool { return strings.HasPrefix(c, fmt.Sprintf("mf/join/%d/", games[0].ID)) }) {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond, "the lobby card is in the channel")
+
+	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	require.NoError(t, chromedp.Do(bob, chromedp.Navigate(srv.URL+"/.proxy/?user=Bob")))
+	waitActivity(t, bob, "Alice's lobby", func(v activityView) bool { return v.Turn == 0 })
+	require.NoError(t, chromedp.Do(bob, chromedp.Click(`#actions button[data-act="join"]`)))
+	require.NoError(t, chromedp.Do(alice, chromedp.WaitVisible(`#actions button[data-act="start"]`)))
+	screenshot(t, alice, filepath.Join(t.ArtifactDir(), "activity-lobby.png"))
+}

@@ -518,3 +518,81 @@ func TestActivityPage(t *testing.T) {
 	_, script := get("/.proxy/static/app.js")
 	assert.NotRegexp(t, `fetch\("/|new URL\("/|"/api/`, script, "relative URLs only")
 }
+
+// TestActivityNewLobby opens lobbies from the Activity with the options of
+// /malefiz new: the bot's checks, one lobby, its message in the channel;
+// what the command refuses is refused, nothing made.
+func TestActivityNewLobby(t *testing.T) {
+	app, srv, users, _ := activityLoggedSandbox(t)
+	bob := signIn(t, app, srv, users[1])
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/.proxy/api/new", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+bob)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var form []struct{ Name, Kind string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&form))
+	resp.Body.Close()
+	var names []string
+	for _, f := range form {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"seats", "bots", "level", "turn-timeout", "roll", "six-again", "safe-row-2"}, names, "the options of /malefiz new")
+
+	open := func() int {
+		games, err := app.main.db.OpenGames(t.Context(), app.fake.GuildID, app.fake.ChannelID)
+		require.NoError(t, err)
+		return len(games)
+	}
+	refusals := []struct {
+		name   string
+		values map[string]any
+		says   string
+	}{
+		{"five seats", map[string]any{"seats": 5}, "seats"},
+		{"as many computers as seats", map[string]any{"seats": 2, "bots": 2}, "computer"},
+		{"a level that does not exist", map[string]any{"level": "godlike"}, "level"},
+		{"a timeout off the list", map[string]any{"turn-timeout": "1s"}, ""},
+		{"seats as text", map[string]any{"seats": "two"}, ""},
+		{"a house rule as text", map[string]any{"six-again": "yes"}, ""},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := activityCall(t, srv, http.MethodPost, "api/games", bob, tt.values)
+			assert.Equal(t, http.StatusConflict, status, "%v", out)
+			assert.Contains(t, strings.ToLower(fmt.Sprint(out["error"])), tt.says)
+			assert.Zero(t, open(), "no lobby made")
+		})
+	}
+
+	status, out := activityCall(t, srv, http.MethodPost, "api/games", bob, map[string]any{"seats": 2, "six-again": true, "level": "easy", "bots": 1})
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	id := int64(out["ID"].(float64))
+	sg, err := app.main.db.Game(t.Context(), id)
+	require.NoError(t, err)
+	assert.Equal(t, users[1].ID, sg.HostID)
+	assert.Equal(t, app.fake.ChannelID, sg.ChannelID)
+	assert.Equal(t, 2, sg.Options.Seats)
+	assert.True(t, sg.Options.SixAgain)
+	require.Len(t, sg.Seats, 2, "Bob and the computer he asked for")
+	assert.Equal(t, "easy", sg.Seats[1].Computer)
+	require.Eventually(t, func() bool {
+		for _, m := range app.fake.ChannelMessages(app.fake.ChannelID) {
+			if slices.ContainsFunc(m.CustomIDs(), func(c string) bool { return strings.HasPrefix(c, fmt.Sprintf("mf/start/%d/", id)) }) {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond, "the lobby card is posted in the channel")
+	assert.Equal(t, 1, open())
+
+	// Without a session, or from a DM, no lobby.
+	status, out = activityCall(t, srv, http.MethodPost, "api/games", "", map[string]any{})
+	assert.Equal(t, http.StatusUnauthorized, status, "%v", out)
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: users[0].ID, Name: "Alice"}, []string{"identify"})
+	require.NoError(t, err)
+	_, tok := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	status, out = activityCall(t, srv, http.MethodPost, "api/games", tok["session"].(string), map[string]any{})
+	assert.Equal(t, http.StatusConflict, status, "%v", out)
+	assert.Equal(t, 1, open())
+}
