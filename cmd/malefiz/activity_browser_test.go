@@ -372,3 +372,79 @@ func TestActivityOpensALobby(t *testing.T) {
 	require.NoError(t, chromedp.Do(alice, chromedp.WaitVisible(`#actions button[data-act="start"]`)))
 	screenshot(t, alice, filepath.Join(t.ArtifactDir(), "activity-lobby.png"))
 }
+
+// The README's pictures of the sandbox with the Activity open, written by
+// TestSandboxOpensTheActivityInAPane with -update.
+const (
+	sandboxActivityScreenshot      = "../../docs/activity-sandbox.png"
+	sandboxActivityPhoneScreenshot = "../../docs/activity-sandbox-phone.png"
+)
+
+// TestSandboxOpensTheActivityInAPane clicks Play on the board on the
+// card of a running game in the sandbox page: the Activity opens as the
+// Discord client opens it, in a pane beside the chat at 1280 px and over
+// the whole screen at 400 px, not in a new tab; the page in it, not
+// embedded in Discord, signs in through the SDK's DiscordSDKMock and the
+// stand-in's OAuth2, and shows the game of the channel.
+func TestSandboxOpensTheActivityInAPane(t *testing.T) {
+	_, srv, id, users := activityGame(t)
+	board := fmt.Sprintf("mf/board/%d/0", id)
+	sizes := []struct {
+		name          string
+		width, height int
+		beside        bool // the chat stays in sight
+		golden        string
+	}{
+		{"desktop", 1280, 800, true, sandboxActivityScreenshot},
+		{"phone", 400, 860, false, sandboxActivityPhoneScreenshot},
+	}
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			ctx := browser(t, sz.width, sz.height)
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Navigate(srv.URL),
+				chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
+				chromedp.SetValue(chromedp.ID("user"), users[0].ID),
+				chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
+				chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`button[data-cid=%q]`, board))),
+				chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-cid=%q]`, board))),
+				chromedp.WaitVisible(chromedp.ID("activity-pane")),
+			))
+			deadline := time.Now().Add(15 * time.Second)
+			for {
+				turn, err := chromedp.Run(ctx, chromedp.Evaluate[int](
+					`Number(document.querySelector('#activity-frame').contentDocument?.body?.dataset.turn ?? -1)`))
+				require.NoError(t, err)
+				if turn > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "pane-failed.png"))
+					t.Fatal("the Activity in the pane never showed the game")
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			targets, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.length`))
+			require.NoError(t, err)
+			assert.Equal(t, 1, targets, "one frame: the pane's")
+			chat, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('.chat').getBoundingClientRect().width`))
+			require.NoError(t, err)
+			pane, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('#activity-pane').getBoundingClientRect().width`))
+			require.NoError(t, err)
+			if sz.beside {
+				assert.Greater(t, chat, 300.0, "the chat beside the pane")
+				assert.GreaterOrEqual(t, pane, 360.0)
+			} else {
+				assert.InDelta(t, float64(sz.width), pane, 1, "the whole screen")
+			}
+			time.Sleep(300 * time.Millisecond) // the board's halo settles
+			screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "activity-sandbox-"+sz.name+".png"))
+			if *update {
+				screenshot(t, ctx, sz.golden)
+			}
+			// Closing it returns to the chat.
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("activity-close")),
+				chromedp.WaitNotVisible(chromedp.ID("activity-pane"))))
+		})
+	}
+}
