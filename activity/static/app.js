@@ -436,6 +436,7 @@ function listen(delay = 500) {
     state.anims = changes(state.live, live);
     state.live = live;
     document.body.dataset.turn = live.Turn;
+    document.body.dataset.winner = live.Winner || "";
     if ($("note").textContent === state.texts.reconnecting) note("");
     render();
   };
@@ -463,10 +464,10 @@ async function main() {
   note("");
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { state.selected = null; render(); } });
   document.body.dataset.user = state.user.id;
-  const id = Number(params.get("game") || 0);
-  if (id) { openGame(id); return; }
   if (!state.sdk.guildId) { note(state.texts.noGame); return; } // a DM: the games are a server's
   newLobbyForm().catch((e) => note(e.message));
+  const id = Number(params.get("game") || 0);
+  if (id) { openGame(id); return; }
   const games = await api("GET", "api/games"); // the session's guild and channel
   if (!games.length) { note(state.texts.noGame); $("new").open = true; return; }
   openGame(games[0].ID);
