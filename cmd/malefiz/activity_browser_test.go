@@ -572,3 +572,20 @@ func TestSandboxOpensTheActivityInAPane(t *testing.T) {
 		})
 	}
 }
+
+// TestActivitySaysWhyInTheBrowser opens the Activity on a game of
+// another guild: the page says there is no such game on this server, and
+// stays so (no reconnecting to a refused socket).
+func TestActivitySaysWhyInTheBrowser(t *testing.T) {
+	app, srv, users, logs := activityLoggedSandbox(t)
+	other := gameOfAnotherGuild(t, app, users[0])
+	ctx := browser(t, 400, 860)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/.proxy/?user=Alice&game=%d", srv.URL, other))))
+	want := fmt.Sprintf("There is no game #%d on this server.", other)
+	waitActivity(t, ctx, "the refusal", func(v activityView) bool { return v.Note == want })
+	time.Sleep(time.Second) // a reconnect would come after 0.5 s
+	v := readActivity(t, ctx)
+	assert.Equal(t, want, v.Note, "still said, not reconnecting")
+	assert.Equal(t, -1, v.Turn, "no state drawn")
+	assert.Equal(t, 1, strings.Count(logs.String(), "no game #"), "refused once, logged")
+}

@@ -192,7 +192,7 @@ func TestActivityRefusesBadPlays(t *testing.T) {
 
 // gameOfAnotherGuild stores a lobby hosted by host in a guild that is not
 // the sandbox's, and returns its ID.
-func gameOfAnotherGuild(t *testing.T, app *sandboxApp, host sandbox.User) int64 {
+func gameOfAnotherGuild(t testing.TB, app *sandboxApp, host sandbox.User) int64 {
 	t.Helper()
 	g := &malefiz.Game{GuildID: "900000000000000999", ChannelID: "900000000000000998", HostID: host.ID,
 		Status: malefiz.StatusLobby, Options: malefiz.Options{Seats: 2},
