@@ -453,7 +453,7 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: bob, Name: "Bob"}, []string{"identify"})
 	require.NoError(t, err)
 	base := "http://" + m.HTTPAddr()
-	resp, err := http.Post(base+"/.proxy/api/token", "application/json", strings.NewReader(`{"Code":"`+code+`","Guild":"`+fake.GuildID+`"}`))
+	resp, err := http.Post(base+"/.proxy/api/token", "application/json", strings.NewReader(`{"Code":"`+code+`","Guild":"`+fake.GuildID+`","Channel":"`+fake.ChannelID+`"}`))
 	require.NoError(t, err)
 	var tok struct{ Session string }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
