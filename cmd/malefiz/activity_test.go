@@ -240,6 +240,9 @@ func TestActivitySignIn(t *testing.T) {
 		{"no code", map[string]string{"Guild": app.fake.GuildID}, http.StatusBadRequest, "bad token request"},
 		{"a guild that is no ID", map[string]string{"Code": code(users[0]), "Guild": "../1"}, http.StatusBadRequest, "bad token request"},
 		{"a guild the user is not in", map[string]string{"Code": code(users[0]), "Guild": "900000000000000999"}, http.StatusForbidden, "not a member"},
+		{"a channel that is not the guild's", map[string]string{"Code": code(users[0]), "Guild": app.fake.GuildID, "Channel": "900000000000000998"},
+			http.StatusForbidden, "not of its guild"},
+		{"a guild without its channel", map[string]string{"Code": code(users[0]), "Guild": app.fake.GuildID}, http.StatusForbidden, "not of its guild"},
 		{"a stranger in the sandbox's guild", map[string]string{"Code": code(stranger), "Guild": app.fake.GuildID}, http.StatusForbidden, "not a member"},
 	}
 	for _, tt := range tests {
