@@ -469,7 +469,7 @@ async function main() {
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
   const games = await api("GET", "api/games"); // the session's guild and channel
-  if (!games.length) { note(state.texts.noGame); $("new").open = true; return; }
+  if (!games.length) { $("new").open = true; return; } // the form says what to do
   openGame(games[0].ID);
   if (games.length > 1) pickList(games);
 }
