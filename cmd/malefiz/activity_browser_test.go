@@ -85,17 +85,15 @@ func activitySandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.Use
 // activityLoggedSandbox is activitySandbox with its logs.
 func activityLoggedSandbox(t testing.TB) (*sandboxApp, *httptest.Server, []sandbox.User, *logBuffer) {
 	t.Helper()
-	return activitySeededSandbox(t, 5)
+	return activitySandboxWith(t, 5, nil)
 }
 
-// activitySeededSandbox is activityLoggedSandbox with its dice seeded
-// (seed, 3).
-func activitySeededSandbox(t testing.TB, seed uint64) (*sandboxApp, *httptest.Server, []sandbox.User, *logBuffer) {
+// activitySandboxWith is activityLoggedSandbox with its dice seeded
+// (seed, 3) and the Activity's options changed by opts when not nil.
+func activitySandboxWith(t testing.TB, seed uint64, opts func(*activity.Config)) (*sandboxApp, *httptest.Server, []sandbox.User, *logBuffer) {
 	t.Helper()
 	logs := new(logBuffer)
-	// A test taps faster than a person: the plays' limit is left to
-	// TestActivityRefusesBadPlays.
-	app, srv := seededSandboxLogs(t, logs, seed, func(c *activity.Config) { c.PlaysPerMinute = 6000 }, "Alice", "Bob", "Carol")
+	app, srv := seededSandboxLogs(t, logs, seed, opts, "Alice", "Bob", "Carol")
 	return app, srv, sandbox.Users("Alice", "Bob", "Carol"), logs
 }
 
@@ -249,7 +247,9 @@ func shootEnd(t *testing.T, pages []context.Context, out string) {
 // per move; a move clicked in the thread appears in both Activities; both
 // show the winner.
 func TestActivityInTheBrowser(t *testing.T) {
-	app, srv, users, _ := activitySeededSandbox(t, 7) // a game of 48 taps with this policy
+	// A game of 48 taps with this policy; the test taps faster than a
+	// person may (TestActivityRefusesBadPlays meets the limit).
+	app, srv, users, _ := activitySandboxWith(t, 7, func(c *activity.Config) { c.PlaysPerMinute = 6000 })
 	id, _ := newActivityLobby(t, app, srv, users)
 	alice := browser(t, 1280, 900)
 	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -188,6 +189,20 @@ func TestActivityRefusesBadPlays(t *testing.T) {
 	assert.NotEmpty(t, out["error"])
 	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the replay changed nothing")
 	assert.Contains(t, logs.String()[before:], "activity refused")
+
+	// Plays faster than a person taps: past 20 at once (Carol played
+	// one above), refused before the game is read; one more each 0.5 s.
+	counts := map[int]int{}
+	for range 25 {
+		status, out := activityCall(t, srv, http.MethodPost, path, carol, play)
+		counts[status]++
+		if status == http.StatusTooManyRequests {
+			assert.Equal(t, "Too many moves at once: wait a moment.", out["error"])
+		}
+	}
+	assert.Len(t, counts, 2, "refused by the game or as too fast: %v", counts)
+	assert.GreaterOrEqual(t, counts[http.StatusTooManyRequests], 4, "too fast: %v", counts)
+	assert.Contains(t, logs.String(), "rate limited "+users[2].ID)
 }
 
 // gameOfAnotherGuild stores a lobby hosted by host in a guild that is not
@@ -201,13 +216,16 @@ func gameOfAnotherGuild(t testing.TB, app *sandboxApp, host sandbox.User) int64 
 	return g.ID
 }
 
-// TestActivityRefusesAnExpiredSession signs Bob in, lets the sandbox's
+// TestActivityRefusesAnExpiredSession signs Bob in, lets the Activity's
 // clock pass the session's end, and has him join a lobby: refused in
 // words, nothing changed, logged.
 func TestActivityRefusesAnExpiredSession(t *testing.T) {
-	app, srv, users, logs := activityLoggedSandbox(t)
+	var skipped atomic.Int64 // the Activity's clock runs ahead of the real one by this
+	app, srv, users, logs := activitySandboxWith(t, 5, func(c *activity.Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(skipped.Load())) }
+	})
 	bob := signIn(t, app, srv, users[1])
-	app.clock.Skip(13 * time.Hour) // a session lasts 12 h at most
+	skipped.Store(int64(13 * time.Hour)) // a session lasts 12 h at most
 	id, _ := newActivityLobby(t, app, srv, users)
 	before := len(logs.String())
 	status, out := activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/lobby", id), bob, map[string]string{"Action": "join"})

@@ -114,7 +114,6 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 	}, ActivityOptions: func(c *activity.Config) {
 		c.Authorize = sandboxAuthorize(a.fake, users)
 		c.Member = sandboxMember(a.fake, users)
-		c.Now = a.clock.Now
 		c.SandboxGuild, c.SandboxChannel = a.fake.GuildID, a.fake.ChannelID
 		if opts.Activity != nil {
 			opts.Activity(c)
