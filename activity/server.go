@@ -67,8 +67,8 @@ type Member func(ctx context.Context, guildID, userID string) (bool, error)
 
 var _ Games = (*bot.Bot)(nil)
 
-// Config is what a Server needs. Games, Hub, Member, ClientID and
-// ClientSecret are required.
+// Config is what a Server needs. Games, Hub, Member, Channel, ClientID
+// and ClientSecret are required.
 type Config struct {
 	Games        Games
 	Hub          *Hub
@@ -90,8 +90,8 @@ type Config struct {
 	// PlaysPerMinute bounds each user's plays and lobby actions; 0
 	// means 120.
 	PlaysPerMinute int
-	// SignInsPerMinute bounds each user's sign-ins (each a code exchange
-	// and two calls to Discord); 0 means 10. A client address may sign in
+	// SignInsPerMinute bounds each user's sign-ins (each up to four
+	// calls to Discord); 0 means 10. A client address may sign in
 	// twenty times as often: inside Discord every request comes from
 	// Discord's proxy.
 	SignInsPerMinute int
@@ -220,7 +220,8 @@ const sessionTTL = 12 * time.Hour
 // it was opened (the SDK's guildId and channelId); the server believes the
 // guild only once Discord says the user is a member there, and every game
 // the session reads or plays must be of that guild. Sign-ins are limited
-// per client address and per user: each costs two calls to Discord.
+// per client address and per user: each costs up to four calls to
+// Discord.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	if !s.addrs.allow(clientAddr(r)) {
 		s.refuse(w, r, http.StatusTooManyRequests, "en", locales.ActivityTooFast, "sign-ins from "+clientAddr(r))
@@ -377,9 +378,9 @@ func (s *Server) serveNewForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveNewLobby opens a lobby in the session's channel with the options
-// of /malefiz new, by the path of the command: the bot decides, one
-// commit, the lobby message posted in the channel. It answers the game's
-// ID.
+// of /malefiz new, checked as the command checks them: the bot commits
+// the game, then posts its lobby message in the channel (Bot.NewLobby).
+// It answers the game's ID.
 func (s *Server) serveNewLobby(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.actingSession(w, r)
 	if !ok {

@@ -245,10 +245,11 @@ func localized(en string, l map[discordgo.Locale]string, lang string) string {
 
 // NewLobby opens a lobby in channel of guild for user from the Activity,
 // with the options of /malefiz new (values by option name, as
-// NewLobbyForm names them) and the same checks, made as a rematch's lobby
-// is: the game committed, then its lobby message posted in the channel. In a thread (inThread)
-// the game stays in it; elsewhere it gets a thread of its own when the
-// server plays in threads. It returns the new game's ID.
+// NewLobbyForm names them; others are ignored) and the same checks, made
+// as a rematch's lobby is: the game committed, then its lobby message
+// posted in the channel. In a thread (inThread) the game stays in it;
+// elsewhere it gets a thread of its own when the server plays in threads.
+// It returns the new game's ID.
 func (b *Bot) NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error) {
 	if guild == "" || channel == "" {
 		return 0, refuse(locales.ErrNoGameHere)
