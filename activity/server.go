@@ -20,6 +20,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -44,22 +45,38 @@ var staticFiles embed.FS
 
 // Games is what the Activity asks of the bot; *bot.Bot is one.
 type Games interface {
-	Play(ctx context.Context, id int64, user table.Actor, play table.CustomID) error
-	Lobby(ctx context.Context, id int64, user table.Actor, act string) error
-	Live(ctx context.Context, id int64, userID, lang string) (table.Live, string, error)
+	Play(ctx context.Context, id int64, guild string, user table.Actor, play table.CustomID) error
+	Lobby(ctx context.Context, id int64, guild string, user table.Actor, act string) error
+	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error)
+	NewLobbyForm(lang string) []bot.FormField
+	NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error)
 }
+
+// Channel returns the guild of channel id and whether it is a thread,
+// asked of Discord with the bot's token (GET /channels/{channel},
+// https://discord.com/developers/docs/resources/channel#get-channel):
+// where the page says it was opened must be in the guild it says.
+type Channel func(ctx context.Context, id string) (guild string, thread bool, err error)
+
+// Member reports whether userID is a member of guildID, asked of Discord
+// with the bot's own token (GET /guilds/{guild}/members/{user},
+// https://discord.com/developers/docs/resources/guild#get-guild-member),
+// so that the user grants the Activity no scope beyond identify.
+type Member func(ctx context.Context, guildID, userID string) (bool, error)
 
 var _ Games = (*bot.Bot)(nil)
 
-// Config is what a Server needs. Games, Hub, ClientID and ClientSecret are
-// required.
+// Config is what a Server needs. Games, Hub, Member, Channel, ClientID
+// and ClientSecret are required.
 type Config struct {
 	Games        Games
 	Hub          *Hub
-	ClientID     string // the application's ID
-	ClientSecret string // OAuth2 client secret: the code exchange, and the sessions' key
-	APIURL       string // Discord's base URL; "" means https://discord.com
+	Member       Member  // whether the user is in the guild the page says it was opened in
+	Channel      Channel // the guild of the channel the page says it was opened in
+	ClientID     string  // the application's ID
+	ClientSecret string  // OAuth2 client secret: the code exchange, and the sessions' key
+	APIURL       string  // Discord's base URL; "" means https://discord.com
 	HTTPClient   *http.Client
 	Logger       *slog.Logger
 	Now          func() time.Time
@@ -70,8 +87,14 @@ type Config struct {
 	// SandboxGuild and SandboxChannel are where the sandbox's page says
 	// it was opened when its address does not.
 	SandboxGuild, SandboxChannel string
-	// PlaysPerMinute bounds each user's plays and sign-ins; 0 means 120.
+	// PlaysPerMinute bounds each user's plays and lobby actions; 0
+	// means 120.
 	PlaysPerMinute int
+	// SignInsPerMinute bounds each user's sign-ins (each up to four
+	// calls to Discord); 0 means 10. A client address may sign in
+	// twenty times as often: inside Discord every request comes from
+	// Discord's proxy.
+	SignInsPerMinute int
 }
 
 // Server serves the Activity below Prefix.
@@ -81,7 +104,9 @@ type Server struct {
 	sessions sessions
 	oauth    oauth
 	log      *slog.Logger
-	limits   limiter
+	limits   limiter // plays and lobby actions, per user
+	signIns  limiter // sign-ins, per user
+	addrs    limiter // sign-ins, per client address
 	upgrader websocket.Upgrader
 }
 
@@ -99,10 +124,15 @@ func New(cfg Config) *Server {
 	if cfg.PlaysPerMinute <= 0 {
 		cfg.PlaysPerMinute = 120
 	}
+	if cfg.SignInsPerMinute <= 0 {
+		cfg.SignInsPerMinute = 10
+	}
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
-		oauth:  oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
-		limits: limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
+		oauth:   oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
+		limits:  limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
+		signIns: limiter{per: time.Minute / time.Duration(cfg.SignInsPerMinute), burst: 5, now: cfg.Now},
+		addrs:   limiter{per: time.Minute / time.Duration(20*cfg.SignInsPerMinute), burst: 50, now: cfg.Now},
 		// The session is the first message, not a cookie: another
 		// origin gains nothing from opening a socket. Discord's proxy
 		// sends its own origin (discordsays.com).
@@ -119,6 +149,8 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/layout", s.serveLayout)
 	m.HandleFunc("POST /api/token", s.serveToken)
 	m.HandleFunc("GET /api/games", s.serveGames)
+	m.HandleFunc("GET /api/new", s.serveNewForm)
+	m.HandleFunc("POST /api/games", s.serveNewLobby)
 	m.HandleFunc("GET /api/games/{id}", s.serveGame)
 	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
 	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
@@ -183,10 +215,21 @@ const sessionTTL = 12 * time.Hour
 
 // serveToken exchanges the page's authorization code for an access token,
 // learns the user from it, and answers the token (for authenticate) with
-// a session naming that user and the page's texts in their language.
+// a session naming that user, the guild and channel the Activity was
+// opened in, and the page's texts in their language. The page says where
+// it was opened (the SDK's guildId and channelId); the server believes the
+// guild only once Discord says the user is a member there, and every game
+// the session reads or plays must be of that guild. Sign-ins are limited
+// per client address and per user: each costs up to four calls to
+// Discord.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	var body struct{ Code string }
-	if err := readJSON(w, r, &body); err != nil || body.Code == "" || len(body.Code) > 200 {
+	if !s.addrs.allow(clientAddr(r)) {
+		s.refuse(w, r, http.StatusTooManyRequests, "en", locales.ActivityTooFast, "sign-ins from "+clientAddr(r))
+		return
+	}
+	var body struct{ Code, Guild, Channel string }
+	if err := readJSON(w, r, &body); err != nil || body.Code == "" || len(body.Code) > 200 ||
+		!snowflake(body.Guild) || !snowflake(body.Channel) {
 		s.refuse(w, r, http.StatusBadRequest, "en", locales.ActivitySignInFailed, "bad token request")
 		return
 	}
@@ -202,16 +245,65 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
 		return
 	}
+	lang := locales.Language(u.Locale)
+	if !s.signIns.allow(u.ID) {
+		s.refuse(w, r, http.StatusTooManyRequests, lang, locales.ActivityTooFast, "sign-ins of "+u.ID)
+		return
+	}
+	thread := false
+	if body.Guild != "" {
+		member, err := s.cfg.Member(r.Context(), body.Guild, u.ID)
+		if err != nil || !member {
+			s.log.Info("activity sign-in refused: not a member of the guild the page names",
+				"user", u.ID, "guild", body.Guild, "err", err)
+			s.refuse(w, r, http.StatusForbidden, lang, locales.ActivitySignInFailed, "")
+			return
+		}
+		var guild string
+		if body.Channel != "" {
+			guild, thread, err = s.cfg.Channel(r.Context(), body.Channel)
+		}
+		if body.Channel == "" || err != nil || guild != body.Guild {
+			s.log.Info("activity sign-in refused: the channel the page names is not of its guild",
+				"user", u.ID, "guild", body.Guild, "channel", body.Channel, "err", err)
+			s.refuse(w, r, http.StatusForbidden, lang, locales.ActivitySignInFailed, "")
+			return
+		}
+	}
 	name := u.GlobalName
 	if name == "" {
 		name = u.Username
 	}
 	expires := s.cfg.Now().Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionTTL))
-	sess := Session{UserID: u.ID, Name: name, Lang: locales.Language(u.Locale), Expires: expires}
+	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread, Expires: expires}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": t.AccessToken, "session": s.sessions.sign(sess),
 		"user": map[string]string{"id": u.ID, "name": name}, "texts": pageTexts(sess.Lang),
 	})
+}
+
+// snowflake reports whether id is empty or a Discord ID (digits).
+func snowflake(id string) bool {
+	if len(id) > 20 {
+		return false
+	}
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clientAddr is the address a request came from. Inside Discord every
+// request comes through Discord's proxy, so this bounds what the proxy
+// passes as a whole; the sandbox and a direct client are bounded each.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // session returns the request's session (Authorization: Bearer), or
@@ -248,8 +340,11 @@ func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
-	games, err := s.cfg.Games.ChannelGames(r.Context(), q.Get("guild"), q.Get("channel"), sess.UserID)
+	if sess.Guild == "" { // a DM: the games are a guild's
+		writeJSON(w, http.StatusOK, []any{})
+		return
+	}
+	games, err := s.cfg.Games.ChannelGames(r.Context(), sess.Guild, sess.Channel, sess.UserID)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -272,6 +367,39 @@ func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// serveNewForm answers the options of /malefiz new in the user's words,
+// for the page's form of a new lobby.
+func (s *Server) serveNewForm(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.cfg.Games.NewLobbyForm(sess.Lang))
+}
+
+// serveNewLobby opens a lobby in the session's channel with the options
+// of /malefiz new, checked as the command checks them: the bot commits
+// the game, then posts its lobby message in the channel (Bot.NewLobby).
+// It answers the game's ID.
+func (s *Server) serveNewLobby(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.actingSession(w, r)
+	if !ok {
+		return
+	}
+	var values map[string]any
+	if readJSON(w, r, &values) != nil || len(values) > 16 {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownCommand, "bad new lobby")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	id, err := s.cfg.Games.NewLobby(r.Context(), sess.Guild, sess.Channel, sess.Thread, actor, values)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int64{"ID": id})
+}
+
 // gameID reads the {id} of the path.
 func gameID(r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -288,7 +416,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusNotFound, sess.Lang, locales.ErrNoSuchGame, "bad game id")
 		return
 	}
-	live, _, err := s.cfg.Games.Live(r.Context(), id, sess.UserID, sess.Lang)
+	live, err := s.cfg.Games.Live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -319,7 +447,7 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	err := s.cfg.Games.Play(r.Context(), id, actor, table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg})
+	err := s.cfg.Games.Play(r.Context(), id, sess.Guild, actor, table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg})
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -341,7 +469,7 @@ func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	if err := s.cfg.Games.Lobby(r.Context(), id, actor, body.Action); err != nil {
+	if err := s.cfg.Games.Lobby(r.Context(), id, sess.Guild, actor, body.Action); err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
@@ -396,9 +524,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	ping := time.NewTicker(livePing)
 	defer ping.Stop()
 	push := func() bool {
-		live, _, err := s.cfg.Games.Live(r.Context(), id, sess.UserID, sess.Lang)
+		live, err := s.cfg.Games.Live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang)
 		if err != nil {
-			s.log.Warn("activity push", "game", id, "err", err)
+			// A game the session may not read (another guild's) is
+			// refused once, in words, and the socket closed (4004); the
+			// page does not reconnect.
+			text, refused := bot.Refusal(err, sess.Lang)
+			if !refused {
+				s.log.Warn("activity push", "game", id, "err", err)
+				return false
+			}
+			s.log.Info("activity refused", "path", r.URL.Path, "user", sess.UserID, "err", err)
+			_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
+			_ = conn.WriteJSON(map[string]string{"error": text})
+			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "refused"), time.Now().Add(liveWrite))
 			return false
 		}
 		_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
@@ -480,8 +619,8 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	return json.NewDecoder(r.Body).Decode(v)
 }
 
-// limiter is a token bucket per user: burst plays at once, then one per
-// per.
+// limiter is a token bucket per key (a user, an address): burst at once,
+// then one per per.
 type limiter struct {
 	mu    sync.Mutex
 	per   time.Duration
@@ -502,7 +641,8 @@ func (l *limiter) allow(user string) bool {
 	if full.Before(now) {
 		full = now
 	}
-	if full.Sub(now) >= time.Duration(l.burst)*l.per {
+	if full.Sub(now) > time.Duration(l.burst-1)*l.per { // burst taken, not one whole token back
+
 		return false
 	}
 	l.next[user] = full.Add(l.per)

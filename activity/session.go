@@ -15,13 +15,18 @@ import (
 var ErrSession = errors.New("activity: no valid session")
 
 // Session is who a page speaks for: the Discord user its access token
-// showed (/users/@me), in their language, until it expires. It travels as
+// showed (/users/@me), in their language, until it expires; and where the
+// Activity was opened: the guild (checked at sign-in: Discord says the
+// user is a member; "" in a DM) and the channel, as the page said. It travels as
 // a token signed by the server (see sessions), so that any replica reads
 // it and the page cannot change it.
 type Session struct {
 	UserID  string    `json:"u"`
 	Name    string    `json:"n"`
 	Lang    string    `json:"l"`
+	Guild   string    `json:"g,omitempty"`
+	Channel string    `json:"c,omitempty"`
+	Thread  bool      `json:"t,omitempty"` // the channel is a thread
 	Expires time.Time `json:"e"`
 }
 

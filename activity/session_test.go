@@ -48,19 +48,6 @@ func TestSessionTokens(t *testing.T) {
 	}
 }
 
-func TestLimiter(t *testing.T) {
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	l := limiter{per: time.Second, burst: 3, now: func() time.Time { return now }}
-	for i := range 3 {
-		assert.True(t, l.allow("alice"), "play %d of the burst", i+1)
-	}
-	assert.False(t, l.allow("alice"), "beyond the burst")
-	assert.True(t, l.allow("bob"), "each user has a bucket")
-	now = now.Add(time.Second)
-	assert.True(t, l.allow("alice"), "a second later one more")
-	assert.False(t, l.allow("alice"))
-}
-
 // TestSDKBundleFresh fails when the bundle of Discord's SDK is older than
 // its lock file or its entry: run scripts/activity-sdk/build.sh and commit
 // the bundle with its hash.
@@ -77,4 +64,31 @@ func TestSDKBundleFresh(t *testing.T) {
 	bundle, err := os.ReadFile("static/discord-sdk.js")
 	require.NoError(t, err)
 	assert.Contains(t, string(bundle), "DiscordSDKMock", "the bundle exposes the SDK and its mock")
+}
+
+func TestLimiter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		steps []time.Duration // the time before each try
+		want  []bool
+	}{
+		{"the burst at once, then refused", []time.Duration{0, 0, 0, 0}, []bool{true, true, true, false}},
+		{"a sliver of time gives no token", []time.Duration{0, 0, 0, time.Millisecond}, []bool{true, true, true, false}},
+		{"one token back after per", []time.Duration{0, 0, 0, time.Second, 0}, []bool{true, true, true, true, false}},
+		{"full again after burst times per", []time.Duration{0, 0, 0, 3 * time.Second, 0, 0, 0}, []bool{true, true, true, true, true, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at := now
+			l := limiter{per: time.Second, burst: 3, now: func() time.Time { return at }}
+			var got []bool
+			for _, d := range tt.steps {
+				at = at.Add(d)
+				got = append(got, l.allow("u"))
+			}
+			assert.Equal(t, tt.want, got)
+			assert.True(t, l.allow("another user"), "each key has its own bucket")
+		})
+	}
 }

@@ -21,6 +21,7 @@ var pageKeys = map[string]locales.Key{
 	"join":         locales.ButtonJoin,
 	"leave":        locales.ButtonLeave,
 	"start":        locales.ButtonStart,
+	"newGame":      locales.CmdNew,
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left

@@ -70,7 +70,9 @@ async function signIn(cfg) {
   const { code } = await sdk.commands.authorize({
     client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
-  const tok = await api("POST", "api/token", { Code: code });
+  // Where the Activity was opened, as the client says; the server
+  // believes the guild once Discord says the user is a member there.
+  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "" });
   await sdk.commands.authenticate({ access_token: tok.access_token });
   state.session = tok.session;
   state.texts = tok.texts;
@@ -429,15 +431,18 @@ function listen(delay = 500) {
     if (state.socket !== ws || e.data === state.lastPush) return;
     state.lastPush = e.data;
     const live = JSON.parse(e.data);
+    if (live.error) { note(live.error); return; } // refused: the socket closes
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
     state.anims = changes(state.live, live);
     state.live = live;
     document.body.dataset.turn = live.Turn;
+    document.body.dataset.winner = live.Winner || "";
     if ($("note").textContent === state.texts.reconnecting) note("");
     render();
   };
   ws.onclose = (e) => {
     if (e.code === 4001) { note(state.texts.signInFailed); return; }
+    if (e.code === 4004) return; // refused, said in the note
     note(state.texts.reconnecting);
     setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
   };
@@ -449,9 +454,8 @@ async function main() {
   note(state.texts.connecting);
   state.layout = await api("GET", "api/layout");
   drawBase($("board"));
-  let sdk;
   try {
-    sdk = await signIn(cfg);
+    state.sdk = await signIn(cfg);
   } catch (e) {
     note(e.message || state.texts.signInFailed);
     return;
@@ -460,12 +464,63 @@ async function main() {
   note("");
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { state.selected = null; render(); } });
   document.body.dataset.user = state.user.id;
+  if (!state.sdk.guildId) { note(state.texts.noGame); return; } // a DM: the games are a server's
+  newLobbyForm().catch((e) => note(e.message));
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
-  const games = await api("GET", `api/games?guild=${encodeURIComponent(sdk.guildId || "")}&channel=${encodeURIComponent(sdk.channelId || "")}`);
-  if (!games.length) { note(state.texts.noGame); return; }
+  const games = await api("GET", "api/games"); // the session's guild and channel
+  if (!games.length) { $("new").open = true; return; } // the form says what to do
   openGame(games[0].ID);
   if (games.length > 1) pickList(games);
+}
+
+// newLobbyForm builds the form of a new lobby from the options of
+// /malefiz new as the server reads them (their limits, choices and texts
+// in the user's language); empty means the command's default.
+async function newLobbyForm() {
+  const fields = await api("GET", "api/new");
+  $("new-toggle").textContent = "+ " + state.texts.newGame;
+  const form = $("new-form");
+  form.replaceChildren();
+  for (const f of fields) {
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.name = f.Name;
+    const opt = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; select.append(o); };
+    opt("", "—");
+    if (f.Kind === "int") for (let n = f.Min; n <= f.Max; n++) opt(String(n), String(n));
+    else if (f.Kind === "bool") { opt("true", "✓"); opt("false", "✗"); }
+    else for (const c of f.Choices || []) opt(c.Value, c.Label);
+    const span = document.createElement("span");
+    span.textContent = f.Label;
+    label.append(span, select);
+    form.append(label);
+    select.dataset.kind = f.Kind;
+  }
+  const submit = button(state.texts.newGame, "", () => {}, "new");
+  submit.type = "submit";
+  form.append(submit);
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const values = {};
+    for (const sel of form.querySelectorAll("select")) {
+      if (!sel.value) continue;
+      values[sel.name] = sel.dataset.kind === "int" ? Number(sel.value) : sel.dataset.kind === "bool" ? sel.value === "true" : sel.value;
+    }
+    if (state.pending.has("new")) return;
+    state.pending.add("new");
+    note("");
+    try {
+      const made = await api("POST", "api/games", values);
+      $("new").open = false;
+      openGame(made.ID);
+      pickList(await api("GET", "api/games"));
+    } catch (err) {
+      note(err.message);
+    } finally {
+      state.pending.delete("new");
+    }
+  };
 }
 
 // openGame shows game id: its state now and after every change.

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
@@ -39,7 +42,7 @@ func (m *Main) startActivity(client *http.Client) error {
 		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
 	}
 	cfg := activity.Config{
-		Games: m.bot, Hub: m.hub, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
+		Games: m.bot, Hub: m.hub, Member: m.guildMember, Channel: m.channelGuild, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
 		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
 	}
 	if m.ActivityOptions != nil {
@@ -47,6 +50,43 @@ func (m *Main) startActivity(client *http.Client) error {
 	}
 	m.activity = activity.New(cfg)
 	return nil
+}
+
+// guildMember asks Discord, with the bot's token, whether userID is a
+// member of guildID: GET /guilds/{guild}/members/{user} answers 404
+// Unknown Member (10007) for one who is not, and Unknown Guild (10004)
+// for a guild the bot is not in
+// (https://discord.com/developers/docs/resources/guild#get-guild-member).
+// It needs no privileged intent.
+func (m *Main) guildMember(ctx context.Context, guildID, userID string) (bool, error) {
+	_, err := m.rest.GuildMember(guildID, userID, discordgo.WithContext(ctx))
+	var rest *discordgo.RESTError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound:
+		return false, nil
+	}
+	return false, err
+}
+
+// channelGuild asks Discord, with the bot's token, for the guild of a
+// channel and whether it is a thread
+// (https://discord.com/developers/docs/resources/channel#get-channel).
+func (m *Main) channelGuild(ctx context.Context, id string) (string, bool, error) {
+	ch, err := m.rest.Channel(id, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", false, err
+	}
+	return ch.GuildID, ch.IsThread(), nil
+}
+
+// sandboxMember stands in for guildMember in the sandbox: its users are
+// the members of its one guild.
+func sandboxMember(fake *fakediscord.Fake, users []sandbox.User) activity.Member {
+	return func(_ context.Context, guildID, userID string) (bool, error) {
+		return guildID == fake.GuildID && slices.ContainsFunc(users, func(u sandbox.User) bool { return u.ID == userID }), nil
+	}
 }
 
 // Activity returns the Activity's server, nil when it is off.

@@ -101,7 +101,7 @@ func BenchmarkActivityPush(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		require.NoError(b, app.main.Bot().Play(b.Context(), id, actor, play))
+		require.NoError(b, app.main.Bot().Play(b.Context(), id, app.fake.GuildID, actor, play))
 		for _, ch := range pushes[id] {
 			select {
 			case at := <-ch:

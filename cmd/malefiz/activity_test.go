@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/activity"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/sandbox"
@@ -53,10 +56,16 @@ func signIn(t testing.TB, app *sandboxApp, srv *httptest.Server, u sandbox.User)
 	t.Helper()
 	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, []string{"identify"})
 	require.NoError(t, err)
-	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", tokenRequest(app, code))
 	require.Equal(t, http.StatusOK, status, "%v", out)
 	assert.NotContains(t, fmt.Sprint(out), app.fake.ClientSecret(), "the secret stays on the server")
 	return out["session"].(string)
+}
+
+// tokenRequest is the page's sign-in: the code, and the guild and channel
+// the sandbox's Activity is opened in.
+func tokenRequest(app *sandboxApp, code string) map[string]string {
+	return map[string]string{"Code": code, "Guild": app.fake.GuildID, "Channel": app.fake.ChannelID}
 }
 
 // liveOf reads the game as user sees it.
@@ -88,14 +97,15 @@ func movesBy(t *testing.T, app *sandboxApp, id int64, userID string) int {
 	return n
 }
 
+// TestActivityRefusesBadPlays sends the Activity each bad input the issue
+// lists: a clear message, nothing changed, logged.
 func TestActivityRefusesBadPlays(t *testing.T) {
-	app, srv, id, users := activityGame(t)
+	app, srv, users, logs := activityLoggedSandbox(t)
+	id := newActivityGame(t, app, srv, users)
 	alice := signIn(t, app, srv, users[0])
 	bob := signIn(t, app, srv, users[1])
-	carolCode, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: "100000000000000099", Name: "Carol"}, []string{"identify"})
-	require.NoError(t, err)
-	_, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": carolCode})
-	carol := out["session"].(string)
+	carol := signIn(t, app, srv, users[2])
+	other := gameOfAnotherGuild(t, app, users[0])
 
 	live := liveOf(t, srv, id, alice)
 	require.True(t, live.YourTurn, "Alice begins: %+v", live)
@@ -107,29 +117,59 @@ func TestActivityRefusesBadPlays(t *testing.T) {
 	tests := []struct {
 		name    string
 		session string
+		path    string
 		play    map[string]any
 		status  int
 		says    string
+		logged  string
 	}{
-		{"no session", "", play, http.StatusUnauthorized, "could not sign you in"},
-		{"forged session", forged, play, http.StatusUnauthorized, "could not sign you in"},
-		{"another user's session as a token", "access.whatever", play, http.StatusUnauthorized, "could not sign you in"},
-		{"not seated", carol, play, http.StatusConflict, "not in this game"},
-		{"not their turn", bob, play, http.StatusConflict, "turn"},
-		{"old turn", alice, map[string]any{"Turn": live.Turn - 1, "Action": "move", "Arg": play["Arg"]}, http.StatusConflict, ""},
-		{"a pawn pick is the page's", alice, map[string]any{"Turn": live.Turn, "Action": "pawn", "Arg": mv.From}, http.StatusConflict, ""},
-		{"no such move", alice, map[string]any{"Turn": live.Turn, "Action": "move", "Arg": "a1-q14"}, http.StatusConflict, ""},
-		{"unknown action", alice, map[string]any{"Turn": live.Turn, "Action": "rematch"}, http.StatusConflict, ""},
+		{"no session", "", path, play, http.StatusUnauthorized, "could not sign you in", "without a valid session"},
+		{"forged session", forged, path, play, http.StatusUnauthorized, "could not sign you in", "without a valid session"},
+		{"an access token as a session", "access.whatever", path, play, http.StatusUnauthorized, "could not sign you in", "without a valid session"},
+		{"not seated", carol, path, play, http.StatusConflict, "not in this game", "activity refused"},
+		{"not their turn", bob, path, play, http.StatusConflict, "turn", "activity refused"},
+		{"old turn", alice, path, map[string]any{"Turn": live.Turn - 1, "Action": "move", "Arg": play["Arg"]}, http.StatusConflict, "earlier turn", "activity refused"},
+		{"a pawn pick is the page's", alice, path, map[string]any{"Turn": live.Turn, "Action": "pawn", "Arg": mv.From}, http.StatusConflict, "", "activity refused"},
+		{"no such move", alice, path, map[string]any{"Turn": live.Turn, "Action": "move", "Arg": "a1-q14"}, http.StatusConflict, "", "activity refused"},
+		{"unknown action", alice, path, map[string]any{"Turn": live.Turn, "Action": "rematch"}, http.StatusConflict, "", "activity refused"},
+		{"another guild's game, played", alice, fmt.Sprintf("api/games/%d/play", other), map[string]any{"Turn": 0, "Action": "roll"},
+			http.StatusConflict, fmt.Sprintf("no game #%d on this server", other), "activity refused"},
+		{"another guild's lobby, joined", bob, fmt.Sprintf("api/games/%d/lobby", other), map[string]any{"Action": "join"},
+			http.StatusConflict, fmt.Sprintf("no game #%d on this server", other), "activity refused"},
+		{"another guild's lobby, started by its host", alice, fmt.Sprintf("api/games/%d/lobby", other), map[string]any{"Action": "start"},
+			http.StatusConflict, fmt.Sprintf("no game #%d on this server", other), "activity refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			status, out := activityCall(t, srv, http.MethodPost, path, tt.session, tt.play)
+			before := len(logs.String())
+			status, out := activityCall(t, srv, http.MethodPost, tt.path, tt.session, tt.play)
 			assert.Equal(t, tt.status, status, "%v", out)
 			assert.Contains(t, out["error"], tt.says)
 			assert.Equal(t, live.Turn, liveOf(t, srv, id, alice).Turn, "nothing changed")
+			assert.Contains(t, logs.String()[before:], tt.logged, "the refusal is logged")
 		})
 	}
 	assert.Zero(t, movesBy(t, app, id, users[0].ID), "no move was played")
+	sg, err := app.main.db.Game(t.Context(), other)
+	require.NoError(t, err)
+	assert.Len(t, sg.Seats, 1, "nobody joined the other guild's lobby")
+	assert.Equal(t, malefiz.StatusLobby, sg.Status, "nor started it")
+
+	// Another guild's game is not read either, by a request or a socket.
+	status, out := activityCall(t, srv, http.MethodGet, fmt.Sprintf("api/games/%d", other), alice, nil)
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Contains(t, out["error"], fmt.Sprintf("no game #%d on this server", other))
+	conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(srv.URL, "http"), other), nil)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.WriteJSON(map[string]string{"Session": alice}))
+	var refused map[string]any
+	require.NoError(t, conn.ReadJSON(&refused))
+	assert.Contains(t, refused["error"], fmt.Sprintf("no game #%d on this server", other), "the socket says why")
+	_, _, err = conn.ReadMessage()
+	var closed *websocket.CloseError
+	require.ErrorAs(t, err, &closed)
+	assert.Equal(t, 4004, closed.Code, "and closes without a state")
 
 	// The same play twice at once (a double tap, a resent request): one
 	// applies, the other is refused.
@@ -141,6 +181,137 @@ func TestActivityRefusesBadPlays(t *testing.T) {
 	wg.Wait()
 	assert.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, statuses)
 	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
+
+	// The same play replayed later: its turn is over.
+	before := len(logs.String())
+	status, out = activityCall(t, srv, http.MethodPost, path, alice, play)
+	assert.Equal(t, http.StatusConflict, status, "%v", out)
+	assert.NotEmpty(t, out["error"])
+	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the replay changed nothing")
+	assert.Contains(t, logs.String()[before:], "activity refused")
+
+	// Plays faster than a person taps: past 20 at once (Carol played
+	// one above), refused before the game is read; one more each 0.5 s.
+	counts := map[int]int{}
+	for range 25 {
+		status, out := activityCall(t, srv, http.MethodPost, path, carol, play)
+		counts[status]++
+		if status == http.StatusTooManyRequests {
+			assert.Equal(t, "Too many moves at once: wait a moment.", out["error"])
+		}
+	}
+	assert.Len(t, counts, 2, "refused by the game or as too fast: %v", counts)
+	assert.GreaterOrEqual(t, counts[http.StatusTooManyRequests], 4, "too fast: %v", counts)
+	assert.Contains(t, logs.String(), "rate limited "+users[2].ID)
+}
+
+// gameOfAnotherGuild stores a lobby hosted by host in a guild that is not
+// the sandbox's, and returns its ID.
+func gameOfAnotherGuild(t testing.TB, app *sandboxApp, host sandbox.User) int64 {
+	t.Helper()
+	g := &malefiz.Game{GuildID: "900000000000000999", ChannelID: "900000000000000998", HostID: host.ID,
+		Status: malefiz.StatusLobby, Options: malefiz.Options{Seats: 2},
+		Seats: []malefiz.Seat{{Color: "red", UserID: host.ID, Name: host.Name}}}
+	require.NoError(t, app.main.db.CreateGame(t.Context(), g))
+	return g.ID
+}
+
+// TestActivityRefusesAnExpiredSession signs Bob in, lets the Activity's
+// clock pass the session's end, and has him join a lobby: refused in
+// words, nothing changed, logged.
+func TestActivityRefusesAnExpiredSession(t *testing.T) {
+	var skipped atomic.Int64 // the Activity's clock runs ahead of the real one by this
+	app, srv, users, logs := activitySandboxWith(t, 5, func(c *activity.Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(skipped.Load())) }
+	})
+	bob := signIn(t, app, srv, users[1])
+	skipped.Store(int64(13 * time.Hour)) // a session lasts 12 h at most
+	id, _ := newActivityLobby(t, app, srv, users)
+	before := len(logs.String())
+	status, out := activityCall(t, srv, http.MethodPost, fmt.Sprintf("api/games/%d/lobby", id), bob, map[string]string{"Action": "join"})
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Contains(t, out["error"], "could not sign you in")
+	assert.Contains(t, logs.String()[before:], "without a valid session")
+	sg, err := app.main.db.Game(t.Context(), id)
+	require.NoError(t, err)
+	assert.Len(t, sg.Seats, 1, "Bob did not join")
+}
+
+// TestActivitySignIn sends the sign-in what a page should not: a forged
+// code, a guild the user is not in, an ID that is no ID, too many at
+// once; and opens it in a DM, where it has no game to show.
+func TestActivitySignIn(t *testing.T) {
+	app, srv, users, logs := activityLoggedSandbox(t)
+	code := func(u sandbox.User) string {
+		c, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: u.ID, Name: u.Name}, []string{"identify"})
+		require.NoError(t, err)
+		return c
+	}
+	stranger := sandbox.User{ID: "100000000000000077", Name: "Eve"} // not a member of the sandbox's guild
+	tests := []struct {
+		name   string
+		body   map[string]string
+		status int
+		logged string
+	}{
+		{"a forged code", map[string]string{"Code": "forged", "Guild": app.fake.GuildID}, http.StatusUnauthorized, "sign-in refused"},
+		{"no code", map[string]string{"Guild": app.fake.GuildID}, http.StatusBadRequest, "bad token request"},
+		{"a guild that is no ID", map[string]string{"Code": code(users[0]), "Guild": "../1"}, http.StatusBadRequest, "bad token request"},
+		{"a guild the user is not in", map[string]string{"Code": code(users[0]), "Guild": "900000000000000999"}, http.StatusForbidden, "not a member"},
+		{"a channel that is not the guild's", map[string]string{"Code": code(users[0]), "Guild": app.fake.GuildID, "Channel": "900000000000000998"},
+			http.StatusForbidden, "not of its guild"},
+		{"a guild without its channel", map[string]string{"Code": code(users[0]), "Guild": app.fake.GuildID}, http.StatusForbidden, "not of its guild"},
+		{"a stranger in the sandbox's guild", map[string]string{"Code": code(stranger), "Guild": app.fake.GuildID}, http.StatusForbidden, "not a member"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(logs.String())
+			status, out := activityCall(t, srv, http.MethodPost, "api/token", "", tt.body)
+			assert.Equal(t, tt.status, status, "%v", out)
+			assert.Contains(t, out["error"], "could not sign you in")
+			assert.Nil(t, out["session"])
+			assert.Contains(t, logs.String()[before:], tt.logged)
+		})
+	}
+
+	t.Run("in a DM", func(t *testing.T) {
+		id, _ := newActivityLobby(t, app, srv, users)
+		status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code(users[0])})
+		require.Equal(t, http.StatusOK, status, "%v", out)
+		dm := out["session"].(string)
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/.proxy/api/games", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+dm)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var games []any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&games))
+		resp.Body.Close()
+		assert.Empty(t, games, "a DM has no games")
+		status, out = activityCall(t, srv, http.MethodGet, fmt.Sprintf("api/games/%d", id), dm, nil)
+		assert.Equal(t, http.StatusConflict, status, "nor reads a guild's: %v", out)
+	})
+
+	t.Run("too many", func(t *testing.T) {
+		// One user: five at once, then one each 6 s.
+		var statuses []int
+		for range 6 {
+			status, _ := activityCall(t, srv, http.MethodPost, "api/token", "", tokenRequest(app, code(users[1])))
+			statuses = append(statuses, status)
+		}
+		assert.Equal(t, []int{200, 200, 200, 200, 200, http.StatusTooManyRequests}, statuses)
+		// One address: fifty at once, before Discord is asked anything.
+		calls := len(app.fake.Calls())
+		refused := 0
+		for range 60 {
+			if status, _ := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": "x"}); status == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		assert.Positive(t, refused, "the address is bounded")
+		assert.LessOrEqual(t, len(app.fake.Calls())-calls, 60-refused, "a refused sign-in costs no call to Discord")
+		assert.Contains(t, logs.String(), "sign-ins from")
+	})
 }
 
 // TestActivityRacesAClick sends a play in the Activity and the click of
@@ -264,7 +435,7 @@ func TestActivitySpeaksTheUsersLanguage(t *testing.T) {
 	app, srv, id, users := activityGame(t)
 	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: users[1].ID, Name: "Bob", Locale: "de"}, []string{"identify"})
 	require.NoError(t, err)
-	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	status, out := activityCall(t, srv, http.MethodPost, "api/token", "", tokenRequest(app, code))
 	require.Equal(t, http.StatusOK, status)
 	texts := out["texts"].(map[string]any)
 	assert.Equal(t, "Du bist am Zug: Würfle.", texts["yourRoll"])
@@ -290,7 +461,10 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	cfg.Database.Path = dbURL
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	var logs logBuffer
-	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		ActivityOptions: func(c *activity.Config) { // the fake has no GET /guilds/{guild}/members/{user}
+			c.Member = func(_ context.Context, guild, user string) (bool, error) { return guild == fake.GuildID, nil }
+		}}
 	require.NoError(t, m.Run(t.Context()))
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
 	require.Eventually(t, func() bool { return len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
@@ -300,7 +474,7 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: bob, Name: "Bob"}, []string{"identify"})
 	require.NoError(t, err)
 	base := "http://" + m.HTTPAddr()
-	resp, err := http.Post(base+"/.proxy/api/token", "application/json", strings.NewReader(`{"Code":"`+code+`"}`))
+	resp, err := http.Post(base+"/.proxy/api/token", "application/json", strings.NewReader(`{"Code":"`+code+`","Guild":"`+fake.GuildID+`","Channel":"`+fake.ChannelID+`"}`))
 	require.NoError(t, err)
 	var tok struct{ Session string }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
@@ -364,4 +538,82 @@ func TestActivityPage(t *testing.T) {
 	assert.NotRegexp(t, `(src|href)="(/|https?:)`, page, "relative URLs only")
 	_, script := get("/.proxy/static/app.js")
 	assert.NotRegexp(t, `fetch\("/|new URL\("/|"/api/`, script, "relative URLs only")
+}
+
+// TestActivityNewLobby opens lobbies from the Activity with the options of
+// /malefiz new: the bot's checks, one lobby, its message in the channel;
+// what the command refuses is refused, nothing made.
+func TestActivityNewLobby(t *testing.T) {
+	app, srv, users, _ := activityLoggedSandbox(t)
+	bob := signIn(t, app, srv, users[1])
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/.proxy/api/new", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+bob)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var form []struct{ Name, Kind string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&form))
+	resp.Body.Close()
+	var names []string
+	for _, f := range form {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"seats", "bots", "level", "turn-timeout", "roll", "six-again", "safe-row-2"}, names, "the options of /malefiz new")
+
+	open := func() int {
+		games, err := app.main.db.OpenGames(t.Context(), app.fake.GuildID, app.fake.ChannelID)
+		require.NoError(t, err)
+		return len(games)
+	}
+	refusals := []struct {
+		name   string
+		values map[string]any
+		says   string
+	}{
+		{"five seats", map[string]any{"seats": 5}, "seats"},
+		{"as many computers as seats", map[string]any{"seats": 2, "bots": 2}, "computer"},
+		{"a level that does not exist", map[string]any{"level": "godlike"}, "level"},
+		{"a timeout off the list", map[string]any{"turn-timeout": "1s"}, ""},
+		{"seats as text", map[string]any{"seats": "two"}, ""},
+		{"a house rule as text", map[string]any{"six-again": "yes"}, ""},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := activityCall(t, srv, http.MethodPost, "api/games", bob, tt.values)
+			assert.Equal(t, http.StatusConflict, status, "%v", out)
+			assert.Contains(t, strings.ToLower(fmt.Sprint(out["error"])), tt.says)
+			assert.Zero(t, open(), "no lobby made")
+		})
+	}
+
+	status, out := activityCall(t, srv, http.MethodPost, "api/games", bob, map[string]any{"seats": 2, "six-again": true, "level": "easy", "bots": 1})
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	id := int64(out["ID"].(float64))
+	sg, err := app.main.db.Game(t.Context(), id)
+	require.NoError(t, err)
+	assert.Equal(t, users[1].ID, sg.HostID)
+	assert.Equal(t, app.fake.ChannelID, sg.ChannelID)
+	assert.Equal(t, 2, sg.Options.Seats)
+	assert.True(t, sg.Options.SixAgain)
+	require.Len(t, sg.Seats, 2, "Bob and the computer he asked for")
+	assert.Equal(t, "easy", sg.Seats[1].Computer)
+	require.Eventually(t, func() bool {
+		for _, m := range app.fake.ChannelMessages(app.fake.ChannelID) {
+			if slices.ContainsFunc(m.CustomIDs(), func(c string) bool { return strings.HasPrefix(c, fmt.Sprintf("mf/start/%d/", id)) }) {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond, "the lobby card is posted in the channel")
+	assert.Equal(t, 1, open())
+
+	// Without a session, or from a DM, no lobby.
+	status, out = activityCall(t, srv, http.MethodPost, "api/games", "", map[string]any{})
+	assert.Equal(t, http.StatusUnauthorized, status, "%v", out)
+	code, err := app.fake.Authorize(app.fake.AppID, fakediscord.OAuth2User{ID: users[0].ID, Name: "Alice"}, []string{"identify"})
+	require.NoError(t, err)
+	_, tok := activityCall(t, srv, http.MethodPost, "api/token", "", map[string]string{"Code": code})
+	status, out = activityCall(t, srv, http.MethodPost, "api/games", tok["session"].(string), map[string]any{})
+	assert.Equal(t, http.StatusConflict, status, "%v", out)
+	assert.Equal(t, 1, open())
 }

@@ -57,6 +57,9 @@ type sandboxOptions struct {
 	// Bot changes the bot's options after the sandbox set its clock
 	// (tests: a fixed die).
 	Bot func(*bot.Config)
+	// Activity changes the Activity's options after the sandbox set
+	// its own (tests: a looser limit of plays).
+	Activity func(*activity.Config)
 }
 
 // sandboxApp is a running sandbox: a fake Discord, the real bot connected
@@ -110,7 +113,11 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 	}, ActivityOptions: func(c *activity.Config) {
 		c.Authorize = sandboxAuthorize(a.fake, users)
+		c.Member = sandboxMember(a.fake, users)
 		c.SandboxGuild, c.SandboxChannel = a.fake.GuildID, a.fake.ChannelID
+		if opts.Activity != nil {
+			opts.Activity(c)
+		}
 	}}
 	if err := a.main.Run(ctx); err != nil {
 		a.main = nil // Run closed what it opened

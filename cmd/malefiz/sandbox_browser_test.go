@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 )
@@ -190,13 +191,21 @@ func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 // close when the test ends.
 func seededSandbox(t testing.TB, users ...string) (*sandboxApp, *httptest.Server) {
 	t.Helper()
+	return seededSandboxLogs(t, new(logBuffer), 5, nil, users...)
+}
+
+// seededSandboxLogs is seededSandbox logging into logs, its dice seeded
+// (seed, 3), the Activity's options changed by activity when not nil.
+func seededSandboxLogs(t testing.TB, logs *logBuffer, seed uint64, activity func(*activity.Config), users ...string) (*sandboxApp, *httptest.Server) {
+	t.Helper()
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  users,
-		Logger: testLogger(new(logBuffer)),
+		Logger: testLogger(logs),
 		Bot: func(c *bot.Config) {
-			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
+			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(seed, 3))}
 			c.Draw = func(int) int { return 0 }
 		},
+		Activity: activity,
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })

@@ -640,6 +640,7 @@ function setUser(id) {
   me.style.background = userColor(id);
   failures.clear();
   connect();
+  if (!$('#activity-pane').hidden) openActivity(); // the Activity of the user now playing
 }
 
 // setNav opens or closes the channel list on narrow screens.
@@ -666,7 +667,7 @@ async function click(messageID, customID, values) {
   draw();
   try {
     const r = await post('/api/click', { user, message: messageID, custom_id: customID, values });
-    if (r && r.launch) window.open(`/.proxy/?user=${encodeURIComponent(user)}&channel=${encodeURIComponent(channel)}`, '_blank');
+    if (r && r.launch) openActivity();
   } catch (err) {
     const own = err.message === 'This interaction failed' || err.message === archivedTitle;
     failures.set(messageID, own ? err.message : 'This interaction failed: ' + err.message);
@@ -674,6 +675,26 @@ async function click(messageID, customID, values) {
     pendingClicks.delete(messageID);
     draw();
   }
+}
+
+// openActivity opens the Activity as the Discord client does on
+// LAUNCH_ACTIVITY: in a pane beside the chat (the whole screen on a
+// phone), for the user playing and the channel shown. The page in it is
+// not embedded in Discord, so it takes the SDK's DiscordSDKMock, whose
+// authorize the stand-in answers.
+function openActivity() {
+  const src = `/.proxy/?user=${encodeURIComponent(user)}&channel=${encodeURIComponent(channel)}`;
+  const frame = $('#activity-frame');
+  if (frame.getAttribute('src') !== src) frame.setAttribute('src', src);
+  $('#activity-who').textContent = userName(user);
+  $('#activity-pane').hidden = false;
+  document.body.classList.add('activity-open');
+}
+
+function closeActivity() {
+  $('#activity-pane').hidden = true;
+  document.body.classList.remove('activity-open');
+  $('#activity-frame').removeAttribute('src');
 }
 
 function toast(text) {
@@ -885,6 +906,7 @@ async function start() {
     if (h.get('c')) openChannel(h.get('c'), h.get('m'));
   });
   $('#skip').addEventListener('click', skip);
+  $('#activity-close').addEventListener('click', closeActivity);
   $('#composer').addEventListener('submit', (ev) => { ev.preventDefault(); send(); });
   input().addEventListener('input', () => { historyAt = -1; updateSuggestions(); });
   input().addEventListener('keydown', onKey);
