@@ -1,0 +1,298 @@
+package store_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// card is an edit of the game's card in the channel, in the "card" queue
+// as the bot commits it.
+func card(payload string) store.Effect {
+	return store.Effect{Queue: "card", Kind: "edit", Payload: []byte(payload)}
+}
+
+// commitTo commits effects to game g (created when new), claimed by owner
+// when set, and returns them as written.
+func commitTo(t *testing.T, db *store.DB, g *store.Game, owner string, effects ...store.Effect) []store.Effect {
+	t.Helper()
+	c := &store.Commit{Game: g, Effects: effects, Owner: owner, Lease: 30 * time.Second}
+	if g.ID == 0 {
+		c.Events = []store.Event{{Kind: store.EventStart, Data: "red"}}
+	}
+	require.NoError(t, db.Commit(ctxT(t), c))
+	return c.Effects
+}
+
+// claimPayloads claims for owner and returns the payloads claimed, in
+// order.
+func claimPayloads(t *testing.T, db *store.DB, owner string) []string {
+	t.Helper()
+	got, err := db.ClaimEffects(ctxT(t), owner, time.Minute, 20)
+	require.NoError(t, err)
+	out := []string{}
+	for _, e := range got {
+		out = append(out, string(e.Payload))
+	}
+	return out
+}
+
+// deliverAll claims as owner and records every effect claimed as
+// delivered; it returns the payloads, in order.
+func deliverAll(t *testing.T, db *store.DB, owner string) []string {
+	t.Helper()
+	got, err := db.ClaimEffects(ctxT(t), owner, time.Minute, 20)
+	require.NoError(t, err)
+	out := []string{}
+	var done []store.Delivery
+	for _, e := range got {
+		out = append(out, string(e.Payload))
+		done = append(done, store.Delivery{ID: e.ID, Result: "ok"})
+	}
+	require.NoError(t, db.RecordDeliveries(ctxT(t), owner, done))
+	return out
+}
+
+// TestEffectQueues checks the queues of a game's outbox (see store.Effect)
+// on each backend, one rule per case.
+func TestEffectQueues(t *testing.T) {
+	const gap = store.DefaultQueueGap
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, db *store.DB, c *clock)
+	}{
+		{"a new card edit supersedes the pending one nobody holds", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			first := commitTo(t, db, g, "", card("card 1"))
+			commitTo(t, db, g, "", card("card 2"))
+			commitTo(t, db, g, "", card("card 3"))
+			assert.Equal(t, []string{"card 3"}, claimPayloads(t, db, "sender"))
+
+			states, err := db.Effects(ctxT(t), g.ID)
+			require.NoError(t, err)
+			require.Len(t, states, 3)
+			for i, s := range states[:2] {
+				assert.True(t, s.Done, "card %d is done", i+1)
+				assert.False(t, s.Failed, "card %d is not given up", i+1)
+				assert.Equal(t, store.Superseded, s.Result, "card %d", i+1)
+				assert.Equal(t, "card", s.Queue)
+			}
+			assert.False(t, states[2].Done)
+			require.ErrorIs(t, db.EffectDone(ctxT(t), "sender", first[0].ID, "late", nil), store.ErrLeaseLost,
+				"a superseded effect is nobody's")
+		}},
+		{"a card edit in flight is not superseded, and the next waits for it", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, held, 1)
+			commitTo(t, db, g, "", card("card 2"))
+			commitTo(t, db, g, "", card("card 3"))
+			c.Advance(gap)
+			assert.Empty(t, claimPayloads(t, db, "other"), "card 3 waits for card 1, in flight")
+
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", held[0].ID, "ok", nil))
+			assert.Equal(t, []string{"card 3"}, claimPayloads(t, db, "other"))
+			states, err := db.Effects(ctxT(t), g.ID)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"ok", store.Superseded, ""},
+				[]string{states[0].Result, states[1].Result, states[2].Result})
+		}},
+		{"a card edit waits for the game's older main effects", func(t *testing.T, db *store.DB, c *clock) {
+			g, other := newGame("c1"), newGame("c2")
+			commitTo(t, db, g, "", effect("post", "lobby"), card("card 1"))
+			commitTo(t, db, other, "", card("other card"))
+			assert.Equal(t, []string{"lobby", "other card"}, deliverAll(t, db, "sender"),
+				"the card waits for the post that makes it; another game's card does not")
+			assert.Equal(t, []string{"card 1"}, deliverAll(t, db, "sender"))
+
+			// An older post held by its writer holds the card back too.
+			commitTo(t, db, g, "writer", effect("post", "turn 2"), card("card 2"))
+			c.Advance(gap)
+			assert.Empty(t, claimPayloads(t, db, "sender"))
+			mine, err := db.ClaimedEffects(ctxT(t), "writer", g.ID)
+			require.NoError(t, err)
+			require.Len(t, mine, 1, "the writer holds the post, not the card")
+			require.NoError(t, db.EffectDone(ctxT(t), "writer", mine[0].ID, "m2", nil))
+			assert.Equal(t, []string{"card 2"}, claimPayloads(t, db, "sender"))
+		}},
+		{"the main queue never waits for a card edit", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, held, 1)
+			// The card edit fails for now and waits a minute: posts go on.
+			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held[0].ID, time.Minute, "429"))
+			commitTo(t, db, g, "", effect("post", "turn 1"))
+			commitTo(t, db, g, "", effect("post", "turn 2"))
+			assert.Equal(t, []string{"turn 1"}, deliverAll(t, db, "sender"))
+			assert.Equal(t, []string{"turn 2"}, deliverAll(t, db, "sender"))
+
+			// Committed by a writer: the main effects are the head even
+			// though a card edit is pending, and the writer holds them.
+			c.Advance(time.Minute)
+			commitTo(t, db, g, "", card("card 2"))
+			main := &store.Commit{Game: g, Effects: []store.Effect{effect("post", "turn 3")}, Owner: "writer", Lease: time.Minute}
+			require.NoError(t, db.Commit(ctxT(t), main))
+			assert.True(t, main.Head)
+			assert.Equal(t, []string{"card 2"}, claimPayloads(t, db, "sender"))
+		}},
+		{"a retry of a main effect leaves the owner's card claim alone", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			commitTo(t, db, g, "", effect("post", "turn 1"), effect("post", "turn 2"))
+			got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, got, 2, "card 1 and turn 1")
+			require.Equal(t, []string{"card", ""}, []string{got[0].Queue, got[1].Queue})
+			require.NoError(t, db.RetryEffect(ctxT(t), "sender", got[1].ID, time.Second, "500"))
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", got[0].ID, "ok", nil), "the card is still claimed")
+		}},
+		{"two claims of one card are the gap apart", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			assert.Equal(t, []string{"card 1"}, deliverAll(t, db, "sender"))
+			c.Advance(gap / 3)
+			commitTo(t, db, g, "", card("card 2"))
+			assert.Empty(t, claimPayloads(t, db, "sender"))
+			next, ok, err := db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, t0.Add(gap), next, "the first claim plus the gap")
+
+			c.Advance(gap/3*2 - time.Millisecond)
+			assert.Empty(t, claimPayloads(t, db, "sender"))
+			c.Advance(time.Millisecond)
+			assert.Equal(t, []string{"card 2"}, deliverAll(t, db, "sender"))
+
+			// Long after the last claim, a new edit is due at once.
+			c.Advance(time.Hour)
+			commitTo(t, db, g, "", card("card 3"))
+			assert.Equal(t, []string{"card 3"}, deliverAll(t, db, "sender"))
+		}},
+		{"a superseding card edit keeps the retry time of the one it replaces", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, held, 1)
+			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held[0].ID, time.Minute, "503"))
+			commitTo(t, db, g, "", card("card 2"))
+			next, ok, err := db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, t0.Add(time.Minute), next)
+			c.Advance(time.Minute)
+			assert.Equal(t, []string{"card 2"}, deliverAll(t, db, "sender"))
+		}},
+		{"NextEffectAt counts a card edit only once no main effect holds it back", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			writer := &store.Commit{Game: g, Events: []store.Event{{Kind: store.EventStart, Data: "red"}},
+				Effects: []store.Effect{effect("post", "lobby"), card("card 1")}, Owner: "writer", Lease: time.Minute}
+			require.NoError(t, db.Commit(ctxT(t), writer))
+			assert.True(t, writer.Head)
+			next, ok, err := db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, t0.Add(time.Minute), next, "the post's claim, not the card edit it holds back")
+
+			require.NoError(t, db.EffectDone(ctxT(t), "writer", writer.Effects[0].ID, "m1", nil))
+			next, ok, err = db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, t0, next, "the card edit is due")
+
+			c.Advance(time.Second)
+			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, held, 1)
+			next, ok, err = db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, t0.Add(time.Second+time.Minute), next, "the end of its claim")
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", held[0].ID, "ok", nil))
+			_, ok, err = db.NextEffectAt(ctxT(t))
+			require.NoError(t, err)
+			assert.False(t, ok)
+		}},
+		{"a commit claims no card edit for its writer", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "")
+			only := &store.Commit{Game: g, Effects: []store.Effect{card("card 1")}, Owner: "writer", Lease: time.Minute}
+			require.NoError(t, db.Commit(ctxT(t), only))
+			assert.False(t, only.Head, "no main effect to deliver")
+			mine, err := db.ClaimedEffects(ctxT(t), "writer", g.ID)
+			require.NoError(t, err)
+			assert.Empty(t, mine)
+			assert.Equal(t, []string{"card 1"}, claimPayloads(t, db, "sender"))
+		}},
+		{"a smaller gap lets card edits follow sooner", func(t *testing.T, db *store.DB, c *clock) {
+			db.QueueGap = 100 * time.Millisecond
+			g := newGame("c1")
+			commitTo(t, db, g, "", card("card 1"))
+			assert.Equal(t, []string{"card 1"}, deliverAll(t, db, "sender"))
+			commitTo(t, db, g, "", card("card 2"))
+			c.Advance(100 * time.Millisecond)
+			assert.Equal(t, []string{"card 2"}, deliverAll(t, db, "sender"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+				db, c := openTest(t, b)
+				tc.run(t, db, c)
+			})
+		})
+	}
+}
+
+// TestClaimQueuedEffectsConcurrently has four owners claim at once from
+// games that each have a main and a card effect due, and a card edit
+// superseded: every effect due is claimed once, the superseded one never,
+// and no game has two effects of one queue out at once.
+func TestClaimQueuedEffectsConcurrently(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		const games = 20
+		due := map[int64]bool{}
+		for i := range games {
+			g := newGame(fmt.Sprint("c", i))
+			commitTo(t, db, g, "", card("stale"))
+			for _, e := range commitTo(t, db, g, "", card("card"), effect("post", "turn 1"), effect("post", "turn 2")) {
+				due[e.ID] = string(e.Payload) != "turn 2"
+			}
+		}
+		var mu sync.Mutex
+		seen := map[int64]int{}
+		out := map[string]int{} // game and queue → effects claimed
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				got, err := db.ClaimEffects(ctxT(t), fmt.Sprint("w", w), time.Minute, 2*games)
+				assert.NoError(t, err)
+				mu.Lock()
+				defer mu.Unlock()
+				for _, e := range got {
+					seen[e.ID]++
+					out[fmt.Sprint(e.GameID, "/", e.Queue)]++
+				}
+			})
+		}
+		wg.Wait()
+		assert.Len(t, seen, 2*games, "a card edit and the first post of each game")
+		for id, n := range seen {
+			assert.Equal(t, 1, n, "effect %d claimed %d times", id, n)
+			assert.True(t, due[id], "effect %d was not due", id)
+		}
+		for q, n := range out {
+			assert.Equal(t, 1, n, "%s: %d out at once", q, n)
+		}
+	})
+}
