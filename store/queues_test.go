@@ -296,3 +296,99 @@ func TestClaimQueuedEffectsConcurrently(t *testing.T) {
 		}
 	})
 }
+
+// TestOutageLosesNothing plays two games for an hour while Discord answers
+// nothing: each commits a turn post and a card edit every minute, and a
+// sender claims whatever is due and puts it back with a backoff of up to a
+// minute, as the bot's does, while the outbox is pruned of old history.
+// Nothing is given up or pruned; when Discord is back the backlog is
+// claimed in batches, each game's posts oldest first and one at a time,
+// and the sixty card edits of each game have collapsed into the last one,
+// sent once after the last post.
+func TestOutageLosesNothing(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		const turns = 60
+		games := []*store.Game{newGame("c1"), newGame("c2")}
+		for _, g := range games {
+			commitTo(t, db, g, "", effect("post", "lobby"), card("card 0"))
+		}
+		require.Len(t, deliverAll(t, db, "sender"), 2)
+		c.Advance(time.Minute)
+		require.Len(t, deliverAll(t, db, "sender"), 2, "the cards after their posts")
+
+		// An hour of outage, in steps of 20 s.
+		tries := 0
+		for step := range 3 * turns {
+			if step%3 == 0 {
+				for i, g := range games {
+					n := step/3 + 1
+					commitTo(t, db, g, "", effect("post", fmt.Sprintf("g%d turn %d", i, n)), card(fmt.Sprintf("g%d card %d", i, n)))
+				}
+				_, err := db.PruneEffects(ctxT(t), c.now.Add(-time.Minute))
+				require.NoError(t, err)
+			}
+			got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			for _, e := range got {
+				assert.Empty(t, e.Queue, "a card edit waits for its game's posts")
+				wait := min(time.Second<<e.Attempts, time.Minute)
+				require.NoError(t, db.RetryEffect(ctxT(t), "sender", e.ID, wait, "503 Service Unavailable"))
+				tries++
+			}
+			c.Advance(20 * time.Second)
+		}
+		n, err := db.PendingEffects(ctxT(t))
+		require.NoError(t, err)
+		assert.Equal(t, len(games)*(turns+1), n, "every post and each game's last card edit")
+		for _, g := range games {
+			states, err := db.Effects(ctxT(t), g.ID)
+			require.NoError(t, err)
+			var cards []string
+			for _, s := range states {
+				assert.False(t, s.Failed, "effect %d (%s) given up", s.ID, s.Payload)
+				if !s.Done && s.Queue == "card" {
+					cards = append(cards, string(s.Payload))
+				}
+			}
+			assert.Len(t, cards, 1, "game %d: the card edits replaced by newer ones", g.ID)
+		}
+		assert.Greater(t, tries/len(games), 30, "tried past the sender's old limit of 30")
+
+		// Discord is back.
+		c.Advance(time.Minute)
+		sent := map[int64][]string{}
+		passes := 0
+		for {
+			got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			if len(got) == 0 {
+				break
+			}
+			passes++
+			perGame := map[int64]int{}
+			var done []store.Delivery
+			for _, e := range got {
+				perGame[e.GameID]++
+				sent[e.GameID] = append(sent[e.GameID], string(e.Payload))
+				done = append(done, store.Delivery{ID: e.ID, Result: "ok"})
+			}
+			for id, k := range perGame {
+				assert.Equal(t, 1, k, "game %d: one effect per pass", id)
+			}
+			require.NoError(t, db.RecordDeliveries(ctxT(t), "sender", done))
+		}
+		assert.Equal(t, turns+1, passes, "each game's posts one at a time, then its card")
+		for i, g := range games {
+			want := make([]string, 0, turns+1)
+			for n := 1; n <= turns; n++ {
+				want = append(want, fmt.Sprintf("g%d turn %d", i, n))
+			}
+			want = append(want, fmt.Sprintf("g%d card %d", i, turns))
+			assert.Equal(t, want, sent[g.ID])
+		}
+		_, ok, err := db.NextEffectAt(ctxT(t))
+		require.NoError(t, err)
+		assert.False(t, ok, "nothing left")
+	})
+}
