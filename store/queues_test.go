@@ -392,3 +392,90 @@ func TestOutageLosesNothing(t *testing.T) {
 		assert.False(t, ok, "nothing left")
 	})
 }
+
+// TestQueuedEffectsUnderRacingCommits has each of several games commit card
+// edits as fast as it can while three owners claim and deliver at once,
+// with no gap: no card has two edits out at once, each card's edits go out
+// in the order they were committed, every delivery is recorded (none was
+// superseded under its owner), and each card's last edit is delivered.
+func TestQueuedEffectsUnderRacingCommits(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		db.QueueGap = 0
+		const games, edits = 4, 25
+		gs := make([]*store.Game, games)
+		for i := range gs {
+			gs[i] = newGame(fmt.Sprint("c", i))
+			commitTo(t, db, gs[i], "")
+		}
+		var (
+			mu        sync.Mutex
+			out       = map[int64]bool{}     // games with a card edit out
+			delivered = map[int64][]string{} // by game, in order
+			committed sync.WaitGroup
+			stop      = make(chan struct{})
+			claimers  sync.WaitGroup
+		)
+		for _, g := range gs {
+			committed.Go(func() {
+				for n := 1; n <= edits; n++ {
+					c := &store.Commit{Game: g, Effects: []store.Effect{card(fmt.Sprintf("card %02d", n))}}
+					if !assert.NoError(t, db.Commit(ctxT(t), c)) {
+						return
+					}
+				}
+			})
+		}
+		for w := range 3 {
+			owner := fmt.Sprint("w", w)
+			claimers.Go(func() {
+				for {
+					got, err := db.ClaimEffects(ctxT(t), owner, time.Minute, 20)
+					if !assert.NoError(t, err) {
+						return
+					}
+					if len(got) == 0 {
+						select {
+						case <-stop:
+							return
+						default:
+							time.Sleep(time.Millisecond)
+							continue
+						}
+					}
+					mu.Lock()
+					for _, e := range got {
+						assert.False(t, out[e.GameID], "game %d: two card edits out at once", e.GameID)
+						out[e.GameID] = true
+						delivered[e.GameID] = append(delivered[e.GameID], string(e.Payload))
+					}
+					mu.Unlock()
+					done := make([]store.Delivery, len(got))
+					mu.Lock()
+					for i, e := range got {
+						done[i] = store.Delivery{ID: e.ID, Result: "ok"}
+						out[e.GameID] = false // before the record: the next may be claimed only after it
+					}
+					mu.Unlock()
+					assert.NoError(t, db.RecordDeliveries(ctxT(t), owner, done))
+				}
+			})
+		}
+		committed.Wait()
+		drained := func() bool {
+			n, err := db.PendingEffects(ctxT(t))
+			return err == nil && n == 0
+		}
+		ok := assert.Eventually(t, drained, 30*time.Second, 5*time.Millisecond, "an effect is left pending")
+		close(stop)
+		claimers.Wait()
+		require.True(t, ok)
+		for _, g := range gs {
+			d := delivered[g.ID]
+			require.NotEmpty(t, d, "game %d", g.ID)
+			assert.IsIncreasing(t, d, "game %d: in the order committed", g.ID)
+			assert.Equal(t, fmt.Sprintf("card %02d", edits), d[len(d)-1], "game %d: the last state", g.ID)
+			t.Logf("game %d: %d of %d edits delivered", g.ID, len(d), edits)
+		}
+	})
+}
