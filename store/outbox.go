@@ -129,8 +129,11 @@ func queueNext(ctx context.Context, tx wtx, gameID int64, queue string, now time
 		return time.Time{}, err
 	}
 	rows.Close()
-	// Read after superseding: on PostgreSQL a claim that held a row it
-	// replaces has committed by then, and this statement sees it.
+	// Read after superseding: on PostgreSQL a claim that the supersede
+	// had to wait for has committed by then, and this statement's snapshot
+	// sees its claimed_at. (A claim that runs out and is taken again later
+	// does not move this effect's time: it waits for that one anyway, in
+	// order, but may follow it sooner than the gap.)
 	var last sql.NullInt64
 	if err := tx.stmt(ctx, tx.st.lastClaim).QueryRowContext(ctx, gameID, queue).Scan(&last); err != nil {
 		return time.Time{}, err
