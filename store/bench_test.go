@@ -506,3 +506,78 @@ func BenchmarkMigrateTo(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkCommitAndClaim is the outbox under fast play, as the sender loop
+// sees it: benchOutboxGames running games take turns, one commit per
+// operation (the move's two events, the turn post and the scoreboard card's
+// edit, claimed by nobody), the store's clock moving benchOutboxStep per
+// commit (so each game commits once a second), and after each commit one
+// ClaimEffects of up to 20 and RecordDeliveries of what it took. sends/op
+// is the effects delivered per commit, cpu-ms/op the process's CPU time
+// per commit (on PostgreSQL without the server's). card=main puts the card's edit in
+// the game's main queue (as before the queues), card=queued in the "card"
+// queue with the default gap: most edits are superseded, and a card is
+// edited at most every 3 s.
+func BenchmarkCommitAndClaim(b *testing.B) {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		for _, queue := range []string{"", "card"} {
+			name := "card=main"
+			if queue != "" {
+				name = "card=queued"
+			}
+			b.Run(name, func(b *testing.B) { benchCommitAndClaim(b, backend, queue) })
+		}
+	})
+}
+
+func benchCommitAndClaim(b *testing.B, backend TestBackend, queue string) {
+	db, err := Open(b.Context(), backend.NewURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	now := benchNow
+	db.Now = func() time.Time { return now }
+	games := make([]*Game, benchOutboxGames)
+	for i := range games {
+		games[i] = &Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: StatusRunning, State: make([]byte, 2<<10),
+			Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
+		if err := db.CreateGame(b.Context(), games[i], Event{Kind: EventStart, Data: "red"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	sends := 0
+	cpu0 := processCPU(b)
+	for i := 0; b.Loop(); i++ {
+		now = now.Add(benchOutboxStep)
+		g := games[i%len(games)]
+		g.State[i%len(g.State)]++
+		c := &Commit{Game: g,
+			Events: []Event{{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
+				{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
+			Effects: []Effect{{Kind: "post", Payload: []byte("turn")}, {Queue: queue, Kind: "edit", Payload: []byte("card")}}}
+		if err := db.Commit(b.Context(), c); err != nil {
+			b.Fatal(err)
+		}
+		claimed, err := db.ClaimEffects(b.Context(), "sender", time.Minute, 20)
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make([]Delivery, len(claimed))
+		for j, e := range claimed {
+			done[j] = Delivery{ID: e.ID, Result: "ok"}
+		}
+		if err := db.RecordDeliveries(b.Context(), "sender", done); err != nil {
+			b.Fatal(err)
+		}
+		sends += len(claimed)
+	}
+	b.ReportMetric(float64(sends)/float64(b.N), "sends/op")
+	b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+const (
+	benchOutboxGames = 50
+	benchOutboxStep  = time.Second / benchOutboxGames
+)

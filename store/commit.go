@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -23,17 +24,20 @@ type Commit struct {
 	// are known only there, so that they are final when committed. An
 	// error rolls the commit back.
 	Rated func(rated []Result) error
-	// Effects are appended to the game's outbox queue, in order; Commit
-	// sets their ID, GameID and CreatedAt.
+	// Effects are appended to the game's outbox, each to its queue (see
+	// Effect), in order; Commit sets their ID, GameID and CreatedAt.
 	Effects []Effect
-	// Owner, when set, claims the new effects for Lease: the writer
-	// delivers them itself right after the commit, and anyone may take them
-	// over once the lease runs out (see ClaimEffects).
+	// Owner, when set, claims the new effects of the main queue for Lease:
+	// the writer delivers them itself right after the commit, and anyone
+	// may take them over once the lease runs out (see ClaimEffects).
+	// Queued effects are never claimed here: ClaimEffects takes them when
+	// they are due.
 	Owner string
 	Lease time.Duration
-	// Head is set by Commit: the new effects are the head of the game's
-	// queue (no older effect is pending), so their owner may deliver them
-	// now, in order, without asking the store (see ClaimedEffects).
+	// Head is set by Commit: the new effects of the main queue are its
+	// head (no older main effect is pending), so their owner may deliver
+	// them now, in order, without asking the store (see ClaimedEffects).
+	// False when the commit has no main effect.
 	Head bool
 }
 
@@ -91,8 +95,8 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
 	head := false
-	if len(effects) > 0 {
-		if head, err = firstInQueue(ctx, tx, id, effects[0].ID); err != nil {
+	if i := slices.IndexFunc(effects, func(e Effect) bool { return e.Queue == "" }); i >= 0 {
+		if head, err = firstInQueue(ctx, tx, id, effects[i].ID); err != nil {
 			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 	}

@@ -49,8 +49,12 @@
 //
 // The outbox holds what must reach Discord because of a change: Commit
 // writes a game's change, its events and its effects in one transaction, so
-// that an effect exists exactly when its change does. Effects of a game are
-// delivered in order: only the oldest pending one can be claimed. A claim is
+// that an effect exists exactly when its change does. Effects of a game's
+// main queue are delivered in order: only the oldest pending one can be
+// claimed. An effect may name a queue of its own instead (the edits of a
+// game's card), where the newest replaces what is not yet claimed, which
+// waits for the game's older main effects but holds none back, and whose
+// claims are QueueGap apart (see Effect). A claim is
 // a lease (ClaimEffects, or Commit with an Owner); its holder records the
 // outcome (EffectDone, RetryEffect, EffectFailed), and when it dies the lease
 // runs out and anyone takes the effect. A delivery records the new message's
@@ -115,6 +119,10 @@ type DB struct {
 	// Rate rates the finished games whose Commit names no rule (FinishGame);
 	// nil leaves the ratings as they are.
 	Rate Rating
+	// QueueGap is the least time between two claims of one queue of a
+	// game's outbox (see Effect); Open sets DefaultQueueGap. It applies to
+	// the effects committed after it is set.
+	QueueGap time.Duration
 
 	d         *dialect
 	path      string      // SQLite: the file; PostgreSQL: the URL
@@ -161,6 +169,7 @@ func Open(ctx context.Context, s string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.QueueGap = DefaultQueueGap
 	if db.rst, err = prepareReads(ctx, db.r, db.d); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open: %w", err)

@@ -74,6 +74,16 @@ func TestQueryPlans(t *testing.T) {
 			allArgs, []string{"players_rank"}, []string{"SCAN players", "TEMP B-TREE"}},
 		{"rating history", `SELECT game_id FROM results WHERE guild_id = ? AND player = ? ORDER BY finished_at DESC, game_id DESC LIMIT 100`,
 			[]any{"g", "p"}, []string{"results_player"}, []string{"SCAN results"}},
+		{"claimable effects", `SELECT o.id FROM outbox AS o WHERE o.done_at IS NULL AND o.next_at <= ?3
+				AND (o.lease_until IS NULL OR o.lease_until <= ?3) AND ` + claimable + ` ORDER BY o.next_at, o.id LIMIT 20`,
+			[]any{nil, nil, 0}, []string{"outbox_due", "outbox_pending"}, []string{"SCAN o", "SCAN p", "SCAN m", "TEMP B-TREE"}},
+		{"a queue's last claim", `SELECT max(claimed_at) FROM outbox WHERE game_id = ? AND queue = ? AND queue <> ''`,
+			[]any{1, "card"}, []string{"outbox_queue_claims"}, []string{"SCAN outbox"}},
+		{"older main effects", `SELECT count(*) FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL AND id < ?`,
+			[]any{1, 2}, []string{"outbox_pending"}, []string{"SCAN outbox"}},
+		{"superseded effects", `UPDATE outbox SET done_at = ?1, result = ?2
+				WHERE game_id = ?3 AND queue = ?4 AND done_at IS NULL AND lease_until IS NULL`,
+			[]any{0, "superseded", 1, "card"}, []string{"outbox_pending"}, []string{"SCAN outbox"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tc.query, tc.args...)

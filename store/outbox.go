@@ -12,22 +12,51 @@ import (
 
 // Effect is one entry of a game's outbox: something that must reach Discord
 // because of a change to the game, written in the change's transaction (see
-// Commit) and delivered after it. Effects of one game are delivered in the
-// order they were written: only the oldest pending effect of a game can be
-// claimed.
+// Commit) and delivered after it.
+//
+// A game's effects of the main queue (Queue "") are delivered in the order
+// they were written: only the oldest pending one can be claimed. An effect
+// with a Queue is in a queue of its own per game and Queue, for a state of
+// which only the newest counts (the game's card in the channel, say):
+//
+//   - committing it replaces its queue's pending effects that nobody holds
+//     (they are done, with result Superseded, and never sent), so the newest
+//     state is delivered and the last one always;
+//   - it is claimed only when no older effect of the game's main queue is
+//     pending (an edit never overtakes the post that made its message), and
+//     the main queue never waits for it;
+//   - two claims of one queue are at least the DB's QueueGap apart;
+//   - Commit never claims it for its Owner: ClaimEffects does, when it is
+//     due, and NextEffectAt tells when that is.
 type Effect struct {
 	ID        int64  // set by Commit
 	GameID    int64  // set by Commit
+	Queue     string // "" is the game's main queue
 	Kind      string // what it does, for logs and metrics: "post", "edit", ...
 	Payload   []byte // the request, opaque to the store
 	Attempts  int    // deliveries tried before this one
 	CreatedAt time.Time
 }
 
+// Superseded is the result of a queued effect replaced by a newer one of its
+// queue before anyone claimed it: done, not failed, never sent.
+const Superseded = "superseded"
+
+// DefaultQueueGap is the DB's QueueGap unless changed: at most one edit of a
+// game's card every 3 s. Discord gives a channel's messages one bucket,
+// which the libraries observe at 5 requests per 5 s, shared by the turn
+// posts of a game without a thread and the cards of every game in the
+// channel; one card at most every 3 s takes a third of it at the very
+// most, and a human turn (read, click, the next turn's post) takes longer
+// than that, so a card lags its game by one state for 3 s at worst while
+// the final state still goes out at once when play stops.
+// https://discord.com/developers/docs/topics/rate-limits
+const DefaultQueueGap = 3 * time.Second
+
 // EffectState is where an effect is in its life, for tests and tools.
 type EffectState struct {
 	Effect
-	Done   bool   // delivered, or given up (Failed)
+	Done   bool   // delivered, superseded (Result is Superseded), or given up (Failed)
 	Failed bool   // given up: Result says why
 	Result string // what Discord answered (a message ID, say), or the last error
 	NextAt time.Time
@@ -37,8 +66,10 @@ type EffectState struct {
 // whose claim has run out and been taken over, or for an effect already done.
 var ErrLeaseLost = errors.New("the effect is no longer claimed by this owner")
 
-// insertEffects appends effects to game id's outbox, claimed by owner for
-// lease when owner is set, and returns them with ID, GameID and CreatedAt.
+// insertEffects appends effects to game id's outbox, those of the main
+// queue claimed by owner for lease when owner is set, and returns them with
+// ID, GameID and CreatedAt. A queued effect replaces the pending ones of its
+// queue that nobody holds (see Effect).
 func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, effects []Effect, owner string, lease time.Duration) ([]Effect, error) {
 	if len(effects) == 0 {
 		return nil, nil
@@ -56,8 +87,16 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 		if e.Payload == nil {
 			e.Payload = []byte{}
 		}
+		next, by, held := now, owner, until
+		if e.Queue != "" {
+			var err error
+			if next, err = queueNext(ctx, tx, gameID, e.Queue, now); err != nil {
+				return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
+			}
+			by, held = "", nil
+		}
 		err := insert.QueryRowContext(ctx,
-			gameID, e.Kind, e.Payload, now.UnixMilli(), now.UnixMilli(), owner, until).Scan(&e.ID)
+			gameID, e.Queue, e.Kind, e.Payload, now.UnixMilli(), next.UnixMilli(), by, held).Scan(&e.ID)
 		if err != nil {
 			return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
 		}
@@ -67,18 +106,66 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 	return out, nil
 }
 
-// firstInQueue reports whether no effect of game gameID older than id is
-// pending: the effects from id on are the head of the game's queue.
+// queueNext supersedes the pending effects of game gameID's queue that
+// nobody holds and returns when the queue's new effect may be claimed: now,
+// or QueueGap after the queue's last claim, or when the effect it replaces
+// was to be tried again (it waits out Discord's refusal as that one would
+// have), whichever is latest.
+func queueNext(ctx context.Context, tx wtx, gameID int64, queue string, now time.Time) (time.Time, error) {
+	next := now.UnixMilli()
+	rows, err := tx.stmt(ctx, tx.st.supersede).QueryContext(ctx, now.UnixMilli(), Superseded, gameID, queue)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var at int64
+		if err := rows.Scan(&at); err != nil {
+			return time.Time{}, err
+		}
+		next = max(next, at)
+	}
+	if err := rows.Err(); err != nil {
+		return time.Time{}, err
+	}
+	rows.Close()
+	// Read after superseding: on PostgreSQL a claim that the supersede
+	// had to wait for has committed by then, and this statement's snapshot
+	// sees its claimed_at. (A claim that runs out and is taken again later
+	// does not move this effect's time: it waits for that one anyway, in
+	// order, but may follow it sooner than the gap.)
+	var last sql.NullInt64
+	if err := tx.stmt(ctx, tx.st.lastClaim).QueryRowContext(ctx, gameID, queue).Scan(&last); err != nil {
+		return time.Time{}, err
+	}
+	if last.Valid {
+		next = max(next, last.Int64+tx.db.QueueGap.Milliseconds())
+	}
+	return time.UnixMilli(next).UTC(), nil
+}
+
+// firstInQueue reports whether no effect of game gameID's main queue older
+// than id is pending: the main effects from id on are the head of the
+// game's queue.
 func firstInQueue(ctx context.Context, tx wtx, gameID, id int64) (bool, error) {
 	var older int
 	err := tx.stmt(ctx, tx.st.olderPending).QueryRowContext(ctx, gameID, id).Scan(&older)
 	return older == 0, err
 }
 
+// claimable is the condition on an outbox row o (pending) that it heads its
+// queue: the oldest pending effect of its game's main queue, or of its own
+// queue with no older effect of the game's main queue pending.
+const claimable = `o.id = (SELECT min(p.id) FROM outbox AS p
+		WHERE p.game_id = o.game_id AND p.queue = o.queue AND p.done_at IS NULL)
+	AND (o.queue = '' OR NOT EXISTS (SELECT 1 FROM outbox AS m
+		WHERE m.game_id = o.game_id AND m.queue = '' AND m.done_at IS NULL AND m.id < o.id))`
+
 // ClaimEffects claims for owner, for lease, up to limit effects that are
-// due: each the oldest pending effect of its game, not claimed by anyone (or
-// whose claim ran out), and not to be retried later. They are returned
-// oldest first. Deliver each, then record the outcome with EffectDone,
+// due: each the head of its game's main queue or of one of its game's
+// queues (see Effect), not claimed by anyone (or whose claim ran out), and
+// not to be retried later. They are returned oldest first; a game may have
+// one of each of its queues among them, which do not wait for each other. Deliver each, then record the outcome with EffectDone,
 // RetryEffect or EffectFailed.
 func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]Effect, error) {
 	if owner == "" {
@@ -89,16 +176,16 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 	// over those another claimer holds, and the claim's conditions are
 	// checked again on each row as it is updated.
 	var effects []Effect
-	err := db.claim(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2
+	err := db.claim(ctx, `UPDATE outbox SET lease_owner = ?1, lease_until = ?2, claimed_at = ?3
 		WHERE id IN (
 			SELECT o.id FROM outbox AS o
 			WHERE o.done_at IS NULL AND o.next_at <= ?3
 				AND (o.lease_until IS NULL OR o.lease_until <= ?3)
-				AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)
+				AND `+claimable+`
 			ORDER BY o.next_at, o.id
 			LIMIT ?4%s)
 			AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?3)
-		RETURNING id, game_id, kind, payload, attempts, created_at`,
+		RETURNING `+effectColumns,
 		[]any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
 		func(rows *sql.Rows) error {
 			e, err := scanEffect(rows)
@@ -112,11 +199,12 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 	return effects, nil
 }
 
-// ClaimedEffects returns the pending effects of a game that owner may
-// deliver now, oldest first: the ones at the head of the game's queue that
-// owner holds a live claim on (those a Commit with Owner just wrote). When an
-// older effect of the game is someone else's, or waits for a retry, it
-// returns none: the game's effects go out in order.
+// ClaimedEffects returns the pending effects of a game's main queue that
+// owner may deliver now, oldest first: the ones at the head of the queue
+// that owner holds a live claim on (those a Commit with Owner just wrote).
+// When an older effect of the queue is someone else's, or waits for a
+// retry, it returns none: the game's effects go out in order. Queued
+// effects are ClaimEffects' alone.
 func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]Effect, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
@@ -124,9 +212,9 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	}
 	defer tx.Rollback()
 	now := db.now().UnixMilli()
-	rows, err := tx.QueryContext(ctx, `SELECT id, game_id, kind, payload, attempts, created_at,
+	rows, err := tx.QueryContext(ctx, `SELECT `+effectColumns+`,
 			lease_owner = ? AND coalesce(lease_until, 0) > ? AND next_at <= ?
-		FROM outbox WHERE game_id = ? AND done_at IS NULL ORDER BY id`, owner, now, now, gameID)
+		FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL ORDER BY id`, owner, now, now, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: claimed effects: %w", err)
 	}
@@ -136,7 +224,7 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 		var e Effect
 		var created int64
 		var mine bool
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created, &mine); err != nil {
+		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created, &mine); err != nil {
 			return nil, fmt.Errorf("store: claimed effects: %w", err)
 		}
 		if !mine {
@@ -151,12 +239,14 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	return out, tx.Commit()
 }
 
-// scanEffect reads an effect's row: id, game_id, kind, payload, attempts,
-// created_at.
+// effectColumns are the columns of an Effect, as scanEffect reads them.
+const effectColumns = `id, game_id, queue, kind, payload, attempts, created_at`
+
+// scanEffect reads an effect's row: effectColumns.
 func scanEffect(rows *sql.Rows) (Effect, error) {
 	var e Effect
 	var created int64
-	if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
+	if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
 		return e, err
 	}
 	e.CreatedAt = time.UnixMilli(created).UTC()
@@ -232,8 +322,9 @@ func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []D
 }
 
 // RetryEffect records a failed attempt of effect id and puts it back for
-// another try after wait; owner's claims on the game's later effects are
-// released too, since they wait for this one.
+// another try after wait; owner's claims on the later effects of its game
+// and queue are released too, since they wait for this one (those of the
+// game's other queues do not).
 func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error {
 	at := db.now().Add(wait)
 	tx, err := db.beginWrite(ctx)
@@ -243,16 +334,18 @@ func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time
 	defer tx.Rollback()
 
 	var gameID int64
+	var queue string
 	err = tx.QueryRowContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_at = ?, result = ?,
 			lease_owner = '', lease_until = NULL
 		WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-		RETURNING game_id`, at.UnixMilli(), reason, id, owner).Scan(&gameID)
+		RETURNING game_id, queue`, at.UnixMilli(), reason, id, owner).Scan(&gameID, &queue)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("store: retry effect %d: %w", id, ErrLeaseLost)
 	} else if err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)
 	}
-	if err := releaseClaims(ctx, tx, owner, gameID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_owner = '', lease_until = NULL
+		WHERE game_id = ? AND queue = ? AND done_at IS NULL AND lease_owner = ?`, gameID, queue, owner); err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -261,24 +354,20 @@ func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time
 	return nil
 }
 
-// ReleaseEffects gives up owner's claims on a game's pending effects, so
-// that the sender takes them at once (a process that stops delivering).
+// ReleaseEffects gives up owner's claims on a game's pending effects, of
+// every queue, so that the sender takes them at once (a process that stops
+// delivering).
 func (db *DB) ReleaseEffects(ctx context.Context, owner string, gameID int64) error {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: release effects: %w", err)
 	}
 	defer tx.Rollback()
-	if err := releaseClaims(ctx, tx, owner, gameID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_owner = '', lease_until = NULL
+		WHERE game_id = ? AND done_at IS NULL AND lease_owner = ?`, gameID, owner); err != nil {
 		return fmt.Errorf("store: release effects: %w", err)
 	}
 	return tx.Commit()
-}
-
-func releaseClaims(ctx context.Context, tx wtx, owner string, gameID int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_owner = '', lease_until = NULL
-		WHERE game_id = ? AND done_at IS NULL AND lease_owner = ?`, gameID, owner)
-	return err
 }
 
 // SetMessageID records the ID of one of a game's messages without changing
@@ -322,8 +411,11 @@ func setMessageID(ctx context.Context, tx wtx, gameID int64, role MessageRole, m
 }
 
 // NextEffectAt returns when the earliest claimable effect (the head of a
-// game's queue) may be claimed (its retry time, or the end of its claim),
-// and false when none is pending: how long the sender may sleep.
+// game's main queue, or of one of its queues that waits for no main effect)
+// may be claimed (its retry time, the end of its queue's gap, or the end
+// of its claim), and false when none is pending: how long the sender may
+// sleep. A queued effect that waits for an older main effect is not
+// counted: that main effect is.
 func (db *DB) NextEffectAt(ctx context.Context) (time.Time, bool, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
@@ -332,8 +424,7 @@ func (db *DB) NextEffectAt(ctx context.Context) (time.Time, bool, error) {
 	defer tx.Rollback()
 	var at sql.NullInt64
 	err = tx.QueryRowContext(ctx, `SELECT min(CASE WHEN o.lease_until > o.next_at THEN o.lease_until ELSE o.next_at END) FROM outbox AS o
-		WHERE o.done_at IS NULL
-			AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.game_id = o.game_id AND p.done_at IS NULL)`).Scan(&at)
+		WHERE o.done_at IS NULL AND `+claimable).Scan(&at)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("store: next effect: %w", err)
 	}
@@ -364,7 +455,7 @@ func (db *DB) Effects(ctx context.Context, gameID int64) ([]EffectState, error) 
 		return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id, game_id, kind, payload, attempts, created_at,
+	rows, err := tx.QueryContext(ctx, `SELECT `+effectColumns+`,
 			done_at IS NOT NULL, failed, result, next_at
 		FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
 	if err != nil {
@@ -375,7 +466,7 @@ func (db *DB) Effects(ctx context.Context, gameID int64) ([]EffectState, error) 
 	for rows.Next() {
 		var e EffectState
 		var created, next int64
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Kind, &e.Payload, &e.Attempts, &created,
+		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created,
 			&e.Done, &e.Failed, &e.Result, &next); err != nil {
 			return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
 		}
@@ -389,7 +480,9 @@ func (db *DB) Effects(ctx context.Context, gameID int64) ([]EffectState, error) 
 }
 
 // PruneEffects deletes the effects done before before and returns how many:
-// the outbox keeps what is pending and a little history.
+// the outbox keeps what is pending, however old (an effect is never given
+// up by the store: only its sender does that, with EffectFailed), and a
+// little history.
 func (db *DB) PruneEffects(ctx context.Context, before time.Time) (int64, error) {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {

@@ -48,8 +48,15 @@ func TestQueryPlansPostgres(t *testing.T) {
 			[]any{"g", "p"}, "results_player"},
 		{"due effects", `SELECT id FROM outbox WHERE done_at IS NULL AND next_at <= ? ORDER BY next_at, id LIMIT 10`,
 			[]any{0}, "outbox_due"},
-		{"head of a game's effects", `SELECT min(id) FROM outbox WHERE game_id = ? AND done_at IS NULL`,
-			[]any{1}, "outbox_pending"},
+		{"head of a game's main queue", `SELECT min(id) FROM outbox WHERE game_id = ? AND queue = ? AND done_at IS NULL`,
+			[]any{1, ""}, "outbox_pending"},
+		{"claimable effects", `SELECT o.id FROM outbox AS o WHERE o.done_at IS NULL AND o.next_at <= ?
+				AND (o.lease_until IS NULL OR o.lease_until <= ?1) AND ` + claimable + ` ORDER BY o.next_at, o.id LIMIT 20`,
+			[]any{0}, "outbox_pending"},
+		{"older main effects", `SELECT 1 FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL AND id < ?`,
+			[]any{1, 2}, "outbox_pending"},
+		{"a queue's last claim", `SELECT max(claimed_at) FROM outbox WHERE game_id = ? AND queue = ? AND queue <> ''`,
+			[]any{1, "card"}, "outbox_queue_claims"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, err := conn.QueryContext(t.Context(), `EXPLAIN `+db.d.sql(tc.query), tc.args...)

@@ -47,9 +47,11 @@ func (db *DB) beginWrite(ctx context.Context) (wtx, error) {
 type writeStmts struct {
 	updateGame, gameSeats, deleteSeats, insertSeat, insertEvent *sql.Stmt
 	// insertEffect, olderPending and effectDone are the outbox's: a
-	// commit's effects, whether they head their game's queue, and each
-	// delivery's record.
-	insertEffect, olderPending, effectDone *sql.Stmt
+	// commit's effects, whether they head their game's main queue, and
+	// each delivery's record; supersede and lastClaim are a queued
+	// effect's: the pending ones it replaces, and when its queue was last
+	// claimed.
+	insertEffect, olderPending, effectDone, supersede, lastClaim *sql.Stmt
 }
 
 func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, error) {
@@ -77,11 +79,18 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insertEffect, `INSERT INTO outbox (game_id, kind, payload, created_at, next_at,
+		{&st.insertEffect, `INSERT INTO outbox (game_id, queue, kind, payload, created_at, next_at,
 				lease_owner, lease_until)
-			VALUES (?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING id`},
-		{&st.olderPending, `SELECT count(*) FROM outbox WHERE game_id = ? AND done_at IS NULL AND id < ?`},
+		{&st.olderPending, `SELECT count(*) FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL AND id < ?`},
+		// Only what nobody holds is replaced (a claim that ran out is
+		// still someone's delivery, maybe under way): the queue stays in
+		// order.
+		{&st.supersede, `UPDATE outbox SET done_at = ?1, result = ?2
+			WHERE game_id = ?3 AND queue = ?4 AND done_at IS NULL AND lease_until IS NULL
+			RETURNING next_at`},
+		{&st.lastClaim, `SELECT max(claimed_at) FROM outbox WHERE game_id = ? AND queue = ? AND queue <> ''`},
 		{&st.effectDone, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
 				attempts = attempts + 1
 			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
@@ -99,7 +108,7 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 func (st *writeStmts) close() error {
 	var errs []error
 	for _, s := range []*sql.Stmt{st.updateGame, st.gameSeats, st.deleteSeats, st.insertSeat, st.insertEvent,
-		st.insertEffect, st.olderPending, st.effectDone} {
+		st.insertEffect, st.olderPending, st.effectDone, st.supersede, st.lastClaim} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
