@@ -74,9 +74,6 @@ func (e effect) stored() (store.Effect, error) {
 	if err != nil {
 		return store.Effect{}, fmt.Errorf("effect %s: %w", e.Op, err)
 	}
-	if e.Op == opEdit && e.Target == store.RoleLobby { // the card: its own queue, newest state wins (see store.Effect)
-		return store.Effect{Queue: "card", Kind: e.Op, Payload: data}, nil
-	}
 	return store.Effect{Kind: e.Op, Payload: data}, nil
 }
 
