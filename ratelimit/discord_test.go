@@ -44,6 +44,14 @@ func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if c.real {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+			return nil
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if end := c.t.Add(d); end.After(c.t) {
