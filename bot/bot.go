@@ -8,11 +8,11 @@
 // decisions need in one read (store.LoadGame), let the table decide (no
 // I/O), commit the new state, its events and the Discord effects it
 // produced in one transaction, answer the interaction, release the lock,
-// then deliver the effects with the game as committed (sender.go,
-// requests.go), in the outbox's order per game. The effects
+// then hand the effects to delivery (package outbox), which sends them in
+// the outbox's order per game. The effects
 // wait in the store's outbox until Discord has taken them, so a crash
 // between the commit and the delivery sends late, never twice, and never
-// loses one; the sender's loop delivers what is left. The database is
+// loses one; the outbox's loop delivers what is left. The database is
 // behind the interfaces of store.go. The table's messages are plain data;
 // layout.go makes Discord's Components V2 messages of them (one card per
 // turn, the board in a media gallery).
@@ -30,6 +30,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 )
@@ -106,11 +107,11 @@ type Bot struct {
 	deferAt  time.Duration
 	activity bool
 
-	locks         keyedLocks // one action at a time per game
-	out           *sender    // delivers the outbox
-	coach         *coach     // grades the people's moves in the background
-	panel         *panel     // the subcommands that change no game
-	boards        *boards    // draws the boards
+	locks         keyedLocks     // one action at a time per game
+	out           *outbox.Sender // delivers the outbox
+	coach         *coach         // grades the people's moves in the background
+	panel         *panel         // the subcommands that change no game
+	boards        *boards        // draws the boards
 	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
@@ -169,7 +170,8 @@ func New(cfg Config) *Bot {
 		b.defaults.Level = "normal"
 	}
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
-	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
+	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
+		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
 	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
@@ -214,6 +216,31 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 	b.tellDMRefused(ctx, r)
 	b.hooks.observeInteraction(r, err, start)
 }
+
+// RunSender delivers the outbox until ctx ends: what could not be delivered
+// at once, the card edits, and what another process left behind. It first
+// completes the results an older version committed without their ratings
+// (see upgradeRatings), trying again until it can.
+func (b *Bot) RunSender(ctx context.Context) {
+	for {
+		n, err := b.upgradeRatings(ctx)
+		if err == nil {
+			if n > 0 {
+				b.log.Info("outbox: results of an older version completed with their ratings", "effects", n)
+			}
+			break
+		}
+		b.log.Error("outbox: could not complete the results of an older version", "err", err)
+		if !sleep(ctx, 10*time.Second, nil) {
+			return
+		}
+	}
+	b.out.Run(ctx)
+}
+
+// SendPass claims the effects that are due and delivers them; it returns
+// how many it took.
+func (b *Bot) SendPass(ctx context.Context) (int, error) { return b.out.Pass(ctx) }
 
 // keyedLocks hands out one mutex per key, so that one piece of work at a
 // time runs on a game; the store's version check guards against other

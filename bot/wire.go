@@ -9,7 +9,7 @@ import (
 // decodeInteraction decodes an interaction as Discord POSTs it to the
 // interactions endpoint, as discordgo.Interaction's UnmarshalJSON does
 // except for the message a component was used on: of it only what the bot
-// reads is kept (its ID, channel, author and flags; see checkOrigin), and
+// reads is kept (its ID, channel, author and flags; see table.CheckOrigin), and
 // its components, embeds and attachments are skipped rather than built.
 // Building a turn card's layout components was most of the 4 % of the
 // bot's CPU per click that decoding interactions took (BenchmarkClickRate's

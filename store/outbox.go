@@ -22,6 +22,10 @@ type Effect struct {
 	Payload   []byte // the request, opaque to the store
 	Attempts  int    // deliveries tried before this one
 	CreatedAt time.Time
+	// Queue is the game's queue the effect waits in: "" the game's main
+	// queue; "card" the edits of the game's scoreboard card in the
+	// channel.
+	Queue string
 }
 
 // EffectState is where an effect is in its life, for tests and tools.
