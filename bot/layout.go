@@ -268,6 +268,12 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) outbox.Effect {
 	case table.Adopt:
 		out.App, out.Token = r.i.AppID, r.i.Token
 	}
+	if e.Followup && r != nil && r.isClick() && r.i.Token != "" {
+		at, err := discordgo.SnowflakeTimestamp(r.i.ID)
+		if err == nil {
+			out.Via = &outbox.Interaction{App: r.i.AppID, Token: r.i.Token, Channel: r.i.ChannelID, At: at}
+		}
+	}
 	return out
 }
 

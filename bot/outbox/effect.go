@@ -3,6 +3,7 @@ package outbox
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/render"
@@ -76,10 +77,27 @@ type Effect struct {
 	// or a DM goes to.
 	Name string `json:"name,omitempty"`
 	User string `json:"user,omitempty"`
+	// Via, on a post, is the interaction whose follow-up the post may be
+	// (see Interaction): Discord's interaction routes count against no
+	// global limit.
+	Via *Interaction `json:"via,omitempty"`
+	// firstTry: delivered by the process that committed it, never tried
+	// before (no earlier request's outcome to look for).
+	firstTry bool
 	// Queue is the outbox queue the effect waits in (see store.Effect):
 	// "" for the game's main queue, CardQueue for the card's edits. It is
 	// the store's column, not part of the payload.
 	Queue string `json:"-"`
+}
+
+// Interaction is the interaction a post may follow up: its application
+// and token, the channel it was made in (a follow-up lands there) and
+// when it was made (its token lasts 15 minutes from then).
+type Interaction struct {
+	App     string    `json:"app"`
+	Token   string    `json:"token"`
+	Channel string    `json:"channel"`
+	At      time.Time `json:"at"`
 }
 
 // Stored is the effect as the outbox keeps it.

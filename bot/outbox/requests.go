@@ -57,8 +57,10 @@ func record(role malefiz.MessageRole, id string) *malefiz.MessageRecord {
 // Discord's window returns the message the first one made.
 func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
 
-// postMessage creates the effect's message with Discord's nonce, so that
-// sending it again creates nothing new.
+// postMessage creates the effect's message: as a follow-up of the
+// interaction that made the change where it may (see followup), else with
+// the bot's token and Discord's nonce, so that sending it again creates
+// nothing new.
 func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
@@ -66,6 +68,22 @@ func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (st
 	}
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
+	if ids := followable(ef, body); len(ids) > 0 {
+		if !ef.firstTry {
+			// An earlier try may have made it as a follow-up, which
+			// has no nonce: look for it before posting again.
+			if id, err := s.findPosted(ctx, ef.Channel, ids); err != nil || id != "" {
+				return id, err
+			}
+		}
+		if s.live(ef.Via) {
+			id, err := s.followup(ctx, ef, body)
+			if !isCode(err, discordgo.ErrCodeUnknownWebhook) && !isCode(err, discordgo.ErrCodeUnknownInteraction) {
+				return id, err
+			}
+			// The token is no more: nothing was made with it.
+		}
+	}
 	body["nonce"] = mustJSON(nonce(e))
 	body["enforce_nonce"] = mustJSON(true)
 	endpoint := discordgo.EndpointChannelMessages(ef.Channel)

@@ -120,6 +120,9 @@ type Config struct {
 	// attachment named file, for a picture that could not be drawn; nil
 	// sends the body as it is.
 	WithoutPicture func(body json.RawMessage, file string) json.RawMessage
+	// Now is Discord's time, which an interaction token's life is
+	// measured by; nil: time.Now.
+	Now func() time.Time
 }
 
 // Sender delivers the outbox: the effects of the changes this process
@@ -142,6 +145,9 @@ func New(cfg Config) *Sender {
 	s := &Sender{cfg: cfg, db: cfg.Store, dc: cfg.Discord, log: cfg.Log, owner: cfg.Owner, wake: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	if s.cfg.Now == nil {
+		s.cfg.Now = time.Now
 	}
 	return s
 }
@@ -312,6 +318,9 @@ func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []
 		if k := ef.LinkTo; linked && k > 0 && k <= i {
 			ef.linked = posted[k-1]
 		}
+		// Delivered by the process that committed it: an effect it has
+		// not tried yet has no earlier outcome to look for.
+		ef.firstTry = e.Attempts == 0
 		d, next, err := s.deliver(ctx, e, ef, g)
 		if d != nil && !d.Failed && ef.Op == Post {
 			posted[i] = d.Result
