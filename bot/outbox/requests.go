@@ -78,10 +78,12 @@ func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (st
 		}
 		if s.live(ef.Via) {
 			id, err := s.followup(ctx, ef, body)
-			if !isCode(err, discordgo.ErrCodeUnknownWebhook) && !isCode(err, discordgo.ErrCodeUnknownInteraction) {
-				return id, err
+			if err == nil || retryable(err) {
+				return id, err // a retry looks for it first
 			}
-			// The token is no more: nothing was made with it.
+			// Refused for good (a token Discord no longer knows, say):
+			// nothing was made with it, and the bot's token may post it.
+			s.log.Warn("outbox: a follow-up refused, posting by the bot's token", "channel", ef.Channel, "err", err)
 		}
 	}
 	body["nonce"] = mustJSON(nonce(e))

@@ -28,6 +28,7 @@ func TestCheckOrigin(t *testing.T) {
 		threaded   bool   // the game plays in a thread, not recorded yet
 		at, msg    string // the click's channel and message
 		author     string
+		private    bool
 		customID   string
 		unrecorded bool
 		refusal    locales.Key // "" when taken
@@ -47,6 +48,10 @@ func TestCheckOrigin(t *testing.T) {
 			refusal: locales.ErrForeignButton},
 		{name: "a newer message in another channel", at: "201", msg: "3000", author: app, customID: roll(7, 1),
 			refusal: locales.ErrForeignButton},
+		{name: "a private message of the bot", at: channel, msg: "1500", author: app, private: true, customID: roll(7, 1)},
+		{name: "no message", at: channel, author: app, customID: roll(7, 1), refusal: locales.ErrForeignButton},
+		{name: "the lobby, from the thread's place", threaded: true, at: lobby, msg: lobby, author: app,
+			customID: roll(7, 1), refusal: locales.ErrForeignButton},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state, err := engine.NewGame([]engine.Color{engine.Red, engine.Green}, engine.Red, engine.Rules{})
@@ -55,7 +60,7 @@ func TestCheckOrigin(t *testing.T) {
 				LobbyMessageID: lobby, TurnMessageID: recorded, Threaded: tc.threaded}
 			tb := &Table{Game: sg, State: state}
 			unrecorded, err := tb.CheckOrigin(Origin{GuildID: guild, ChannelID: tc.at, MessageID: tc.msg,
-				FromBot: tc.author == app, CustomID: tc.customID})
+				FromBot: tc.author == app, Private: tc.private, CustomID: tc.customID})
 			if tc.refusal != "" {
 				var refusal *Refusal
 				require.True(t, errors.As(err, &refusal), "got %v, want a refusal", err)
@@ -65,6 +70,10 @@ func TestCheckOrigin(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.unrecorded, unrecorded)
+			if tc.private {
+				assert.Equal(t, recorded, sg.TurnMessageID, "a private message is no turn message")
+				return
+			}
 			assert.Equal(t, tc.msg, sg.TurnMessageID, "the table's turn message is the clicked one")
 			if tc.threaded {
 				assert.Equal(t, lobby, sg.ThreadID, "the thread has the lobby's ID")
