@@ -268,6 +268,10 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) outbox.Effect {
 	case table.Adopt:
 		out.App, out.Token = r.i.AppID, r.i.Token
 	}
+	// Only a click is named: its answer is an update (or a deferred
+	// update), whereas after a deferred channel message ("thinking…")
+	// Discord's first follow-up edits that message instead of making one
+	// (https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message).
 	if e.Followup && r != nil && r.isClick() && r.i.Token != "" {
 		at, err := discordgo.SnowflakeTimestamp(r.i.ID)
 		if err == nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -59,7 +58,7 @@ type env struct {
 	dc    *discordgo.Session
 	s     *Sender
 	game  *malefiz.Game
-	logs  *bytes.Buffer
+	logs  *lockedBuffer
 }
 
 func newEnv(t *testing.T, cfg ...func(*Config)) *env {
@@ -70,7 +69,7 @@ func newEnv(t *testing.T, cfg ...func(*Config)) *env {
 	t.Cleanup(func() { _ = db.Close() })
 	c := &clock{now: time.Now().UTC()}
 	db.Now = c.Now
-	e := &env{t: t, fake: fake, db: db, clock: c, logs: &bytes.Buffer{}}
+	e := &env{t: t, fake: fake, db: db, clock: c, logs: &lockedBuffer{}}
 	e.dc = e.session()
 	e.s = e.sender("p1", cfg...)
 	e.game = &malefiz.Game{GuildID: fake.GuildID, ChannelID: fake.ChannelID, HostID: "1", Status: malefiz.StatusRunning,
@@ -99,7 +98,7 @@ func (e *env) sender(owner string, cfg ...func(*Config)) *Sender {
 		dc = e.session()
 	}
 	c := Config{Store: e.db, Discord: dc, Owner: owner,
-		Log: slog.New(slog.NewTextHandler(io.MultiWriter(e.logs), nil)),
+		Log: slog.New(slog.NewTextHandler(e.logs, nil)),
 		Board: func(render.Scene) (*discordgo.File, error) {
 			return &discordgo.File{Name: BoardFile, ContentType: "image/png", Reader: bytes.NewReader([]byte("png"))}, nil
 		},
@@ -206,4 +205,23 @@ func ctx(t *testing.T) context.Context { return t.Context() }
 // contextWithCancel is a context of the test with its cancel.
 func contextWithCancel(t *testing.T) (context.Context, context.CancelFunc) {
 	return context.WithCancel(t.Context())
+}
+
+// lockedBuffer is the senders' log, written from the fake's goroutines
+// too.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -190,15 +190,15 @@ func TestClaimRunsOutMidRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			other := e.sender("p2")
-			took := 0
+			var took atomic.Int32
 			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool {
 				// Discord made the message; before it answers, the
 				// claim runs out and the other process takes over.
-				took = e.pass(other, Lease+time.Second)
+				took.Store(int32(e.pass(other, Lease+time.Second)))
 				return tc.drop
 			})
 			require.NoError(t, e.deliver(post("turn", malefiz.RoleTurn)))
-			assert.Equal(t, 1, took, "the other process took the effect over")
+			assert.Equal(t, int32(1), took.Load(), "the other process took the effect over")
 			msgs := e.fake.ChannelMessages(e.game.ChannelID)
 			require.Len(t, msgs, 1, "never sent twice")
 			assert.Equal(t, msgs[0].ID, e.stored().TurnMessageID)
