@@ -15,9 +15,12 @@ import (
 const CommandName = "malefiz"
 
 // Permissions the bot needs in a channel: View Channel, Send Messages, Embed
-// Links, Attach Files, Create Public Threads, Send Messages in Threads.
+// Links, Attach Files, Read Message History (to find a turn card it sent as
+// a follow-up when Discord's answer was lost; see package outbox), Create
+// Public Threads, Send Messages in Threads.
 const Permissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
-	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | threadPermissions
+	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory |
+	threadPermissions
 
 // InviteURL returns the URL that adds the bot with its permissions.
 func InviteURL(clientID string) string {

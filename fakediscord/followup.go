@@ -20,8 +20,10 @@ const RouteChannelMessages = "GET /channels/{channel}/messages"
 
 // channelMessages serves GET /channels/{channel}/messages: the channel's
 // last messages, newest first, at most limit of them (1 to 100, default
-// 50), for a bot that may view the channel and read its history; private
-// and deleted messages are not among them
+// 50), for a bot that may view the channel; none for one that may not
+// read its history ("If the current user is missing the
+// READ_MESSAGE_HISTORY permission in the channel, then no messages will be
+// returned"); private and deleted messages are not among them
 // (https://discord.com/developers/docs/resources/message#get-channel-messages).
 // Of the query only limit is known.
 func (f *Fake) channelMessages(c *Call) (int, any) {
@@ -40,10 +42,10 @@ func (f *Fake) channelMessages(c *Call) (int, any) {
 	if perms&discordgo.PermissionViewChannel == 0 {
 		return errMissingAccess().reply()
 	}
-	if perms&discordgo.PermissionReadMessageHistory == 0 {
-		return errMissingPermissions().reply()
-	}
 	out := []any{}
+	if perms&discordgo.PermissionReadMessageHistory == 0 {
+		return http.StatusOK, out
+	}
 	list := f.byChannel[ch]
 	for i := len(list) - 1; i >= 0 && len(out) < limit; i-- {
 		if m := list[i]; !m.Ephemeral && !m.Deleted {

@@ -125,6 +125,11 @@ func (s *Sender) findPosted(ctx context.Context, channel string, ids []string) (
 	if err := json.Unmarshal(data, &msgs); err != nil {
 		return "", err
 	}
+	if len(msgs) == 0 {
+		// The channel has the bot's messages: it may not read them
+		// (Read Message History), and cannot tell.
+		s.log.Warn("outbox: no messages to look through for a follow-up; is Read Message History missing?", "channel", channel)
+	}
 	for _, m := range msgs { // newest first
 		var comps any
 		if json.Unmarshal(m.Components, &comps) != nil {
