@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -75,4 +76,56 @@ func TestGlobalRequestsPerHumanTurn(t *testing.T) {
 	t.Logf("%d human turns: %d globally limited requests (%.2f per human turn), %d on interaction routes; %s",
 		turns, global, perTurn, exempt, strings.Join(routes, ", "))
 	assert.LessOrEqual(t, perTurn, 1.2, "globally limited requests per human turn")
+}
+
+// TestCrashesDuringAFollowupSendNoCardTwice kills the real program with
+// SIGKILL while it sends the next turn's card as a follow-up of the click
+// that ended the turn: before Discord made it, and after (its answer
+// lost; a follow-up has no nonce). The program started again finds the
+// card Discord made, or sends it: one card for that turn, and the game
+// goes on from it.
+func TestCrashesDuringAFollowupSendNoCardTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the program several times")
+	}
+	for _, tc := range []struct {
+		name string
+		at   fakediscord.Moment
+	}{
+		{"before Discord made the card", fakediscord.BeforeServe},
+		{"after Discord made the card, before its ID was recorded", fakediscord.AfterServe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := fakediscord.New(t)
+			c := &child{t: t, fake: fake, dbPath: filepath.Join(t.TempDir(), "malefiz.db")}
+			c.start()
+			tb := openTable(t, fake, c.dbPath) // in the channel, with a Roll button
+			first, running := tb.turnMessage()
+			require.True(t, running)
+			killed := make(chan struct{})
+			fake.OnNext(fakediscord.OnRoute(fakediscord.RouteFollowup), tc.at, func(fakediscord.Call) bool {
+				c.kill()
+				close(killed)
+				return true
+			})
+			require.True(t, tb.playTurn())
+			select {
+			case <-killed:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the next card never went as a follow-up")
+			}
+			c.start()
+			next, running := tb.turnMessage()
+			require.True(t, running)
+			assert.NotEqual(t, first.ID, next.ID)
+			assert.Equal(t, 1, turnMessages(fake, 2), "cards of turn 2")
+			if tc.at == fakediscord.AfterServe {
+				assert.NotEmpty(t, next.InteractionID, "the follow-up Discord made is the card")
+			}
+			require.True(t, tb.playTurn(), "the game goes on")
+			_, running = tb.turnMessage()
+			require.True(t, running)
+			assert.Equal(t, 1, turnMessages(fake, 3), "cards of turn 3")
+		})
+	}
 }
