@@ -8,11 +8,11 @@
 // decisions need in one read (store.LoadGame), let the table decide (no
 // I/O), commit the new state, its events and the Discord effects it
 // produced in one transaction, answer the interaction, release the lock,
-// then deliver the effects with the game as committed (sender.go,
-// requests.go), in the outbox's order per game. The effects
+// then hand the effects to delivery (package outbox), which sends them in
+// the outbox's order per game. The effects
 // wait in the store's outbox until Discord has taken them, so a crash
 // between the commit and the delivery sends late, never twice, and never
-// loses one; the sender's loop delivers what is left. The database is
+// loses one; the outbox's loop delivers what is left. The database is
 // behind the interfaces of store.go. The table's messages are plain data;
 // layout.go makes Discord's Components V2 messages of them (one card per
 // turn, the board in a media gallery).
@@ -20,6 +20,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -30,8 +31,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Discord is the part of the Discord API the bot uses. *discordgo.Session
@@ -106,11 +109,11 @@ type Bot struct {
 	deferAt  time.Duration
 	activity bool
 
-	locks         keyedLocks // one action at a time per game
-	out           *sender    // delivers the outbox
-	coach         *coach     // grades the people's moves in the background
-	panel         *panel     // the subcommands that change no game
-	boards        *boards    // draws the boards
+	locks         keyedLocks     // one action at a time per game
+	out           *outbox.Sender // delivers the outbox
+	coach         *coach         // grades the people's moves in the background
+	panel         *panel         // the subcommands that change no game
+	boards        *boards        // draws the boards
 	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
@@ -169,7 +172,8 @@ func New(cfg Config) *Bot {
 		b.defaults.Level = "normal"
 	}
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
-	b.out = &sender{db: b.db, dc: b.dc, log: b.log, owner: b.owner, board: b.boards.file, wake: make(chan struct{}, 1)}
+	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
+		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
 	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
@@ -215,6 +219,31 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 	b.hooks.observeInteraction(r, err, start)
 }
 
+// RunSender delivers the outbox until ctx ends: what could not be delivered
+// at once, the card edits, and what another process left behind. It first
+// completes the results an older version committed without their ratings
+// (see upgradeRatings), trying again until it can.
+func (b *Bot) RunSender(ctx context.Context) {
+	for {
+		n, err := b.upgradeRatings(ctx)
+		if err == nil {
+			if n > 0 {
+				b.log.Info("outbox: results of an older version completed with their ratings", "effects", n)
+			}
+			break
+		}
+		b.log.Error("outbox: could not complete the results of an older version", "err", err)
+		if !sleep(ctx, 10*time.Second, nil) {
+			return
+		}
+	}
+	b.out.Run(ctx)
+}
+
+// SendPass claims the effects that are due and delivers them; it returns
+// how many it took.
+func (b *Bot) SendPass(ctx context.Context) (int, error) { return b.out.Pass(ctx) }
+
 // keyedLocks hands out one mutex per key, so that one piece of work at a
 // time runs on a game; the store's version check guards against other
 // processes.
@@ -250,5 +279,93 @@ func (l *keyedLocks) lock(id int64) func() {
 			delete(l.m, id)
 		}
 		l.mu.Unlock()
+	}
+}
+
+// Hooks are told what the bot does, for metrics; every field may be nil.
+// They are called from many goroutines at once and must not block.
+type Hooks struct {
+	// Interaction is called once per interaction handled, with the time
+	// from its arrival to its answer (or to the end of its handling when
+	// it got none).
+	Interaction func(kind InteractionKind, outcome Outcome, latency time.Duration)
+	// Commit is called after each transaction that commits a game change.
+	Commit func(d time.Duration, err error)
+	// Render is called after each board drawn.
+	Render func(d time.Duration)
+}
+
+// InteractionKind is the kind of an interaction, as metrics label it.
+type InteractionKind string
+
+// The interaction kinds.
+const (
+	KindCommand   InteractionKind = "command"
+	KindComponent InteractionKind = "component"
+	KindPing      InteractionKind = "ping"
+	KindOther     InteractionKind = "other"
+)
+
+// kindOf returns the kind of interaction type t.
+func kindOf(t discordgo.InteractionType) InteractionKind {
+	switch t {
+	case discordgo.InteractionApplicationCommand:
+		return KindCommand
+	case discordgo.InteractionMessageComponent:
+		return KindComponent
+	case discordgo.InteractionPing:
+		return KindPing
+	}
+	return KindOther
+}
+
+// Outcome is how an interaction ended, as metrics label it.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeOK       Outcome = "ok"       // handled, the change (if any) kept
+	OutcomeRefused  Outcome = "refused"  // the user was told no (not their turn, ...)
+	OutcomeConflict Outcome = "conflict" // another change of the game came first
+	OutcomeError    Outcome = "error"    // failed: logged, the user got an apology
+)
+
+// outcomeOf classifies the error a handler returned.
+func outcomeOf(err error) Outcome {
+	var ue *userError
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case errors.As(err, &ue):
+		return OutcomeRefused
+	case errors.Is(err, store.ErrConflict):
+		return OutcomeConflict
+	}
+	return OutcomeError
+}
+
+// observeInteraction reports a handled interaction.
+func (h Hooks) observeInteraction(r *request, err error, start time.Time) {
+	if h.Interaction == nil {
+		return
+	}
+	end := r.answeredAt
+	if end.IsZero() {
+		end = time.Now()
+	}
+	h.Interaction(kindOf(r.i.Type), outcomeOf(err), end.Sub(start))
+}
+
+// observeCommit reports a commit.
+func (h Hooks) observeCommit(start time.Time, err error) {
+	if h.Commit != nil {
+		h.Commit(time.Since(start), err)
+	}
+}
+
+// observeRender reports a board drawn.
+func (h Hooks) observeRender(start time.Time) {
+	if h.Render != nil {
+		h.Render(time.Since(start))
 	}
 }

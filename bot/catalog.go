@@ -1,9 +1,16 @@
 package bot
 
 import (
+	"strings"
+	"time"
+
 	"github.com/bwmarrin/discordgo"
+	textlang "golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/render"
 )
 
 // msg is the key of a message in the catalog (bot/locales; the keys are
@@ -77,3 +84,42 @@ func localizeNames(cmds []*discordgo.ApplicationCommand) {
 // and one-line description.
 func levelName(level string) msg { return locales.Level(level) }
 func levelHint(level string) msg { return locales.LevelHint(level) }
+
+// fillRefs fills the command, option and button placeholders of text with
+// lang's names and labels (see locales.Catalog.FillRefs).
+func fillRefs(lang, text string) string { return catalog.FillRefs(lang, text) }
+
+// LocaleTexts returns every uncounted text of the catalog language lang
+// ("es", "pt-BR") as its players read it, placeholders filled, by key: what
+// the end-to-end tests compare the bot's answers with.
+func LocaleTexts(lang string) map[string]string { return catalog.Texts(lang) }
+
+// formatDecimal writes n with one decimal the way lang writes numbers
+// (12.5, 12,5), by CLDR through golang.org/x/text.
+func formatDecimal(lang string, n float64) string {
+	p := message.NewPrinter(textlang.Make(language(lang)))
+	return p.Sprint(number.Decimal(n, number.MinFractionDigits(1), number.MaxFractionDigits(1), number.NoSeparator()))
+}
+
+// formatPercent writes a fraction (0.57) as a whole percentage with the
+// catalog's pattern for lang (57%, 57 %).
+func formatPercent(lang string, f float64) string {
+	return tr(lang, locales.FormatPercent, int(f*100+0.5))
+}
+
+// chartDates returns the rating chart's date labels in lang: day and month
+// name by the catalog (14 Mar, 14. Mär.), or the time of day for a chart of
+// less than two days.
+func chartDates(lang string) render.DateLabel {
+	months := strings.Fields(tr(lang, locales.DateMonths))
+	return func(t time.Time, short bool) string {
+		if short {
+			return t.Format("15:04")
+		}
+		month := t.Month().String()[:3]
+		if len(months) == 12 {
+			month = months[t.Month()-1]
+		}
+		return tr(lang, locales.DateAxis, t.Day(), month)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
@@ -61,7 +62,7 @@ const coachIdle = time.Minute
 type coach struct {
 	db   Store
 	log  *slog.Logger
-	out  *sender
+	out  *outbox.Sender
 	off  bool
 	wake chan struct{}
 
@@ -73,7 +74,7 @@ type coach struct {
 	gradeMu sync.Mutex
 }
 
-func newCoach(db Store, log *slog.Logger, out *sender, off bool) *coach {
+func newCoach(db Store, log *slog.Logger, out *outbox.Sender, off bool) *coach {
 	return &coach{db: db, log: log, out: out, off: off, wake: make(chan struct{}, 1),
 		queued: map[int64]bool{}, grader: ai.NewGrader()}
 }
@@ -219,7 +220,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 			return err
 		}
 		msg := t.CoachMessage(all, t.Hinted(events))
-		e, err := outboxEffect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).stored()
+		e, err := outboxEffect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
 		if err != nil {
 			return err
 		}
@@ -235,7 +236,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		return err
 	}
 	if save.Final {
-		c.out.nudge()
+		c.out.Nudge()
 	}
 	return nil
 }

@@ -15,9 +15,12 @@ import (
 const CommandName = "malefiz"
 
 // Permissions the bot needs in a channel: View Channel, Send Messages, Embed
-// Links, Attach Files, Create Public Threads, Send Messages in Threads.
+// Links, Attach Files, Read Message History (to find a turn card it sent as
+// a follow-up when Discord's answer was lost; see package outbox), Create
+// Public Threads, Send Messages in Threads.
 const Permissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
-	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | threadPermissions
+	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory |
+	threadPermissions
 
 // InviteURL returns the URL that adds the bot with its permissions.
 func InviteURL(clientID string) string {
@@ -217,4 +220,27 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 		}
 	}
 	return refuse(locales.ErrUnknownCommand)
+}
+
+// askResign answers /malefiz resign (or leave) in a running game privately
+// with the choice: Resign, or Keep playing. Nothing changes until Resign.
+func askResign(r *request, sg *store.Game) error {
+	if !seated(r.userID)(sg) {
+		return refuse(locales.ErrNotInGame)
+	}
+	cid := func(a Action) string { return CustomID{Action: a, Game: sg.ID}.String() }
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: tr(r.lang, locales.ResignAsk, sg.ID), Flags: discordgo.MessageFlagsEphemeral,
+			AllowedMentions: &discordgo.MessageAllowedMentions{},
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: tr(r.lang, locales.ButtonResign), Style: discordgo.DangerButton, CustomID: cid(ActResign)},
+				discordgo.Button{Label: tr(r.lang, locales.ButtonKeep), Style: discordgo.SecondaryButton, CustomID: cid(ActKeep)},
+			}}}}})
+}
+
+// keepPlaying answers Keep playing: the question goes, nothing changes.
+func keepPlaying(r *request) error {
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: tr(r.lang, locales.ResignKept), Components: []discordgo.MessageComponent{},
+			Embeds: []*discordgo.MessageEmbed{}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/render"
 )
@@ -15,11 +16,12 @@ import (
 // The table's messages are plain data; these functions make Discord's
 // messages of them.
 
-// boardFileName is the attachment every board travels as.
-const boardFileName = "board.png"
-
-// chartFileName is the name of a result's chance chart.
-const chartFileName = "chances.png"
+// boardFileName is the attachment every board travels as, and
+// chartFileName a result's chance chart: the outbox's names.
+const (
+	boardFileName = outbox.BoardFile
+	chartFileName = outbox.ChartFile
+)
 
 // embedsOf returns msg's embeds as Discord takes them.
 func embedsOf(msg table.Message) []*discordgo.MessageEmbed {
@@ -132,15 +134,6 @@ func (bd *boards) file(s render.Scene) (*discordgo.File, error) {
 		bd.keep(string(key), data)
 	}
 	return &discordgo.File{Name: boardFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
-}
-
-// chartFile draws a result's chance chart as chances.png.
-func chartFile(c *table.Chart) (*discordgo.File, error) {
-	data, err := c.PNG()
-	if err != nil {
-		return nil, err
-	}
-	return &discordgo.File{Name: chartFileName, ContentType: "image/png", Reader: bytes.NewReader(data)}, nil
 }
 
 // keep remembers the board of key, forgetting the oldest beyond boardsKept.

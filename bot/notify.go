@@ -3,76 +3,13 @@ package bot
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
-	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
-
-// opDM sends a direct message to a user who asked for them (/malefiz notify
-// dm:on); it is in the outbox of every player's turn and end of game, and
-// the sender looks at the user's setting when it delivers it.
-const opDM = string(table.DM)
-
-// linkPlaceholder in a direct message's text becomes the jump link to the
-// game's message its effect targets, known when it is delivered.
-const linkPlaceholder = table.LinkPlaceholder
-
-// sendDM delivers a direct message (decided at commit, for a user who
-// wants them). Its link is in its text already, or is the message of the
-// post it follows (linked); a delivery that does not know it (the sender's
-// loop) links to the game's message of the target's role. When
-// Discord refuses it (the user's DMs are closed), the user is told the next
-// time they act on a game, and the ping stays their notice.
-func (s *sender) sendDM(ctx context.Context, e store.Effect, ef effect, sg *store.Game) (string, *store.MessageRecord, error) {
-	link := ""
-	if ef.linked != "" {
-		link = table.JumpLink(sg, ef.linked) // the post this DM follows
-	} else if id := messageID(sg, ef.Target); id != "" {
-		link = table.JumpLink(sg, id)
-		if ef.Target == store.RoleLobby {
-			link = "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + id
-		}
-	}
-	refused := func() (string, *store.MessageRecord, error) {
-		us, err := s.db.UserSettings(ctx, ef.User)
-		if err != nil {
-			return "", nil, err
-		}
-		us.DM, us.DMRefused = true, true
-		if err := s.db.SetUserSettings(ctx, ef.User, us); err != nil {
-			return "", nil, err
-		}
-		return "refused", nil, nil
-	}
-	data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
-		map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
-	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
-		return refused()
-	} else if err != nil {
-		return "", nil, err
-	}
-	var ch discordgo.Channel
-	if err := json.Unmarshal(data, &ch); err != nil {
-		return "", nil, err
-	}
-	body := map[string]any{"content": strings.ReplaceAll(ef.Text, linkPlaceholder, link),
-		"allowed_mentions": map[string]any{"parse": []string{}},
-		"nonce":            "mf" + strconv.FormatInt(e.ID, 10), "enforce_nonce": true}
-	endpoint := discordgo.EndpointChannelMessages(ch.ID)
-	_, err = s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
-	if isDiscordCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
-		return refused()
-	}
-	return ch.ID, nil, err
-}
 
 // tellDMRefused tells a user privately, once, that their last direct
 // message was refused: the user's settings were read with the game the

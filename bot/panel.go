@@ -5,6 +5,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -35,4 +38,75 @@ func (p *panel) table(ctx context.Context, sg *store.Game) (*table.Table, error)
 		return nil, err
 	}
 	return table.New(sg, gs, p.now(), nil)
+}
+
+func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
+	if r.perms&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
+		return refuse(locales.ErrNeedManageServer)
+	}
+	s, err := p.db.GuildSettings(ctx, r.i.GuildID)
+	if err != nil {
+		return err
+	}
+	changed := false
+	if v := o.string("turn-timeout", ""); v != "" {
+		d, err := parseTimeout(v)
+		if err != nil {
+			return err
+		}
+		s.TurnTimeout, changed = d, true
+	}
+	if _, ok := o["reminders"]; ok {
+		s.Reminders, changed = o.bool("reminders", true), true
+	}
+	if _, ok := o["threads"]; ok {
+		s.Threads, changed = o.bool("threads", true), true
+	}
+	if _, ok := o["chances"]; ok {
+		s.Chances, changed = o.bool("chances", true), true
+	}
+	if _, ok := o["hints"]; ok {
+		s.Hints, changed = o.bool("hints", false), true
+	}
+	if v := o.string("roll", ""); v != "" {
+		if v != table.RollAuto && v != table.RollButton {
+			return refuse(locales.ErrUnknownCommand)
+		}
+		s.Roll, changed = v, true
+	}
+	s.Roll = serverRoll(s)
+	if changed {
+		if err := p.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
+			return err
+		}
+	}
+	r.replyPrivate(ctx, settingsText(catalog, r.lang, changed, s))
+	return nil
+}
+
+// rollLabel is the key of the label of the roll option's choice value.
+func rollLabel(value string) msg {
+	if value == table.RollButton {
+		return locales.RollButton
+	}
+	return locales.RollAuto
+}
+
+// settingsText is the answer to /malefiz settings in lang: the server's
+// settings, saved after a change: each choice by its name in lang (as
+// Discord's list of the option shows it), never by its stored value, and
+// each on/off setting by the word of lang for it.
+func settingsText(c *locales.Catalog, lang string, saved bool, s store.GuildSettings) string {
+	onOff := func(on bool) string {
+		if on {
+			return c.Tr(lang, locales.On)
+		}
+		return c.Tr(lang, locales.Off)
+	}
+	key := locales.SettingsNow
+	if saved {
+		key = locales.SettingsSaved
+	}
+	return c.Tr(lang, key, table.FormatDuration(lang, s.TurnTimeout), onOff(s.Reminders), onOff(s.Threads),
+		c.Choice(lang, rollLabel(serverRoll(s))), onOff(s.Chances), onOff(s.Hints))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -276,4 +277,10 @@ func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
 			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
+}
+
+// Replay rebuilds the whole game from a stored game and its event log (see
+// table.Replay).
+func Replay(sg *store.Game, events []store.Event) (*engine.Game, error) {
+	return table.Replay(sg, events)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -22,17 +23,14 @@ type Games interface {
 	SetMessageID(ctx context.Context, gameID int64, role store.MessageRole, messageID string) error
 }
 
-// Outbox is what the sender needs: claims, outcomes and retries of the
-// effects, and the results a result message shows.
+// Outbox is what delivery needs (package outbox), and what the upgrade of
+// effects committed by an older version reads and writes (see
+// upgradeRatings).
 type Outbox interface {
-	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
-	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
-	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
-	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
-	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
-	NextEffectAt(ctx context.Context) (time.Time, bool, error)
+	outbox.Store
 	GameResults(ctx context.Context, gameID int64) ([]store.Result, error)
-	Time() time.Time
+	UndeliveredEffects(ctx context.Context, kind string) ([]store.Effect, error)
+	RewriteEffect(ctx context.Context, id int64, payload []byte) (bool, error)
 }
 
 // Timers is what the scheduler needs.

@@ -78,6 +78,7 @@ func (f *Fake) routes() *http.ServeMux {
 	add(RouteWebhookMessageEdit, false, f.webhookMessageEdit)
 	add(RouteWebhookMessageDel, false, f.webhookMessageDelete)
 	add(RouteMessageCreate, true, f.createMessage)
+	add(RouteChannelMessages, true, f.channelMessages) // followup.go
 	add(RouteMessage, true, f.getMessage)
 	add(RouteMessageEdit, true, f.editMessage)
 	add(RouteMessageDelete, true, f.deleteMessage)

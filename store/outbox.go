@@ -36,6 +36,10 @@ type Effect struct {
 	Payload   []byte // the request, opaque to the store
 	Attempts  int    // deliveries tried before this one
 	CreatedAt time.Time
+	// Queue is the game's queue the effect waits in: "" the game's main
+	// queue; "card" the edits of the game's scoreboard card in the
+	// channel.
+	Queue string
 }
 
 // Superseded is the result of a queued effect replaced by a newer one of its

@@ -51,6 +51,12 @@ type Effect struct {
 	// Result: the Post is the game's result; the rating changes are
 	// added to its first embed.
 	Result bool
+	// Followup: the Post may go as a follow-up of the click that made the
+	// change (Discord's interaction routes count against no global
+	// limit): the next turn's card, whose buttons tell a repeat. The
+	// adapter names the interaction; delivery decides whether its token is
+	// still live and it was made where the post goes.
+	Followup bool
 	// LinkTo, for a DM, is 1 + the index in the change's effects of the
 	// Post whose message the text links to (at LinkPlaceholder); 0 when
 	// the text is complete. Target names the same message by its role,

@@ -58,9 +58,6 @@ type Table struct {
 	Dirty bool
 	// Wake: a timer changed; the scheduler looks again after the commit.
 	Wake bool
-	// AdoptReply, when set, records the reply's message as the game's
-	// message of that role, directly rather than through the outbox.
-	AdoptReply malefiz.MessageRole
 
 	effects        []Effect
 	reasons        map[int][][]ai.Reason // by turn: why the computer played its moves, by move

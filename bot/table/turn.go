@@ -242,6 +242,7 @@ func (t *Table) openNext() {
 		return
 	}
 	t.post(t.TurnView(TurnOptions{}), malefiz.RoleTurn)
+	t.effects[len(t.effects)-1].Followup = true
 	// The direct message follows the ping's rule: none while the player
 	// is there (acted in the game within QuietFor), unless ping:always.
 	if seat := t.ToMove(); seat != nil && seat.UserID != "" && !t.quiet(seat) {

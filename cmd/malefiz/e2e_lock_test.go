@@ -43,9 +43,10 @@ func TestSlowDeliveryDoesNotStallTheNextClick(t *testing.T) {
 	release := make(chan struct{})
 	var held atomic.Bool
 	held.Store(true)
-	h.fake.OnNext(fakediscord.And(fakediscord.OnRoute(fakediscord.RouteMessageCreate), func(c fakediscord.Call) bool {
-		return c.Param("channel") == h.fake.ChannelID
-	}), fakediscord.AfterServe, func(fakediscord.Call) bool {
+	// The next turn's card goes as a follow-up of the move's click.
+	h.fake.OnNext(func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteFollowup || (c.Route == fakediscord.RouteMessageCreate && c.Param("channel") == h.fake.ChannelID)
+	}, fakediscord.AfterServe, func(fakediscord.Call) bool {
 		close(posted)
 		select {
 		case <-release:

@@ -44,7 +44,11 @@ func TestMissingPermissionsAreExplained(t *testing.T) {
 	// The bot loses Send Messages before the game starts.
 	h.fake.SetPermissions(h.fake.ChannelID, discordgo.PermissionViewChannel)
 	h.click(alice, lobby.ID, control(t, lobby, bot.ActStart))
-	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool { return c.Route == fakediscord.RouteFollowup })
+	// The first turn's card goes as a follow-up of Start (which needs no
+	// channel permission): the note is the private one.
+	call, err := h.fake.WaitFor(h.ctx(), func(c fakediscord.Call) bool {
+		return c.Route == fakediscord.RouteFollowup && strings.Contains(string(c.Body), "Send Messages")
+	})
 	if err != nil {
 		t.Fatalf("no follow-up explaining the missing permissions: %v", err)
 	}

@@ -333,7 +333,7 @@ func TestReplicaKilledMidGame(t *testing.T) {
 			// Kill a while it delivers the next turn message: its effects stay
 			// claimed by a dead process until their lease ends.
 			killed := make(chan struct{})
-			fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+			fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate, fakediscord.RouteFollowup), fakediscord.BeforeServe, func(fakediscord.Call) bool {
 				a.kill()
 				close(killed)
 				return true

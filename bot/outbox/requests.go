@@ -1,0 +1,379 @@
+package outbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/store"
+)
+
+// The Discord request of each kind of effect.
+
+// attempt makes the request of effect ef of game g, and returns what
+// Discord answered and where a new message's ID goes.
+func (s *Sender) attempt(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	if ef.InPlay && g.ThreadID != "" {
+		ef.Channel = g.ThreadID
+	}
+	switch ef.Op {
+	case DM:
+		return s.sendDM(ctx, e, ef, g)
+	case Thread, Member, Archive, Settle:
+		return s.threadOp(ctx, ef, g)
+	case Delete:
+		return s.deleteMessage(ctx, ef, g)
+	case Post:
+		id, err := s.postMessage(ctx, e, ef)
+		if err != nil {
+			return "", nil, err
+		}
+		return id, record(ef.Record, id), nil
+	case Edit:
+		return s.editMessage(ctx, e, ef, g)
+	case Adopt:
+		return s.adopt(ctx, ef)
+	}
+	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
+}
+
+func record(role malefiz.MessageRole, id string) *malefiz.MessageRecord {
+	if role == "" {
+		return nil
+	}
+	return &malefiz.MessageRecord{Role: role, MessageID: id}
+}
+
+// nonce is the nonce of effect e's message: a repeated create within
+// Discord's window returns the message the first one made.
+func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
+
+// postMessage creates the effect's message: as a follow-up of the
+// interaction that made the change where it may (see followup), else with
+// the bot's token and Discord's nonce, so that sending it again creates
+// nothing new.
+func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (string, error) {
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(ef.Body, &body); err != nil {
+		return "", err
+	}
+	// Discord's edit body names attachments to keep; a new message has none.
+	delete(body, "attachments")
+	if ids := followable(ef, body); len(ids) > 0 {
+		if !ef.firstTry {
+			// An earlier try may have made it as a follow-up, which
+			// has no nonce: look for it before posting again.
+			if id, err := s.findPosted(ctx, ef.Channel, ids); err != nil || id != "" {
+				return id, err
+			}
+		}
+		if s.live(ef.Via) {
+			id, err := s.followup(ctx, ef, body)
+			if err == nil || retryable(err) {
+				return id, err // a retry looks for it first
+			}
+			// Refused for good (a token Discord no longer knows, say):
+			// nothing was made with it, and the bot's token may post it.
+			s.log.Warn("outbox: a follow-up refused, posting by the bot's token", "channel", ef.Channel, "err", err)
+		}
+	}
+	body["nonce"] = mustJSON(nonce(e))
+	body["enforce_nonce"] = mustJSON(true)
+	endpoint := discordgo.EndpointChannelMessages(ef.Channel)
+	data, err := s.request(ctx, http.MethodPost, endpoint, endpoint, mustJSON(body), ef)
+	if err != nil {
+		return "", err
+	}
+	// Only the new message's ID is read: decoding the whole message built
+	// every layout component of the card Discord sends back.
+	var m struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+// editMessage edits the game's message that the effect targets; when it is
+// gone and the effect says so, the message is posted again.
+func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	id := messageID(g, ef.Target)
+	if id != "" {
+		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
+		_, err := s.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
+		if err == nil {
+			return id, nil, nil
+		}
+		if isCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+			// Archived by a moderator or by Discord: its messages stay
+			// as they are (the card in the channel tells the game).
+			return "thread archived", nil, nil
+		}
+		if !isCode(err, discordgo.ErrCodeUnknownMessage) {
+			return "", nil, err
+		}
+	}
+	if !ef.Repost {
+		return "gone", nil, nil // nothing worth posting again
+	}
+	newID, err := s.postMessage(ctx, e, ef)
+	if err != nil {
+		return "", nil, err
+	}
+	return newID, record(ef.Target, newID), nil
+}
+
+// request sends body (JSON) to endpoint, with the effect's board and chance
+// chart attached when it has them. A picture that cannot be drawn fails the
+// same way every time: the message goes without it (Config.WithoutPicture:
+// what shows it dropped, which Discord would refuse without the file)
+// rather than not at all.
+func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, body json.RawMessage, ef Effect) ([]byte, error) {
+	var files []*discordgo.File
+	for _, p := range []struct {
+		want bool
+		name string
+		draw func() (*discordgo.File, error)
+	}{
+		{ef.Board != nil, BoardFile, func() (*discordgo.File, error) {
+			if s.cfg.Board == nil {
+				return nil, fmt.Errorf("no board drawer")
+			}
+			return s.cfg.Board(*ef.Board)
+		}},
+		{ef.Chart != nil, ChartFile, func() (*discordgo.File, error) {
+			if s.cfg.Chart == nil {
+				return nil, fmt.Errorf("no chart drawer")
+			}
+			return s.cfg.Chart(ef.Chart)
+		}},
+	} {
+		if !p.want {
+			continue
+		}
+		f, err := p.draw()
+		if err != nil {
+			s.log.Error("outbox: could not draw a picture", "picture", p.name, "channel", ef.Channel, "err", err)
+			if s.cfg.WithoutPicture != nil {
+				body = s.cfg.WithoutPicture(body, p.name)
+			}
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return s.dc.RequestWithBucketID(method, endpoint, body, bucket, discordgo.WithContext(ctx))
+	}
+	contentType, data, err := discordgo.MultipartBodyWithJSON(body, files)
+	if err != nil {
+		return nil, err
+	}
+	return s.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+}
+
+// messageID is the recorded ID of the game's message of role.
+func messageID(g *malefiz.Game, role malefiz.MessageRole) string {
+	switch role {
+	case malefiz.RoleTurn:
+		return g.TurnMessageID
+	case malefiz.RoleReminder:
+		return g.ReminderMessageID
+	case malefiz.RoleThread:
+		return g.ThreadID
+	}
+	return g.LobbyMessageID
+}
+
+// threadOp makes the request of a thread effect. A thread that was never
+// made (no permission, no lobby message) leaves the game in its channel:
+// the ops on it are done with nothing to do.
+func (s *Sender) threadOp(ctx context.Context, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	if ef.Op == Thread {
+		if g.LobbyMessageID == "" {
+			// The lobby's ID was never recorded: the game plays in its
+			// channel.
+			return "no lobby message", nil, nil
+		}
+		endpoint := discordgo.EndpointChannelMessageThread(ef.Channel, g.LobbyMessageID)
+		body := map[string]any{"name": ef.Name, "auto_archive_duration": threadArchiveMinutes}
+		data, err := s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+		if isCode(err, discordgo.ErrCodeThreadAlreadyCreatedForThisMessage) {
+			// Made by an earlier try: a thread has its message's ID.
+			return g.LobbyMessageID, record(ef.Record, g.LobbyMessageID), nil
+		} else if err != nil {
+			return "", nil, err
+		}
+		var ch discordgo.Channel
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return "", nil, err
+		}
+		return ch.ID, record(ef.Record, ch.ID), nil
+	}
+	if g.ThreadID == "" {
+		return "no thread", nil, nil
+	}
+	endpoint := discordgo.EndpointChannel(g.ThreadID)
+	switch ef.Op {
+	case Settle:
+		// Discord archives it an hour after its last message; the bot
+		// edits nothing there any more.
+		_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"auto_archive_duration": settledArchiveMinutes}, endpoint, discordgo.WithContext(ctx))
+		if isCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+			return "archived already", nil, nil
+		}
+		return "settled", nil, err
+	case Member:
+		member := discordgo.EndpointThreadMember(g.ThreadID, ef.User)
+		_, err := s.dc.RequestWithBucketID(http.MethodPut, member, nil, discordgo.EndpointThreadMembers(g.ThreadID), discordgo.WithContext(ctx))
+		return ef.User, nil, err
+	}
+	_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"archived": true}, endpoint, discordgo.WithContext(ctx))
+	return "archived", nil, err
+}
+
+// deleteMessage deletes the game's message the effect targets, if it has
+// one and it is still there.
+func (s *Sender) deleteMessage(ctx context.Context, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	id := messageID(g, ef.Target)
+	if id == "" {
+		return "none", nil, nil
+	}
+	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
+	_, err := s.dc.RequestWithBucketID(http.MethodDelete, endpoint, nil, discordgo.EndpointChannelMessages(ef.Channel), discordgo.WithContext(ctx))
+	if isCode(err, discordgo.ErrCodeUnknownMessage) {
+		return "gone", nil, nil
+	}
+	if isCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
+		return "thread archived", nil, nil
+	}
+	return id, nil, err
+}
+
+// threadArchiveMinutes is how long a game's thread stays open without
+// messages while the game runs (Discord's longest, a week).
+const threadArchiveMinutes = 10080
+
+// settledArchiveMinutes is how long a finished game's thread stays open
+// after its last message: Discord archives it then, and the players can
+// still talk there until.
+const settledArchiveMinutes = 60
+
+// adopt reads the message Discord made of an interaction's answer, for
+// the effect that records it.
+func (s *Sender) adopt(ctx context.Context, ef Effect) (string, *malefiz.MessageRecord, error) {
+	m, err := s.original(ctx, &discordgo.Interaction{AppID: ef.App, Token: ef.Token})
+	if err != nil {
+		return "", nil, err
+	}
+	return m.ID, record(ef.Record, m.ID), nil
+}
+
+// originalTries and originalWait bound how long original waits for the
+// message of an answer: Discord makes the message of an HTTP answer a
+// little after the response, and @original is Unknown Webhook until then.
+const (
+	originalTries = 6
+	originalWait  = 50 * time.Millisecond
+)
+
+// original reads the message of interaction i's answer (@original). An
+// answer Discord has not made a message of yet (Unknown Webhook) is asked
+// for again, waiting 50 ms, 100 ms, 200 ms, … in between; if it is still
+// not there, the error says to try later (see retryable).
+func (s *Sender) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	wait := originalWait
+	for try := 1; ; try++ {
+		m, err := s.dc.InteractionResponse(i, discordgo.WithContext(ctx))
+		if !isCode(err, discordgo.ErrCodeUnknownWebhook) {
+			return m, err
+		}
+		if try == originalTries {
+			return nil, &notYet{err}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &notYet{err}
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// notYet is a refusal that may pass: the outbox tries again later.
+type notYet struct{ err error }
+
+func (e *notYet) Error() string { return "not there yet: " + e.err.Error() }
+func (e *notYet) Unwrap() error { return e.err }
+
+// jumpLink links to message id where game g plays.
+func jumpLink(g *malefiz.Game, id string) string {
+	place := g.ChannelID
+	if g.ThreadID != "" {
+		place = g.ThreadID
+	}
+	return "https://discord.com/channels/" + g.GuildID + "/" + place + "/" + id
+}
+
+// sendDM delivers a direct message (decided at commit, for a user who
+// wants them), through the user's DM channel, opened once and kept. Its
+// link is in its text already, or is the message of the post it follows
+// (linked); a delivery that does not know it (the loop) links to the
+// game's message of the target's role. When Discord refuses it (the
+// user's DMs are closed), the refusal is recorded for the user to hear of
+// the next time they act on a game, and the ping stays their notice.
+func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	link := ""
+	if ef.linked != "" {
+		link = jumpLink(g, ef.linked) // the post this DM follows
+	} else if id := messageID(g, ef.Target); id != "" {
+		link = jumpLink(g, id)
+		if ef.Target == malefiz.RoleLobby {
+			link = "https://discord.com/channels/" + g.GuildID + "/" + g.ChannelID + "/" + id
+		}
+	}
+	refused := func() (string, *malefiz.MessageRecord, error) {
+		if err := s.db.MarkDMRefused(ctx, ef.User); err != nil {
+			return "", nil, err
+		}
+		return "refused", nil, nil
+	}
+	channel, ok := s.dms.get(ef.User)
+	if !ok {
+		data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
+			map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
+		if isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
+			return refused()
+		} else if err != nil {
+			return "", nil, err
+		}
+		var ch discordgo.Channel
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return "", nil, err
+		}
+		channel = ch.ID
+		s.dms.put(ef.User, channel)
+	}
+	body := map[string]any{"content": strings.ReplaceAll(ef.Text, LinkPlaceholder, link),
+		"allowed_mentions": map[string]any{"parse": []string{}},
+		"nonce":            nonce(e), "enforce_nonce": true}
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	_, err := s.dc.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	switch {
+	case isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser):
+		return refused()
+	case isCode(err, discordgo.ErrCodeUnknownChannel):
+		s.dms.forget(ef.User) // opened again on the retry
+		return "", nil, &notYet{err}
+	}
+	return channel, nil, err
+}
