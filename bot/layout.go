@@ -261,10 +261,12 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) outbox.Effect {
 		}
 	case table.Edit:
 		out.Body = mustJSON(editBody(*e.Message))
-		// The card's edits (Target store.RoleLobby) get Queue:
-		// outbox.CardQueue once the store keeps that queue apart from
-		// the game's main one; until then they stay in the main queue,
-		// which would otherwise wait on their claim.
+		if e.Target == store.RoleLobby {
+			// The scoreboard card's edits wait in a queue of their
+			// own: the newest supersedes the pending one, a few
+			// seconds apart, and never hold back the turn posts.
+			out.Queue = outbox.CardQueue
+		}
 	case table.Adopt:
 		out.App, out.Token = r.i.AppID, r.i.Token
 	}

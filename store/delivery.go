@@ -37,7 +37,7 @@ func (db *DB) UndeliveredEffects(ctx context.Context, kind string) ([]Effect, er
 		return nil, fmt.Errorf("store: undelivered effects: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id, game_id, kind, payload, attempts, created_at FROM outbox
+	rows, err := tx.QueryContext(ctx, `SELECT `+effectColumns+` FROM outbox
 		WHERE done_at IS NULL AND kind = ? ORDER BY id`, kind)
 	if err != nil {
 		return nil, fmt.Errorf("store: undelivered effects: %w", err)

@@ -29,17 +29,16 @@ import (
 //   - Commit never claims it for its Owner: ClaimEffects does, when it is
 //     due, and NextEffectAt tells when that is.
 type Effect struct {
-	ID        int64  // set by Commit
-	GameID    int64  // set by Commit
-	Queue     string // "" is the game's main queue
+	ID     int64 // set by Commit
+	GameID int64 // set by Commit
+	// Queue is the game's queue the effect waits in: "" the game's main
+	// queue; "card" the edits of the game's scoreboard card in the
+	// channel.
+	Queue     string
 	Kind      string // what it does, for logs and metrics: "post", "edit", ...
 	Payload   []byte // the request, opaque to the store
 	Attempts  int    // deliveries tried before this one
 	CreatedAt time.Time
-	// Queue is the game's queue the effect waits in: "" the game's main
-	// queue; "card" the edits of the game's scoreboard card in the
-	// channel.
-	Queue string
 }
 
 // Superseded is the result of a queued effect replaced by a newer one of its
