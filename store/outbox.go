@@ -347,8 +347,12 @@ func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time
 	} else if err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)
 	}
+	// The effects after it in its queue wait for it; those before it that
+	// owner still holds were delivered in the same pass and are being
+	// recorded by owner (releasing them would lose that record and send
+	// them again).
 	if _, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_owner = '', lease_until = NULL
-		WHERE game_id = ? AND queue = ? AND done_at IS NULL AND lease_owner = ?`, gameID, queue, owner); err != nil {
+		WHERE game_id = ? AND queue = ? AND id > ? AND done_at IS NULL AND lease_owner = ?`, gameID, queue, id, owner); err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {

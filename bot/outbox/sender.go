@@ -46,6 +46,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -447,6 +448,11 @@ func (s *Sender) deliver(ctx context.Context, e store.Effect, ef Effect, g *male
 			d, next, err = &store.Delivery{ID: e.ID, Failed: true, Result: fmt.Sprintf("panic: %v", p)}, true, errPanic
 		}
 	}()
+	if ef.Queue != "" || ef.Op == DM || ef.Op == Settle {
+		// No one waits on these: near Discord's ban threshold the
+		// limiter holds them back (see ratelimit.Deferrable).
+		ctx = ratelimit.Deferrable(ctx)
+	}
 	result, rec, err := s.attempt(ctx, e, ef, g)
 	switch {
 	case err == nil:
@@ -456,6 +462,10 @@ func (s *Sender) deliver(ctx context.Context, e store.Effect, ef Effect, g *male
 		return &store.Delivery{ID: e.ID, Result: result, Record: rec}, true, nil
 	case retryable(err):
 		wait := backoff(e.Attempts)
+		var le *ratelimit.Error
+		if errors.As(err, &le) && le.RetryAfter > wait {
+			wait = le.RetryAfter // never into a window Discord or the limiter named
+		}
 		s.log.Warn("outbox: Discord refused for now, will retry", "game", e.GameID, "effect", e.ID, "op", ef.Op,
 			"attempt", e.Attempts+1, "in", wait, "err", err)
 		if err := s.db.RetryEffect(ctx, s.owner, e.ID, wait, err.Error()); err != nil {

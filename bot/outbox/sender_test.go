@@ -17,6 +17,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -492,4 +493,36 @@ func TestRun(t *testing.T) {
 	e.s.Nudge()
 	cancel()
 	<-done
+}
+
+// braking is the limiter near Discord's ban threshold: it holds back the
+// requests marked deferrable, as ratelimit.Transport does at its brake.
+type braking struct{ next http.RoundTripper }
+
+func (b braking) RoundTrip(r *http.Request) (*http.Response, error) {
+	if ratelimit.IsDeferrable(r.Context()) {
+		return nil, &ratelimit.Error{Method: r.Method, Route: r.URL.Path, Scope: ratelimit.ScopeBrake, RetryAfter: 7 * time.Minute}
+	}
+	return b.next.RoundTrip(r)
+}
+
+// TestTheBrakeHoldsBackWhatCanWait: near the ban threshold a DM waits
+// until the window the limiter named has passed (longer than any backoff),
+// while the turn's post goes.
+func TestTheBrakeHoldsBackWhatCanWait(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", store.UserSettings{DM: true}))
+	dc := e.session()
+	dc.Client.Transport = braking{dc.Client.Transport}
+	s := e.sender("p1", func(c *Config) { c.Discord = dc })
+	_, d := e.commit(s, post("turn", malefiz.RoleTurn), Effect{Op: DM, User: "2", Text: "your turn"})
+	require.NoError(t, d.Deliver(time.Now(), false))
+	assert.Equal(t, []string{"turn"}, e.messages(e.game.ChannelID), "the post is not deferrable")
+	states := e.effects()
+	require.Len(t, states, 2)
+	assert.True(t, states[0].Done)
+	assert.False(t, states[1].Done, "the DM waits")
+	assert.Contains(t, states[1].Result, "held back")
+	assert.False(t, states[1].NextAt.Before(e.clock.Now().Add(7*time.Minute).Truncate(time.Millisecond)), "not before the window named: %v", states[1].NextAt)
+	assert.Equal(t, 0, e.pass(s, maxBackoff), "not after the longest backoff")
 }
