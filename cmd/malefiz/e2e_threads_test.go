@@ -572,8 +572,12 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	now, _ = h.game(gameID)
 	require.Equal(t, store.StatusCancelled, now.Status)
 	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond)
-	card, _ := h.fake.Message(lobby.ID)
-	assert.Contains(t, title(card), "closed")
+	// The card's edits go out from the outbox's card queue, a few
+	// seconds apart.
+	assert.Eventually(t, func() bool {
+		card, _ := h.fake.Message(lobby.ID)
+		return strings.Contains(title(card), "closed")
+	}, 10*time.Second, 10*time.Millisecond, "the card says the game is closed")
 
 	// A moderator needs nobody's agreement.
 	modID, _ := openGameBy(t, h, carol, bob, nil)

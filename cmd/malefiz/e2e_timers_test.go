@@ -167,8 +167,13 @@ func TestLobbyExpiresAfterADay(t *testing.T) {
 	if _, err := h.main.db.OpenGame(h.ctx(), h.fake.GuildID, h.fake.ChannelID); err == nil {
 		t.Fatal("the lobby is still open after 24 hours")
 	}
-	m, _ := h.fake.Message(resp.Message.ID)
-	if len(m.CustomIDs()) != 0 || !strings.Contains(m.Text(), "24 hours") {
+	// The card's edit goes out from the outbox's card queue.
+	expired := func() bool {
+		m, _ := h.fake.Message(resp.Message.ID)
+		return len(m.CustomIDs()) == 0 && strings.Contains(m.Text(), "24 hours")
+	}
+	if !assert.Eventually(t, expired, 10*time.Second, 10*time.Millisecond) {
+		m, _ := h.fake.Message(resp.Message.ID)
 		t.Errorf("expired lobby message: %q %v", m.Text(), m.CustomIDs())
 	}
 	// The channel is free again.
