@@ -90,3 +90,39 @@ func TestCardOffersTheBoard(t *testing.T) {
 		})
 	}
 }
+
+// TestPlayBeforeTheTurnCardIsRecorded: a play on the Activity's board
+// that comes while the turn card is still being posted (its ID not
+// recorded yet) collapses it all the same: the edit names the turn
+// message by its role, read by the outbox after that post.
+func TestPlayBeforeTheTurnCardIsRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		name, turnID string
+	}{
+		{"recorded", "m-turn"},
+		{"still being posted", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := running(t, "start", RollButton, dice(6, 6))
+			tb.Game.TurnMessageID = tc.turnID
+			require.NoError(t, tb.Play(ann, CustomID{Action: ActRoll, Game: 7, Turn: tb.State.TurnNumber()}))
+			l := tb.Live("1", "en")
+			require.NotEmpty(t, l.Moves)
+			mv := l.Moves[0]
+			rolled := len(tb.Effects())
+			require.NoError(t, tb.Play(ann, CustomID{Action: ActMove, Game: 7, Turn: l.Turn, Arg: mv.From + "-" + mv.To}))
+			require.Greater(t, len(tb.Effects()), rolled)
+			var collapse *Effect
+			for i, e := range tb.Effects()[rolled:] {
+				if e.Kind == Edit && e.Target == malefiz.RoleTurn {
+					collapse = &tb.Effects()[rolled+i]
+				}
+				if e.Kind == Post && e.Record == malefiz.RoleTurn {
+					require.NotNil(t, collapse, "the old card collapses before the next is posted")
+					break
+				}
+			}
+			require.NotNil(t, collapse)
+		})
+	}
+}

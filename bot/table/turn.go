@@ -162,9 +162,12 @@ func (t *Table) place(a Actor, sq engine.Square) error {
 // after it (computers, passes, forced moves), then the next turn opens.
 func (t *Table) endTurn(a Actor, turn int) error {
 	lines := []string{t.summary(turn)}
-	// Played on a private copy (/malefiz board): the turn message
-	// collapses too, before the next one is posted.
-	onCopy := a.MessageID != t.Game.TurnMessageID && t.Game.TurnMessageID != ""
+	// Played on a private copy (/malefiz board) or on the Activity's
+	// board: the turn message collapses too, before the next one is
+	// posted. The Activity's play may come while the turn message is
+	// still being posted (its ID not recorded yet): the edit names the
+	// message by its role, which the outbox reads after that post.
+	onCopy := !a.Click || (a.MessageID != t.Game.TurnMessageID && t.Game.TurnMessageID != "")
 	lines, err := t.playNext(lines)
 	if err != nil {
 		return err
