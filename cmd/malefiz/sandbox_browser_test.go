@@ -21,6 +21,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // readmeScreenshot is the README's picture of the sandbox, written by
@@ -190,8 +191,15 @@ func screenshot(t *testing.T, ctx context.Context, path string) []byte {
 // close when the test ends.
 func seededSandbox(t testing.TB, users ...string) (*sandboxApp, *httptest.Server) {
 	t.Helper()
+	// The browser tests play whole games through the page as fast as
+	// Chromium clicks and are not about Discord's limits: the channels'
+	// message buckets off (see withoutMessageBuckets; TestSandboxInTheBrowser
+	// found no winner in its time with them).
+	limits := fakediscord.DefaultLimits()
+	limits.ChannelMessages, limits.MessageEdits = fakediscord.Rate{}, fakediscord.Rate{}
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  users,
+		Limits: &limits,
 		Logger: testLogger(new(logBuffer)),
 		Bot: func(c *bot.Config) {
 			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(5, 3))}
