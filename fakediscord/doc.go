@@ -50,6 +50,11 @@
 // them within 10 minutes ban the token for an hour, every request answered
 // with Cloudflare's 429 page. Edits of messages older than an hour past a
 // cap answer 400 code 30046, DM channels opened too fast 400 code 40003.
+// An interaction's token works for 15 minutes on the fake's clock
+// (WithClock): after them its webhook routes (follow-ups, edits of
+// @original and of follow-ups) answer 401 code 50027 "Invalid Webhook
+// Token", while the bot token still edits a follow-up, the bot's own
+// message (followup.go).
 // WithLimits turns a limit down or off, WithoutLimits all of them,
 // WithLimitClock sets the clock they run on, and LimitStats counts what
 // they saw (requests by scope, 429s, invalid requests, their peak, the
