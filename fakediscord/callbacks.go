@@ -140,6 +140,9 @@ func (f *Fake) webhookLocked(c *Call) (*interaction, *apiError) {
 	if c.Param("app") != f.AppID || it == nil || !it.answered {
 		return nil, errUnknownWebhook()
 	}
+	if f.tokenExpiredLocked(it) {
+		return nil, errInvalidWebhookToken()
+	}
 	return it, nil
 }
 

@@ -34,6 +34,10 @@ type Call struct {
 	Response json.RawMessage // body answered, if any
 	Fault    bool            // answered by an injected fault (FailNext)
 	Dropped  bool            // closed without an answer by a hook (OnNext)
+	// Limited is the scope of a 429 answer (ScopeUser, ScopeGlobal,
+	// ScopeShared), or ScopeCloudflare for a request refused by a ban;
+	// "" for any other answer.
+	Limited string
 
 	// InteractionID is the interaction a callback or webhook call
 	// belongs to, if any.

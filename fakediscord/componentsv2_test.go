@@ -164,7 +164,7 @@ func TestComponentsV2Message(t *testing.T) {
 // IS_COMPONENTS_V2, and in one without it.
 func TestComponentsV2Refused(t *testing.T) {
 	t.Parallel()
-	fake := fakediscord.New(t)
+	fake := fakediscord.New(t, noMessageBuckets())
 	s := newSession(t, fake)
 	text := func(s string) map[string]any { return map[string]any{"type": 10, "content": s} }
 	button := func(id string) map[string]any {
@@ -241,7 +241,7 @@ func errorFields(t *testing.T, err error) []string {
 // clears its content and embeds, and the flag cannot be removed again.
 func TestComponentsV2Edits(t *testing.T) {
 	t.Parallel()
-	fake := fakediscord.New(t)
+	fake := fakediscord.New(t, noMessageBuckets())
 	s := newSession(t, fake)
 	legacy, err := s.ChannelMessageSendComplex(fake.ChannelID, &discordgo.MessageSend{
 		Content: "Lobby", Embeds: []*discordgo.MessageEmbed{{Title: "Malefiz #1"}}, Components: buttons("mf/join/1"),

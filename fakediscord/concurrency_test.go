@@ -61,7 +61,7 @@ func TestParallelGames(t *testing.T) {
 	// The subject is the fake's model under 50 games at once, not Discord's
 	// 3 s deadline (TestCallbackRules has that): on a loaded machine
 	// with the race detector a callback may take longer.
-	fake := fakediscord.New(t, fakediscord.WithCallbackDeadline(30*time.Second))
+	fake := fakediscord.New(t, fakediscord.WithCallbackDeadline(30*time.Second), noMessageBuckets())
 	png := boardPNG(t)
 	s := openBot(t, fake, func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 		switch ic.Type {

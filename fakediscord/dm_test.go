@@ -89,7 +89,7 @@ func sendWithNonce(s *discordgo.Session, channelID string, body map[string]any) 
 func TestMessageNonce(t *testing.T) {
 	t.Parallel()
 	const second = "1200000000000000001"
-	fake := fakediscord.New(t, fakediscord.WithGuild(fakediscord.Guild{Channels: []string{"1200000000000000000", second}}))
+	fake := fakediscord.New(t, fakediscord.WithGuild(fakediscord.Guild{Channels: []string{"1200000000000000000", second}}), noMessageBuckets())
 	s := newSession(t, fake)
 	turn := map[string]any{"content": "turn 3", "nonce": "mf-42-3", "enforce_nonce": true}
 

@@ -35,6 +35,31 @@
 // within the nonce window (WithNonceWindow) instead of creating another;
 // Message.NonceHits counts those repeats.
 //
+// # Discord's limits
+//
+// The fake enforces Discord's rate limits unless told otherwise
+// (https://discord.com/developers/docs/topics/rate-limits; sizes in
+// limits.go, DefaultLimits): a bucket per route and top-level resource
+// (channel, guild, webhook and token), with X-RateLimit-Limit, -Remaining,
+// -Reset, -Reset-After and -Bucket on every answer; past a bucket a 429 of
+// scope user with Discord's body, before anything is done. The global limit
+// of 50 requests per second counts every request with the bot token except
+// on the interaction routes (the callback and /webhooks/{app}/{token}...),
+// and answers a 429 with X-RateLimit-Global and scope global. 401, 403 and
+// 429 answers (not of scope shared) count as invalid requests; 10,000 of
+// them within 10 minutes ban the token for an hour, every request answered
+// with Cloudflare's 429 page. Edits of messages older than an hour past a
+// cap answer 400 code 30046, DM channels opened too fast 400 code 40003.
+// An interaction's token works for 15 minutes on the fake's clock
+// (WithClock): after them its webhook routes (follow-ups, edits of
+// @original and of follow-ups) answer 401 code 50027 "Invalid Webhook
+// Token", while the bot token still edits a follow-up, the bot's own
+// message (followup.go).
+// WithLimits turns a limit down or off, WithoutLimits all of them,
+// WithLimitClock sets the clock they run on, and LimitStats counts what
+// they saw (requests by scope, 429s, invalid requests, their peak, the
+// ban).
+//
 // # Components V2
 //
 // A message (created, edited, an interaction response, a follow-up or a

@@ -185,7 +185,7 @@ func (f *Fake) invokeHTTP(ctx context.Context, it *interaction, payload any, end
 		return nil, fmt.Errorf("interaction %s: %w", it.id, err)
 	}
 	f.mu.Lock()
-	it.dispatched = time.Now()
+	it.dispatched, it.born = time.Now(), f.now()
 	f.interactions[it.token] = it
 	f.mu.Unlock()
 	reqCtx := ctx

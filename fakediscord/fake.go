@@ -1,14 +1,14 @@
 package fakediscord
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -63,6 +63,8 @@ type config struct {
 	endpoints        []string
 	clock            func() time.Time
 	responseDelay    *time.Duration
+	limits           Limits
+	limitClock       func() time.Time
 }
 
 // WithGuild adds a guild the bot is in. The first guild becomes the
@@ -129,7 +131,11 @@ type Fake struct {
 
 	cfg    config
 	token  string
-	srv    *httptest.Server
+	srv    *http.Server
+	ln     net.Listener
+	url    string // http://127.0.0.1:port
+	connMu sync.Mutex
+	conns  map[net.Conn]http.ConnState // the server's connections, not hijacked ones
 	mux    *http.ServeMux
 	guilds []Guild
 	wg     sync.WaitGroup // gateway connections
@@ -155,12 +161,22 @@ type Fake struct {
 	guildLocales map[string]string   // preferred_locale changed by SetGuildLocale
 	gw           gateway
 	web          webhookDelivery
-	oauth        oauth2 // an Activity's codes and tokens (oauth2.go)
+	oauth        oauth2  // an Activity's codes and tokens (oauth2.go)
+	lim          limiter // Discord's limits (limits.go)
+}
+
+// TB is what New needs of a test: *testing.T, *testing.B and testing.TB
+// have it. The fake declares it so that a program serving the fake (the
+// sandbox) does not link the testing package.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Logf(format string, args ...any)
 }
 
 // New starts a fake Discord and closes it when the test ends. At the end
 // it logs the calls it did not know (see Unexpected).
-func New(tb testing.TB, opts ...Option) *Fake {
+func New(tb TB, opts ...Option) *Fake {
 	tb.Helper()
 	f := Start(opts...)
 	tb.Cleanup(func() {
@@ -176,13 +192,16 @@ func New(tb testing.TB, opts ...Option) *Fake {
 func Start(opts ...Option) *Fake {
 	cfg := config{
 		heartbeat: 41250 * time.Millisecond, callbackDeadline: 3 * time.Second, nonceWindow: 2 * time.Minute,
-		shards: 1, maxConcurrency: 1,
+		shards: 1, maxConcurrency: 1, limits: DefaultLimits(),
 	}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.clock == nil {
 		cfg.clock = time.Now
+	}
+	if cfg.limitClock == nil {
+		cfg.limitClock = time.Now
 	}
 	if cfg.key == nil {
 		_, cfg.key, _ = ed25519.GenerateKey(nil)
@@ -236,7 +255,15 @@ func Start(opts ...Option) *Fake {
 	f.GuildID = f.guilds[0].ID
 	f.ChannelID = f.guilds[0].Channels[0]
 	f.mux = f.routes()
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	// A listener of our own, not net/http/httptest's server: the sandbox
+	// serves the fake from the production binary.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic("fakediscord: listen on 127.0.0.1: " + err.Error())
+	}
+	f.ln, f.url, f.conns = ln, "http://"+ln.Addr().String(), map[net.Conn]http.ConnState{}
+	f.srv = &http.Server{Handler: http.HandlerFunc(f.serve), ReadHeaderTimeout: time.Minute, ConnState: f.trackConn}
+	go func() { _ = f.srv.Serve(ln) }()
 	return f
 }
 
@@ -245,11 +272,11 @@ func (f *Fake) Token() string { return f.token }
 
 // URL returns the base URL of the fake's REST API, to configure as the
 // bot's api_url: requests go to URL()+"/api/v9/...".
-func (f *Fake) URL() string { return f.srv.URL }
+func (f *Fake) URL() string { return f.url }
 
 // GatewayURL returns the websocket URL that GET /gateway answers with.
 func (f *Fake) GatewayURL() string {
-	return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"
+	return "ws" + strings.TrimPrefix(f.url, "http") + "/ws"
 }
 
 // Guilds returns the guilds the bot is in, with their locales as
@@ -303,8 +330,34 @@ func (f *Fake) Close() {
 	for _, c := range conns {
 		c.closeWith(closeGoingAway, "fake closed")
 	}
-	f.srv.Close()
+	// As httptest's Close did: no new connection, the ones without a
+	// request closed at once (Shutdown would give them 5 s), the requests
+	// in flight answered, then whatever is left closed.
+	_ = f.ln.Close()
+	f.srv.SetKeepAlivesEnabled(false)
+	f.connMu.Lock()
+	for c, s := range f.conns {
+		if s == http.StateNew || s == http.StateIdle {
+			_ = c.Close()
+		}
+	}
+	f.connMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = f.srv.Shutdown(ctx)
+	cancel()
+	_ = f.srv.Close()
 	f.wg.Wait()
+}
+
+// trackConn keeps the state of the server's connections for Close.
+func (f *Fake) trackConn(c net.Conn, s http.ConnState) {
+	f.connMu.Lock()
+	defer f.connMu.Unlock()
+	if s == http.StateHijacked || s == http.StateClosed {
+		delete(f.conns, c)
+		return
+	}
+	f.conns[c] = s
 }
 
 // now returns the time on the fake's clock (WithClock).

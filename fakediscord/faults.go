@@ -19,6 +19,10 @@ type Fault struct {
 	RetryAfter time.Duration
 	// Global marks a 429 as a global rate limit.
 	Global bool
+	// Scope is the X-RateLimit-Scope of a 429: ScopeUser unless Global,
+	// ScopeShared for a limit shared by every user of a resource, which
+	// does not count as an invalid request.
+	Scope string
 }
 
 // Faults as Discord gives them.
@@ -142,7 +146,10 @@ func (ft Fault) reply() (int, any, http.Header) {
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset-After", secs)
 	h.Set("X-RateLimit-Bucket", "fake-bucket")
-	h.Set("X-RateLimit-Scope", "user")
+	h.Set("X-RateLimit-Scope", ScopeUser)
+	if ft.Scope != "" {
+		h.Set("X-RateLimit-Scope", ft.Scope)
+	}
 	if ft.Global {
 		h.Set("X-RateLimit-Global", "true")
 		h.Set("X-RateLimit-Scope", "global")

@@ -129,5 +129,16 @@ func requireCode(t *testing.T, err error, status, code int) {
 	require.Equal(t, []int{status, code}, []int{gotStatus, gotCode}, "status and code of %v", err)
 }
 
+// noMessageBuckets turns off the channels' message buckets (5 creates and
+// 5 edits per 5 s) for a test that sends many messages to check what the
+// fake accepts, not how fast: discordgo would wait each bucket out
+// (TestValidation took 10 s with them, 0.0 without). The other limits stay
+// on.
+func noMessageBuckets() fakediscord.Option {
+	l := fakediscord.DefaultLimits()
+	l.ChannelMessages, l.MessageEdits = fakediscord.Rate{}, fakediscord.Rate{}
+	return fakediscord.WithLimits(l)
+}
+
 // ptr returns a pointer to v.
 func ptr[T any](v T) *T { return &v }

@@ -86,6 +86,7 @@ type interaction struct {
 	user        string
 	source      string // the clicked message
 	dispatched  time.Time
+	born        time.Time // dispatched on the fake's clock (WithClock): the token's 15 minutes
 	answered    bool
 	original    string // the message @original names
 	resp        *Response
@@ -141,7 +142,7 @@ func (f *Fake) invoke(ctx context.Context, it *interaction, payload any) (*Respo
 	}
 	f.mu.Lock()
 	start := len(f.calls)
-	it.dispatched = time.Now()
+	it.dispatched, it.born = time.Now(), f.now()
 	f.interactions[it.token] = it
 	live := f.gw.live[shard]
 	if live != nil {

@@ -220,7 +220,7 @@ func TestValidation(t *testing.T) {
 		{"mentions exclusive", discordgo.MessageSend{Content: "x", AllowedMentions: &discordgo.MessageAllowedMentions{
 			Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}, Users: []string{"1"}}}, 50035},
 	}
-	fake := fakediscord.New(t)
+	fake := fakediscord.New(t, noMessageBuckets())
 	s := newSession(t, fake)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

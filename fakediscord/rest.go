@@ -60,6 +60,15 @@ func (f *Fake) routes() *http.ServeMux {
 			f.autoArchiveLocked()
 			f.mu.Unlock()
 			f.tagInteraction(c)
+			v := f.limit(c, auth)
+			for k, vs := range v.header {
+				w.Header()[k] = vs
+			}
+			if v.status != 0 {
+				c.Limited = v.scope
+				f.write(w, c, v.status, v.body, nil)
+				return
+			}
 			f.answer(w, c, auth, h)
 		})
 	}
@@ -142,6 +151,10 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.Path = m[2]
+	if f.banned() {
+		f.refuseBanned(w, c)
+		return
+	}
 	if e := readBody(r, c); e != nil {
 		f.write(w, c, e.status, e, nil)
 		return
@@ -179,7 +192,10 @@ func (f *Fake) answer(w http.ResponseWriter, c *Call, auth bool, h handler) {
 // write records c with its answer and sends the answer.
 func (f *Fake) write(w http.ResponseWriter, c *Call, status int, body any, header http.Header) {
 	var data []byte
-	if body != nil {
+	raw, isRaw := body.(rawBody)
+	if isRaw {
+		data = []byte(raw)
+	} else if body != nil {
 		var err error
 		if data, err = json.Marshal(body); err != nil {
 			status, data = http.StatusInternalServerError, []byte(`{"message": "fakediscord: `+strconv.Quote(err.Error())+`", "code": 0}`)
@@ -187,11 +203,18 @@ func (f *Fake) write(w http.ResponseWriter, c *Call, status int, body any, heade
 	}
 	c.Status = status
 	c.Response = data
+	if c.Limited == "" && status == http.StatusTooManyRequests {
+		c.Limited = header.Get("X-RateLimit-Scope")
+		if c.Limited == "" {
+			c.Limited = ScopeUser
+		}
+	}
+	f.countAnswer(status, c.Limited)
 	f.record(c)
 	for k, v := range header {
 		w.Header()[k] = v
 	}
-	if data != nil {
+	if data != nil && !isRaw {
 		w.Header().Set("Content-Type", "application/json")
 	}
 	w.WriteHeader(status)
@@ -246,6 +269,8 @@ const (
 	codeAlreadyAcknowledged = 40060
 	codeEntityTooLarge      = 40005
 	codeInvalidJSON         = 50109
+	codeOldEdits            = 30046
+	codeDMsTooFast          = 40003
 )
 
 var notFound = &apiError{status: http.StatusNotFound, Message: "404: Not Found"}

@@ -33,7 +33,7 @@ var swing = regexp.MustCompile(`^\*\*[123]\.\*\* Turn \d+ · .+ rolled a \d: .+ 
 // swings and carries the chart of the chances; malefiz analyse prints the
 // same turning points from the database.
 func TestWhoIsWinningAndWhy(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets())
 	lobby := *h.command(alice, "new", map[string]any{"seats": 2, "bots": 1, "level": "hard"}).Message
 	id, err := bot.ParseCustomID(control(t, lobby, bot.ActStart))
 	require.NoError(t, err)

@@ -31,7 +31,7 @@ var reviewLine = regexp.MustCompile(`^Turn \d+ · .+→.+ lost \d+ points?; .+�
 // each with the better move; /malefiz stats shows her accuracy; malefiz
 // analyse prints the whole grading.
 func TestCoach(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets())
 	h.stop()
 	h.coach = true
 	h.start()
@@ -140,7 +140,7 @@ func askHint(t *testing.T, h *harness, gameID int64, turnMsg fakediscord.Message
 // on: the grading it began is taken up, every roll of Alice's is graded
 // once, and the verdict follows the result.
 func TestCoachResumesAfterRestart(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets())
 	h.stop()
 	h.coach = true
 	h.start()

@@ -50,7 +50,7 @@ func newHarnessConfigured(t testing.TB, configure func(*Config), opts ...fakedis
 }
 
 func TestHTTPWholeGame(t *testing.T) {
-	h := newHTTPHarness(t)
+	h := newHTTPHarness(t, withoutMessageBuckets())
 	require.Empty(t, h.fake.Identifies(), "http mode opens no gateway connection")
 	require.NoError(t, h.fake.Ping(h.ctx(), ""))
 	gameID, _ := openTwoPlayerGame(t, h)

@@ -151,7 +151,7 @@ func (g *localeGame) playTurn(gameID int64, wantCapture bool) bool {
 }
 
 func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
-	h := newHarness(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "es-ES"}))
+	h := newHarness(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "es-ES"}), withoutMessageBuckets())
 	g := &localeGame{t: t, h: h, private: map[string][]string{},
 		locale: map[string]string{alice: "it", bob: "pl", carol: "de"}}
 	es, it, pl, de := localeFile(t, "es"), localeFile(t, "it"), localeFile(t, "pl"), localeFile(t, "de")

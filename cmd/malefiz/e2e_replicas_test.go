@@ -253,7 +253,7 @@ func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 	}
 	for _, d := range databases(t) {
 		t.Run(d.Name, func(t *testing.T) {
-			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
+			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), withoutMessageBuckets())
 			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
 			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())
@@ -320,7 +320,7 @@ func TestReplicaKilledMidGame(t *testing.T) {
 	}
 	for _, d := range databases(t) {
 		t.Run(d.Name, func(t *testing.T) {
-			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil))
+			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), withoutMessageBuckets())
 			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
 			fake.SetInteractionEndpoints(a.endpoint(), b.endpoint())

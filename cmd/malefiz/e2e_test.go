@@ -125,7 +125,7 @@ func playTurn(t *testing.T, h *harness, gameID int64, wantCapture bool) (capture
 }
 
 func TestWholeGameThroughButtons(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets())
 	gameID, _ := openTwoPlayerGame(t, h)
 	captures, placements := 0, 0
 	for turn := 0; ; turn++ {

@@ -166,7 +166,7 @@ func (f figures) perTurn(n int) float64 { return float64(n) / float64(f.turns) }
 // traffic figures next to those of the same game played the older way
 // (threads off, Roll button).
 func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
-	h := newThreadHarness(t)
+	h := newThreadHarness(t, withoutMessageBuckets())
 	gameID, lobby := openGameBy(t, h, alice, bob, nil)
 	h.waitTurn(gameID)
 	sg, _ := h.game(gameID)
@@ -233,7 +233,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 	t.Logf("threads on, roll auto: %v", f)
 
 	// The same kind of game the older way, for the figures before.
-	old := newHarness(t)
+	old := newHarness(t, withoutMessageBuckets())
 	oldID, _ := openTwoPlayerGame(t, old)
 	old.die.set() // the test scripts no roll: the same fair die as above
 	of := figures{}
@@ -257,7 +257,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 // a thread.
 func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 	const dave, erin, frank = "100000000000000004", "100000000000000005", "100000000000000006"
-	h := newThreadHarness(t)
+	h := newThreadHarness(t, withoutMessageBuckets()) // three cards edited in one channel's bucket
 	pairs := [][2]string{{alice, bob}, {carol, dave}, {erin, frank}}
 	var ids []int64
 	for _, p := range pairs {

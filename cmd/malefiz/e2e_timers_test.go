@@ -113,7 +113,7 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 
 func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	h := newHarnessClock(t, clock)
+	h := newHarnessClock(t, clock, withoutMessageBuckets())
 	h.playInChannel()
 	gameID := newTimedGame(t, h)
 	for i := 0; i < 3; i++ {

@@ -65,7 +65,7 @@ func turnPings(t *testing.T, h *harness, turns int, before func()) (pings, menti
 func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 	const turns = 10
 	t.Run("prompt", func(t *testing.T) {
-		h := newHarnessClock(t, &fakeClock{t: time.Now()})
+		h := newHarnessClock(t, &fakeClock{t: time.Now()}, withoutMessageBuckets())
 		pings, mentions := turnPings(t, h, turns, func() {})
 		for _, u := range []string{alice, bob} {
 			assert.LessOrEqual(t, pings[u], 2, "turn messages that notified %s", u)
@@ -75,7 +75,7 @@ func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 	})
 	t.Run("asynchronous", func(t *testing.T) {
 		clock := &fakeClock{t: time.Now()}
-		h := newHarnessClock(t, clock)
+		h := newHarnessClock(t, clock, withoutMessageBuckets())
 		pings, mentions := turnPings(t, h, turns, func() { clock.Advance(11 * time.Minute) })
 		// Alice's first turn came with her own Start click: she was there.
 		assert.Equal(t, mentions[alice]-1, pings[alice], "every later turn message notified alice")
@@ -83,7 +83,7 @@ func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 		t.Logf("asynchronous game, %d turns: pings %v, mentions %v", turns, pings, mentions)
 	})
 	t.Run("ping always", func(t *testing.T) {
-		h := newHarnessClock(t, &fakeClock{t: time.Now()})
+		h := newHarnessClock(t, &fakeClock{t: time.Now()}, withoutMessageBuckets())
 		resp := h.command(alice, "notify", map[string]any{"ping": "always"})
 		assert.Contains(t, resp.Message.Text(), "Every turn pings you")
 		pings, mentions := turnPings(t, h, turns, func() {})
@@ -99,7 +99,7 @@ func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 // the turn in the third person, the board in a Media Gallery, the move
 // buttons, and a legend naming exactly the marks its buttons use.
 func TestTurnMessageIsOneCardWithItsLegend(t *testing.T) {
-	h := newThreadHarness(t)
+	h := newThreadHarness(t, withoutMessageBuckets())
 	gameID, _ := openGameBy(t, h, alice, bob, nil)
 	marks := map[string]int{}
 	for turns := 0; ; turns++ {

@@ -117,6 +117,22 @@ func newHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return h
 }
 
+// withoutMessageBuckets is the stand-in's limits for a test that plays
+// many turns as fast as it can and is not about Discord's limits: the
+// channels' message buckets (create and edit, 5 per 5 s each) off; the
+// global limit, the interaction buckets, the invalid-request count and the
+// caps on. Today's bot posts a turn card and edits the game's card in them
+// every turn and discordgo waits out a spent bucket, so a game of a
+// hundred turns takes minutes (TestWhoIsWinningAndWhy: 8 s without the
+// buckets, 128 s with them), and a card edit held back holds back the
+// turn card behind it. The bot's own limiter and its card queue land
+// separately; then these tests can play with every limit on.
+func withoutMessageBuckets() fakediscord.Option {
+	l := fakediscord.DefaultLimits()
+	l.ChannelMessages, l.MessageEdits = fakediscord.Rate{}, fakediscord.Rate{}
+	return fakediscord.WithLimits(l)
+}
+
 // newThreadHarness runs the program with the server's defaults.
 func newThreadHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 	return newHarnessClock(t, nil, opts...)
@@ -137,7 +153,22 @@ func newHarnessClock(t testing.TB, clock *fakeClock, opts ...fakediscord.Option)
 		die: &scriptedDie{rng: rand.New(rand.NewPCG(7, 11))}, clock: clock}
 	h.start()
 	t.Cleanup(h.stop)
+	t.Cleanup(func() { logRateLimited(t, h.fake) })
 	return h
+}
+
+// logRateLimited logs the 429s the stand-in answered, by route and scope,
+// so that a test slowed by a limit says which.
+func logRateLimited(t testing.TB, fake *fakediscord.Fake) {
+	counts := map[string]int{}
+	for _, c := range fake.Calls() {
+		if c.Limited != "" {
+			counts[c.Route+" "+c.Limited]++
+		}
+	}
+	if len(counts) > 0 {
+		t.Logf("fakediscord: 429s by route and scope: %v", counts)
+	}
 }
 
 // start runs the program; stop ends it.

@@ -165,24 +165,34 @@ type clickTable struct {
 }
 
 // newClickRig starts the fake and creates the database; the first child
-// opens the 100 games.
+// opens the 100 games. BenchmarkClickRate measures the bot's CPU, not
+// Discord's limits: at its rates the stand-in's global limit (50 requests
+// per second) would measure discordgo's waits instead, so its limits are
+// off (BenchmarkTokenThroughput measures them).
 func newClickRig(owner testing.TB, b *testing.B, d database) *clickRig {
-	channels := make([]string, clickRigGames)
+	return newRig(owner, b, d, clickRigGames, false, fakediscord.WithoutLimits())
+}
+
+// newRig starts the fake with opts and creates the database, and a first
+// child opens the given number of two-player games, each in a channel of
+// its own, with or without threads.
+func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool, opts ...fakediscord.Option) *clickRig {
+	channels := make([]string, games)
 	for i := range channels {
 		channels[i] = fmt.Sprintf("2000000000000%05d", i)
 	}
 	// A short nonce window keeps the fake's nonce check (a scan of the
 	// window's messages) off the measurement.
-	r := &clickRig{owner: owner, dir: owner.TempDir(), fake: fakediscord.New(owner,
-		fakediscord.WithGuild(fakediscord.Guild{Channels: channels}),
-		fakediscord.WithHTTPInteractions(nil), fakediscord.WithNonceWindow(10*time.Second))}
+	opts = append([]fakediscord.Option{fakediscord.WithGuild(fakediscord.Guild{Channels: channels}),
+		fakediscord.WithHTTPInteractions(nil), fakediscord.WithNonceWindow(10 * time.Second)}, opts...)
+	r := &clickRig{owner: owner, dir: owner.TempDir(), fake: fakediscord.New(owner, opts...)}
 	r.dbURL = d.NewURL(owner)
 	db, err := store.Open(b.Context(), r.dbURL)
 	require.NoError(b, err)
 	owner.Cleanup(func() { db.Close() })
 	r.db = db
 	s := store.DefaultGuildSettings()
-	s.Threads, s.Roll = false, "button"
+	s.Threads, s.Roll = threads, "button"
 	require.NoError(b, db.SetGuildSettings(b.Context(), r.fake.GuildID, s))
 
 	child := r.start(b)

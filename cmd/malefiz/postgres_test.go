@@ -14,7 +14,7 @@ import (
 // know which backend it talks to.
 func TestWholeGameOnPostgres(t *testing.T) {
 	url := newPostgresDatabase(t)
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets())
 	h.stop()
 	h.dbPath = url // what serve.go opens: the url setting ends up here
 	h.start()

@@ -60,6 +60,9 @@ type sandboxOptions struct {
 	// Activity changes the Activity's options after the sandbox set
 	// its own (tests: a looser limit of plays).
 	Activity func(*activity.Config)
+	// Limits are the Discord limits the fake enforces; nil is Discord's
+	// (fakediscord.DefaultLimits).
+	Limits *fakediscord.Limits
 }
 
 // sandboxApp is a running sandbox: a fake Discord, the real bot connected
@@ -96,7 +99,15 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 	}
 	guild := sandboxGuild
 	guild.Locale = opts.ServerLocale
+	// Discord's limits on (DefaultLimits unless opts.Limits), on the
+	// sandbox's clock: a skip ages the messages and the invalid requests
+	// as waiting would.
+	limits := fakediscord.DefaultLimits()
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
 	a.fake = fakediscord.Start(fakediscord.WithGuild(guild), fakediscord.WithClock(a.clock.Now),
+		fakediscord.WithLimits(limits), fakediscord.WithLimitClock(a.clock.Now),
 		fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded)) // Activities on
 
 	cfg := DefaultConfig()

@@ -22,6 +22,7 @@ import (
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
 // readmeScreenshot is the README's picture of the sandbox, written by
@@ -198,8 +199,15 @@ func seededSandbox(t testing.TB, users ...string) (*sandboxApp, *httptest.Server
 // (seed, 3), the Activity's options changed by activity when not nil.
 func seededSandboxLogs(t testing.TB, logs *logBuffer, seed uint64, activity func(*activity.Config), users ...string) (*sandboxApp, *httptest.Server) {
 	t.Helper()
+	// The browser tests play whole games through the page as fast as
+	// Chromium clicks and are not about Discord's limits: the channels'
+	// message buckets off (see withoutMessageBuckets; TestSandboxInTheBrowser
+	// found no winner in its time with them).
+	limits := fakediscord.DefaultLimits()
+	limits.ChannelMessages, limits.MessageEdits = fakediscord.Rate{}, fakediscord.Rate{}
 	app, err := startSandbox(context.Background(), sandboxOptions{
 		Users:  users,
+		Limits: &limits,
 		Logger: testLogger(logs),
 		Bot: func(c *bot.Config) {
 			c.Dice = &seededDie{rng: rand.New(rand.NewPCG(seed, 3))}
