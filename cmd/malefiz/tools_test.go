@@ -10,7 +10,7 @@ import (
 )
 
 func TestBackupAndReplayCommands(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	gameID, _ := openTwoPlayerGame(t, h)
 	for i := 0; i < 4; i++ {
 		playTurn(t, h, gameID, true)
