@@ -96,7 +96,25 @@ func (s *Sender) followup(ctx context.Context, ef Effect, body map[string]json.R
 	delete(body, "nonce")
 	delete(body, "enforce_nonce")
 	endpoint := discordgo.EndpointWebhookToken(ef.Via.App, ef.Via.Token)
-	data, err := s.request(ctx, http.MethodPost, endpoint+"?wait=true", endpoint, mustJSON(body), ef)
+	// An answer given as the HTTP response is known to Discord a moment
+	// after the response: until then its webhook is Unknown (10015) and
+	// nothing is made, so the follow-up is sent again after 50 ms, 100 ms,
+	// … (as original waits for the answer's message).
+	wait := originalWait
+	var data []byte
+	var err error
+	for try := 1; ; try++ {
+		data, err = s.request(ctx, http.MethodPost, endpoint+"?wait=true", endpoint, mustJSON(body), ef)
+		if !isCode(err, discordgo.ErrCodeUnknownWebhook) || try == originalTries {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return "", err
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
 	if err != nil {
 		return "", err
 	}

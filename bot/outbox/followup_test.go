@@ -177,14 +177,30 @@ func TestAFollowupIsNeverSentTwice(t *testing.T) {
 // TestARefusedFollowupFallsBack: a follow-up Discord refuses for good (its
 // token unknown) made nothing: the card goes by the bot's token at once.
 func TestARefusedFollowupFallsBack(t *testing.T) {
-	e := newEnv(t)
-	via := e.turnOne()
-	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteFollowup), fakediscord.Fault{Status: http.StatusNotFound,
-		Code: 10015, Message: "Unknown Webhook"}, 1)
-	require.NoError(t, e.deliver(next(via)))
-	assert.Equal(t, 1, e.cardsOfTurnTwo())
-	m, ok := e.fake.Message(e.stored().TurnMessageID)
-	require.True(t, ok)
-	assert.Empty(t, m.InteractionID, "posted by the bot's token")
-	assert.Contains(t, e.logs.String(), "a follow-up refused")
+	unknown := fakediscord.Fault{Status: http.StatusNotFound, Code: 10015, Message: "Unknown Webhook"}
+	for _, tc := range []struct {
+		name     string
+		refusals int
+		followup bool
+	}{
+		// An answer given as the HTTP response is known a moment later.
+		{"the answer not known yet", 2, true},
+		{"a token Discord does not know", originalTries, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			via := e.turnOne()
+			e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteFollowup), unknown, tc.refusals)
+			require.NoError(t, e.deliver(next(via)))
+			assert.Equal(t, 1, e.cardsOfTurnTwo())
+			m, ok := e.fake.Message(e.stored().TurnMessageID)
+			require.True(t, ok)
+			if tc.followup {
+				assert.NotEmpty(t, m.InteractionID, "a follow-up")
+				return
+			}
+			assert.Empty(t, m.InteractionID, "posted by the bot's token")
+			assert.Contains(t, e.logs.String(), "a follow-up refused")
+		})
+	}
 }
