@@ -63,7 +63,13 @@ type env struct {
 
 func newEnv(t *testing.T, cfg ...func(*Config)) *env {
 	t.Helper()
-	fake := fakediscord.New(t)
+	// The sender's rules are tested here with Discord's faults injected;
+	// the channels' message buckets (5 per 5 s, waited out in real time)
+	// are the limiter's and the end-to-end tests' concern, and would make
+	// the outage's hundreds of retries take minutes.
+	limits := fakediscord.DefaultLimits()
+	limits.ChannelMessages, limits.MessageEdits = fakediscord.Rate{}, fakediscord.Rate{}
+	fake := fakediscord.New(t, fakediscord.WithLimits(limits))
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "malefiz.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
