@@ -143,8 +143,12 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, openers, "the thread's opener")
-			lobbyNow, _ := fake.Message(lobby.Message.ID)
-			assert.Empty(t, lobbyNow.CustomIDs(), "the lobby message lost its buttons")
+			// The card's edit goes out from its own queue, after the
+			// game's posts.
+			assert.Eventually(t, func() bool {
+				lobbyNow, _ := fake.Message(lobby.Message.ID)
+				return len(lobbyNow.CustomIDs()) == 0
+			}, 20*time.Second, 20*time.Millisecond, "the lobby message lost its buttons")
 
 			// The game goes on from the turn message.
 			turn, ok := fake.Message(c.game().TurnMessageID)
