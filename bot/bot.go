@@ -109,11 +109,11 @@ type Bot struct {
 	deferAt  time.Duration
 	activity bool
 
-	locks         keyedLocks     // one action at a time per game
-	out           *outbox.Sender // delivers the outbox
-	coach         *coach         // grades the people's moves in the background
-	panel         *panel         // the subcommands that change no game
-	boards        *boards        // draws the boards
+	locks         outbox.KeyedLocks // one action at a time per game
+	out           *outbox.Sender    // delivers the outbox
+	coach         *coach            // grades the people's moves in the background
+	panel         *panel            // the subcommands that change no game
+	boards        *boards           // draws the boards
 	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
@@ -243,44 +243,6 @@ func (b *Bot) RunSender(ctx context.Context) {
 // SendPass claims the effects that are due and delivers them; it returns
 // how many it took.
 func (b *Bot) SendPass(ctx context.Context) (int, error) { return b.out.Pass(ctx) }
-
-// keyedLocks hands out one mutex per key, so that one piece of work at a
-// time runs on a game; the store's version check guards against other
-// processes.
-type keyedLocks struct {
-	mu sync.Mutex
-	m  map[int64]*keyedLock
-}
-
-type keyedLock struct {
-	sync.Mutex
-	users int
-}
-
-// lock locks key id and returns its unlock function.
-func (l *keyedLocks) lock(id int64) func() {
-	l.mu.Lock()
-	if l.m == nil {
-		l.m = map[int64]*keyedLock{}
-	}
-	kl := l.m[id]
-	if kl == nil {
-		kl = &keyedLock{}
-		l.m[id] = kl
-	}
-	kl.users++
-	l.mu.Unlock()
-	kl.Lock()
-	return func() {
-		kl.Unlock()
-		l.mu.Lock()
-		kl.users--
-		if kl.users == 0 {
-			delete(l.m, id)
-		}
-		l.mu.Unlock()
-	}
-}
 
 // Hooks are told what the bot does, for metrics; every field may be nil.
 // They are called from many goroutines at once and must not block.

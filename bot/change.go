@@ -28,7 +28,7 @@ type action func(t *table.Table) error
 // (see table.CheckOrigin), and its effects go out after this delivery's, in the
 // outbox's order, with the message IDs recorded by then.
 func (b *Bot) change(ctx context.Context, r *request, id int64, act action) error {
-	unlock := b.locks.lock(id)
+	unlock := b.locks.Lock(id)
 	locked := true
 	defer func() {
 		if locked {

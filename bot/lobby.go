@@ -151,7 +151,7 @@ func lobby(sg *store.Game) bool { return sg.Status == store.StatusLobby }
 // click opens a new lobby in the same channel with the same options and
 // computer players, its clicker the host; later clicks take a seat in it.
 func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
-	unlock := b.locks.lock(-oldID) // one rematch at a time per game; games have positive IDs
+	unlock := b.locks.Lock(-oldID) // one rematch at a time per game; games have positive IDs
 	defer unlock()
 	old, err := b.db.Game(ctx, oldID)
 	if err != nil {

@@ -135,7 +135,7 @@ type Sender struct {
 	dc    Discord
 	log   *slog.Logger
 	owner string
-	locks keyedLocks // one delivery at a time per game
+	locks KeyedLocks // one delivery at a time per game
 	ids   recordings // when deliveries recorded message IDs, per game
 	dms   dmChannels // the DM channels opened, by user
 	wake  chan struct{}
@@ -180,7 +180,7 @@ func (s *Sender) Reserve(c *store.Commit, efs []Effect) *Delivery {
 	d.game, d.effects, d.efs = c.Game, c.Effects, efs
 	if c.Head {
 		d.head = true
-		d.held = sync.OnceFunc(s.locks.lock(c.Game.ID))
+		d.held = sync.OnceFunc(s.locks.Lock(c.Game.ID))
 	}
 	return d
 }
@@ -263,7 +263,7 @@ func mainQueue(effects []store.Effect, efs []Effect) ([]store.Effect, []Effect) 
 // with the game as it is read then. What another process holds, or what
 // waits for a retry, is the loop's.
 func (s *Sender) deliverPending(gameID int64) (refused error) {
-	unlock := s.locks.lock(gameID)
+	unlock := s.locks.Lock(gameID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
@@ -385,7 +385,7 @@ func (s *Sender) Pass(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, e := range effects {
-		unlock := s.locks.lock(e.GameID)
+		unlock := s.locks.Lock(e.GameID)
 		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}

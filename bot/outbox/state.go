@@ -5,9 +5,12 @@ import (
 	"time"
 )
 
-// keyedLocks hands out one mutex per game, so that one delivery at a time
-// runs on a game; the store's claims guard against other processes.
-type keyedLocks struct {
+// KeyedLocks hands out one mutex per key (a game's ID), so that one piece
+// of work at a time runs on a game in this process: the sender's
+// deliveries, and the bot's changes with a KeyedLocks of their own. Other
+// processes are kept apart by the store (its claims and version check).
+// The zero value is ready to use.
+type KeyedLocks struct {
 	mu sync.Mutex
 	m  map[int64]*keyedLock
 }
@@ -17,8 +20,8 @@ type keyedLock struct {
 	users int
 }
 
-// lock locks key id and returns its unlock function.
-func (l *keyedLocks) lock(id int64) func() {
+// Lock locks key id and returns its unlock function.
+func (l *KeyedLocks) Lock(id int64) func() {
 	l.mu.Lock()
 	if l.m == nil {
 		l.m = map[int64]*keyedLock{}
