@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -153,22 +156,14 @@ func TestOpenReadOnly(t *testing.T) {
 
 	dir := t.TempDir()
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Chmod(d, 0o755))
 	}
 	path := filepath.Join(dir, "ro.db")
 	db, err := store.Open(ctxT(t), path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mustCreate(t, db, newGame("c1"))
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o444); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, db.Close())
+	require.NoError(t, os.Chmod(path, 0o444))
 
 	var msg string
 	if os.Geteuid() != 0 {
@@ -176,66 +171,48 @@ func TestOpenReadOnly(t *testing.T) {
 		msg = fmt.Sprint("error: ", err)
 		// A writable file in a read-only directory: no room for the WAL.
 		sub := filepath.Join(dir, "ro-dir")
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Mkdir(sub, 0o755))
 		other := filepath.Join(sub, "x.db")
 		db, err := store.Open(ctxT(t), other)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		db.Close()
 		os.Chmod(sub, 0o555)
 		_, err = store.Open(ctxT(t), other)
 		t.Logf("Open of a database in a read-only directory: %v", err)
-		if err == nil {
-			t.Errorf("Open of a database in a read-only directory succeeded")
-		}
+		assert.Error(t, err, "Open of a database in a read-only directory succeeded")
 	} else {
 		// The test binary's directory is private to root: copy it.
 		exe, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		bin := filepath.Join(dir, "store.test")
 		data, err := os.ReadFile(exe)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bin, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(bin, data, 0o755))
 		// And a database that nobody could write, in a directory nobody
 		// can: no room for the WAL.
 		sub := filepath.Join(dir, "ro-dir")
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Mkdir(sub, 0o755))
 		other := filepath.Join(sub, "x.db")
 		db, err := store.Open(ctxT(t), other)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		db.Close()
-		if err := os.Chown(other, 65534, 65534); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Chown(other, 65534, 65534))
+		// The child writes its scratch (and, under go test -cover, its
+		// coverage counters) where nobody may write.
+		scratch := filepath.Join(dir, "child")
+		require.NoError(t, os.Mkdir(scratch, 0o777))
+		require.NoError(t, os.Chmod(scratch, 0o777))
 		cmd := exec.Command(bin, "-test.run=^TestOpenReadOnly$")
 		cmd.Env = append(os.Environ(), "STORE_TEST_READONLY="+path+string(filepath.ListSeparator)+other,
-			"HOME="+dir, "GOCACHE="+dir, "TMPDIR="+dir)
+			"HOME="+scratch, "GOCACHE="+scratch, "TMPDIR="+scratch, "GOCOVERDIR="+scratch)
 		cmd.Dir = dir
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+		require.NoError(t, err, "child: %s", out)
 		msg = string(out)
-		if !strings.Contains(msg, "error: store: open "+other) {
-			t.Errorf("Open of a database in a read-only directory: %q, want an error", msg)
-		}
+		assert.Contains(t, msg, "error: store: open "+other, "Open of a database in a read-only directory")
 	}
 	t.Log(strings.TrimSpace(msg))
-	if !strings.Contains(msg, "not writable") || !strings.Contains(msg, path) {
-		t.Errorf("Open of a read-only file: %q, want an error naming the file and saying it is not writable", msg)
-	}
+	assert.Contains(t, msg, "not writable", "Open of a read-only file must say it is not writable")
+	assert.Contains(t, msg, path, "Open of a read-only file must name the file")
 }
