@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -29,33 +27,17 @@ func TestRESTGoesThroughTheRateLimiter(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	post := func(path string, v any) map[string]any {
-		t.Helper()
-		body, _ := json.Marshal(v)
-		resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		var out map[string]any
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
-		return out
-	}
-	control := func(msgID, action string) string {
+	post := func(path string, v any) map[string]any { t.Helper(); return sandboxPost(t, srv, path, v) }
+	controlOf := func(msgID, action string) string {
 		t.Helper()
 		m, ok := app.fake.Message(msgID)
 		require.True(t, ok)
-		for _, id := range m.CustomIDs() {
-			if strings.HasPrefix(id, "mf/"+action+"/") {
-				return id
-			}
-		}
-		t.Fatalf("message %s has no %s control", msgID, action)
-		return ""
+		return control(t, m, bot.Action(action))
 	}
 	alice, bob := "100000000000000001", "100000000000000002"
 	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
-	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": control(lobby, "join")})
-	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": control(lobby, "start")})
+	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": controlOf(lobby, "join")})
+	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": controlOf(lobby, "start")})
 	require.Eventually(t, func() bool {
 		n, err := app.main.db.PendingEffects(t.Context())
 		return err == nil && n == 0

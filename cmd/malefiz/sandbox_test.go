@@ -186,17 +186,7 @@ func TestSandboxSkipAheadTimesOutATurn(t *testing.T) {
 	tmp := app.tmpDir
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	post := func(path string, v any) map[string]any {
-		t.Helper()
-		body, _ := json.Marshal(v)
-		resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		var out map[string]any
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
-		return out
-	}
+	post := func(path string, v any) map[string]any { t.Helper(); return sandboxPost(t, srv, path, v) }
 	alice := "100000000000000001"
 	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2 bots:1 turn-timeout:5m"})["message"].(string)
 	m, ok := app.fake.Message(lobby)
@@ -245,28 +235,12 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	post := func(path string, v any) map[string]any {
-		t.Helper()
-		body, _ := json.Marshal(v)
-		resp, err := http.Post(srv.URL+path, "application/json", bytes.NewReader(body))
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		var out map[string]any
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, out)
-		return out
-	}
+	post := func(path string, v any) map[string]any { t.Helper(); return sandboxPost(t, srv, path, v) }
 	controlOf := func(msgID, action string) string {
 		t.Helper()
 		m, ok := app.fake.Message(msgID)
 		require.True(t, ok)
-		for _, id := range m.CustomIDs() {
-			if strings.HasPrefix(id, "mf/"+action+"/") {
-				return id
-			}
-		}
-		t.Fatalf("message %s has no %s control: %v %q", msgID, action, m.CustomIDs(), m.Text())
-		return ""
+		return control(t, m, bot.Action(action))
 	}
 	alice, bob := "100000000000000001", "100000000000000002"
 	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
