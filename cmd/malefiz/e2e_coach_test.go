@@ -140,6 +140,7 @@ func askHint(t *testing.T, h *harness, gameID int64, turnMsg fakediscord.Message
 // on: the grading it began is taken up, every roll of Alice's is graded
 // once, and the verdict follows the result.
 func TestCoachResumesAfterRestart(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	h := newHarness(t, withoutMessageBuckets())
 	h.stop()
 	h.coach = true

@@ -86,6 +86,7 @@ func turnMessages(fake *fakediscord.Fake, n int) int {
 // new turn message but before the bot learnt its ID — then starts it again:
 // every effect is delivered exactly once, and the game goes on.
 func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	if testing.Short() {
 		t.Skip("starts the program several times")
 	}

@@ -85,6 +85,7 @@ func TestGlobalRequestsPerHumanTurn(t *testing.T) {
 // card Discord made, or sends it: one card for that turn, and the game
 // goes on from it.
 func TestCrashesDuringAFollowupSendNoCardTwice(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	if testing.Short() {
 		t.Skip("starts the program several times")
 	}

@@ -28,6 +28,7 @@ import (
 // the result, and every game played in its thread, started from that
 // message.
 func TestHTTPHundredGamesCardsShowTheirResult(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	// maxInFlight games are played at once: more keep both cores busy
 	// under -race past the 3 s Discord gives an answer.
 	const games, maxInFlight = 100, 20

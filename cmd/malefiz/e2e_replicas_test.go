@@ -315,6 +315,7 @@ func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 // every acknowledged move is kept and every effect is delivered once (the
 // dead replica's claims are taken over when their lease ends).
 func TestReplicaKilledMidGame(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}

@@ -22,6 +22,7 @@ import (
 // that runs its shard, and only the process with shard 0 registers the
 // commands.
 func TestThreeShardsOverTwoProcesses(t *testing.T) {
+	t.Parallel() // waits on leases, restarts or pacing more than it computes
 	const shards = 3
 	var guilds []string
 	opts := []fakediscord.Option{fakediscord.WithShards(shards, 2)}
