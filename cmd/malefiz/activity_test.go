@@ -349,22 +349,39 @@ func TestActivityRacesAClick(t *testing.T) {
 	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
 }
 
-// TestPlayOnTheBoard clicks the card's Play on the board: Discord is
-// answered LAUNCH_ACTIVITY, which the sandbox page turns into the
-// Activity.
+// TestPlayOnTheBoard clicks Play on the board on the card in the channel
+// and on the turn card in the thread, as a player and as Carol, who only
+// watches: Discord is answered LAUNCH_ACTIVITY, which the sandbox page
+// turns into the Activity, and the game is not changed.
 func TestPlayOnTheBoard(t *testing.T) {
 	app, srv, id, users := activityGame(t)
-	sg, err := app.main.db.Game(t.Context(), id)
-	require.NoError(t, err)
 	board := fmt.Sprintf("mf/board/%d/0", id)
+	var sg *store.Game
 	require.Eventually(t, func() bool {
+		var err error
+		sg, err = app.main.db.Game(t.Context(), id)
+		require.NoError(t, err)
 		m, ok := app.fake.Message(sg.LobbyMessageID)
-		return ok && slices.Contains(m.CustomIDs(), board)
-	}, 10*time.Second, 20*time.Millisecond, "the card of the running game offers the board")
-	m, _ := app.fake.Message(sg.LobbyMessageID)
-	assert.Contains(t, m.Labels(), "Play on the board")
-	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": sg.LobbyMessageID, "custom_id": board})
-	assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+		turn, posted := app.fake.Message(sg.TurnMessageID)
+		return ok && slices.Contains(m.CustomIDs(), board) && posted && slices.Contains(turn.CustomIDs(), board)
+	}, 10*time.Second, 20*time.Millisecond, "the card and the turn card of the running game offer the board")
+	for _, c := range []struct {
+		name, message, user string
+	}{
+		{"the card, by a player", sg.LobbyMessageID, users[1].ID},
+		{"the turn card, by a watcher", sg.TurnMessageID, users[2].ID},
+		{"the turn card, by a player", sg.TurnMessageID, users[0].ID},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ := app.fake.Message(c.message)
+			assert.Contains(t, m.Labels(), "Play on the board")
+			out := sandboxPost(t, srv, "/api/click", map[string]string{"user": c.user, "message": c.message, "custom_id": board})
+			assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+			after, err := app.main.db.Game(t.Context(), id)
+			require.NoError(t, err)
+			assert.Equal(t, sg.Version, after.Version, "the game is not changed")
+		})
+	}
 }
 
 // TestGlobalCommandsKeepTheEntryPoint starts the bot with the Activity on
