@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -314,6 +313,80 @@ func TestActivitySignIn(t *testing.T) {
 	})
 }
 
+// TestActivitySignInAsksDiscordForTheMember signs in on the bot as it
+// runs in production, not in the sandbox: whether the user is a member of
+// the guild the page names is asked of the stand-in with the bot's token
+// (GET /guilds/{guild}/members/{user}). A member signs in; a user who is
+// not one, or who left, is refused with the sign-in's message, logged,
+// and gets no session.
+func TestActivitySignInAsksDiscordForTheMember(t *testing.T) {
+	const eve = "100000000000000099" // no member of the guild
+	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded),
+		fakediscord.WithGuild(fakediscord.Guild{ID: "1000000000000000001", Members: []fakediscord.Member{{ID: alice, Name: "alice"}}}))
+	require.NoError(t, fake.AddMember(fake.GuildID, fakediscord.Member{ID: bob, Name: "bob"}))
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL, cfg.Discord.GuildIDs = fake.Token(), fake.URL(), []string{fake.GuildID}
+	cfg.Discord.ClientSecret = fake.ClientSecret()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "malefiz.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	var logs logBuffer
+	m := &Main{Config: cfg, Logger: testLogger(&logs)}
+	require.NoError(t, m.Run(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, m.Close()) })
+	require.Eventually(t, func() bool { return m.Activity() != nil && len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
+	signIn := func(t *testing.T, user, name string) (int, map[string]any) {
+		t.Helper()
+		code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: user, Name: name}, []string{"identify"})
+		require.NoError(t, err)
+		body, err := json.Marshal(map[string]string{"Code": code, "Guild": fake.GuildID, "Channel": fake.ChannelID})
+		require.NoError(t, err)
+		resp, err := http.Post("http://"+m.HTTPAddr()+"/.proxy/api/token", "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return resp.StatusCode, out
+	}
+	tests := []struct {
+		name, user, userName string
+		leaves               bool // the user leaves the guild first
+		status, asked        int  // the sign-in's status, Discord's answer to the member call
+	}{
+		{"a member", alice, "Alice", false, http.StatusOK, http.StatusOK},
+		{"a member added later", bob, "Bob", false, http.StatusOK, http.StatusOK},
+		{"not a member", eve, "Eve", false, http.StatusForbidden, http.StatusNotFound},
+		{"a member who left", bob, "Bob", true, http.StatusForbidden, http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.leaves {
+				require.True(t, fake.RemoveMember(fake.GuildID, tt.user))
+			}
+			before, calls := len(logs.String()), len(fake.Calls())
+			status, out := signIn(t, tt.user, tt.userName)
+			assert.Equal(t, tt.status, status, "%v", out)
+			var asked []fakediscord.Call
+			for _, c := range fake.Calls()[calls:] {
+				if c.Route == fakediscord.RouteGuildMember {
+					asked = append(asked, c)
+				}
+			}
+			require.Len(t, asked, 1, "Discord is asked once")
+			assert.Equal(t, tt.user, asked[0].Param("user"))
+			assert.Equal(t, fake.GuildID, asked[0].Param("guild"))
+			assert.Equal(t, "Bot "+fake.Token(), asked[0].Header.Get("Authorization"), "with the bot's token")
+			assert.Equal(t, tt.asked, asked[0].Status)
+			if tt.status == http.StatusOK {
+				assert.NotEmpty(t, out["session"])
+				return
+			}
+			assert.Nil(t, out["session"])
+			assert.Equal(t, "Discord could not sign you in. Close the board and open it again.", out["error"])
+			assert.Contains(t, logs.String()[before:], "not a member of the guild the page names")
+		})
+	}
+}
+
 // TestActivityRacesAClick sends a play in the Activity and the click of
 // the same move in the thread at once: one applies.
 func TestActivityRacesAClick(t *testing.T) {
@@ -478,10 +551,8 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	cfg.Database.Path = dbURL
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	var logs logBuffer
-	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		ActivityOptions: func(c *activity.Config) { // the fake has no GET /guilds/{guild}/members/{user}
-			c.Member = func(_ context.Context, guild, user string) (bool, error) { return guild == fake.GuildID, nil }
-		}}
+	require.NoError(t, fake.AddMember(fake.GuildID, fakediscord.Member{ID: bob, Name: "bob"}))
+	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	require.NoError(t, m.Run(t.Context()))
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
 	require.Eventually(t, func() bool { return len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
