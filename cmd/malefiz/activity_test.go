@@ -694,6 +694,7 @@ func TestActivityNewLobby(t *testing.T) {
 		return false
 	}, 10*time.Second, 20*time.Millisecond, "the lobby card is posted in the channel")
 	assert.Equal(t, 1, open())
+	lobbyInOneCommit(t, app.main.db, id)
 
 	// Without a session, or from a DM, no lobby.
 	status, out = activityCall(t, srv, http.MethodPost, "api/games", "", map[string]any{})
@@ -704,4 +705,24 @@ func TestActivityNewLobby(t *testing.T) {
 	status, out = activityCall(t, srv, http.MethodPost, "api/games", tok["session"].(string), map[string]any{})
 	assert.Equal(t, http.StatusConflict, status, "%v", out)
 	assert.Equal(t, 1, open())
+}
+
+// lobbyInOneCommit checks that new game id and its lobby message were
+// committed together, as /malefiz new commits them: the game was written
+// once (version 1), and its first effect, committed with it, posts the
+// lobby message whose buttons name the game. A crash after that commit
+// sends the message late, never leaves a lobby without it.
+func lobbyInOneCommit(t *testing.T, db *store.DB, id int64) {
+	t.Helper()
+	sg, err := db.Game(t.Context(), id)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), sg.Version, "one commit: the game with its lobby message")
+	effects, err := db.Effects(t.Context(), id)
+	require.NoError(t, err)
+	require.NotEmpty(t, effects)
+	var first struct{ Op, Record string }
+	require.NoError(t, json.Unmarshal(effects[0].Payload, &first))
+	assert.Equal(t, "post", first.Op)
+	assert.Equal(t, string(store.RoleLobby), first.Record)
+	assert.Contains(t, string(effects[0].Payload), fmt.Sprintf("mf/join/%d/0", id), "the post names the game")
 }
