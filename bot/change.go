@@ -74,7 +74,7 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 // Created); then the answer, which may use the new game's ID, is set by
 // setReply and sent before the effects.
 func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, named, setReply action) error {
-	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true}
+	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true, Activity: b.activity}
 	if err := act(t); err != nil {
 		return err
 	}

@@ -218,12 +218,14 @@ func (t *Table) boardRow() (Row, bool) {
 // black, unseen on Discord's dark grey buttons).
 const boardEmoji = "👆"
 
-// boardButton is Play on the board, in style, while the game runs and the
-// bot serves its Activity: Discord opens the Activity for whoever clicks
-// it (the LAUNCH_ACTIVITY answer), player or watcher, and nothing changes.
-// Its custom ID names no turn: it is never out of date.
+// boardButton is Play on the board, in style, while the game is in its
+// lobby or runs and the bot serves its Activity: Discord opens the
+// Activity for whoever clicks it (the LAUNCH_ACTIVITY answer), player or
+// watcher, and nothing changes. Its custom ID names no turn: it is never
+// out of date.
 func (t *Table) boardButton(style Style) (Button, bool) {
-	if !t.Activity || t.Game.Status != malefiz.StatusRunning || t.State == nil || t.State.Over() {
+	running := t.Game.Status == malefiz.StatusRunning && t.State != nil && !t.State.Over()
+	if !t.Activity || (t.Game.Status != malefiz.StatusLobby && !running) {
 		return Button{}, false
 	}
 	return Button{Label: tr(t.Game.Locale, locales.ButtonBoard), Style: style,

@@ -217,3 +217,33 @@ func countOf(list []string, s string) int {
 	}
 	return n
 }
+
+// TestLobbyOffersTheBoard: while the bot serves its Activity the lobby
+// has Play on the board beside Join, Leave, Start and Cancel, since the
+// Activity joins and starts a lobby too; a closed lobby does not.
+func TestLobbyOffersTheBoard(t *testing.T) {
+	tests := []struct {
+		name     string
+		activity bool
+		status   malefiz.Status
+		want     []string
+	}{
+		{"with the Activity", true, malefiz.StatusLobby, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0", "mf/board/7/0"}},
+		{"without", false, malefiz.StatusLobby, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0"}},
+		{"closed", true, malefiz.StatusCancelled, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := lobby(ann)
+			tb.Activity, tb.Game.Status = tt.activity, tt.status
+			rows := tb.LobbyMessage().Rows
+			require.NotEmpty(t, rows)
+			var ids []string
+			for _, b := range rows[0].Buttons {
+				ids = append(ids, b.CustomID)
+			}
+			assert.Equal(t, tt.want, ids)
+			assert.LessOrEqual(t, len(ids), maxRowButtons)
+		})
+	}
+}

@@ -491,6 +491,13 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 func TestActivityLobby(t *testing.T) {
 	app, srv, users := activitySandbox(t)
 	id, lobbyMsg := newActivityLobby(t, app, srv, users)
+	// The lobby made by /malefiz new offers the board: Carol, not
+	// seated, opens the Activity from it.
+	board := fmt.Sprintf("mf/board/%d/0", id)
+	m, _ := app.fake.Message(lobbyMsg)
+	require.Contains(t, m.CustomIDs(), board)
+	launched := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[2].ID, "message": lobbyMsg, "custom_id": board})
+	assert.Equal(t, true, launched["launch"], "Discord opens the Activity: %v", launched)
 	alice := signIn(t, app, srv, users[0])
 	bob := signIn(t, app, srv, users[1])
 	path := fmt.Sprintf("api/games/%d/lobby", id)
@@ -515,8 +522,8 @@ func TestActivityLobby(t *testing.T) {
 	assert.Equal(t, malefiz.StatusRunning, liveOf(t, srv, id, bob).Status)
 	require.Eventually(t, func() bool {
 		m, ok := app.fake.Message(lobbyMsg)
-		return ok && slices.Contains(m.CustomIDs(), fmt.Sprintf("mf/board/%d/0", id))
-	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card")
+		return ok && slices.Equal(m.CustomIDs(), []string{board})
+	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card, its one button Play on the board")
 }
 
 // TestActivitySpeaksTheUsersLanguage signs in a user whose Discord
