@@ -246,10 +246,10 @@ func localized(en string, l map[discordgo.Locale]string, lang string) string {
 // NewLobby opens a lobby in channel of guild for user from the Activity,
 // with the options of /malefiz new (values by option name, as
 // NewLobbyForm names them; others are ignored) and the same checks, made
-// as a rematch's lobby is: the game committed, then its lobby message
-// posted in the channel. In a thread (inThread) the game stays in it;
-// elsewhere it gets a thread of its own when the server plays in threads.
-// It returns the new game's ID.
+// as a rematch's lobby is: the game and its lobby message committed
+// together, the message then posted in the channel. In a thread
+// (inThread) the game stays in it; elsewhere it gets a thread of its own
+// when the server plays in threads. It returns the new game's ID.
 func (b *Bot) NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error) {
 	if guild == "" || channel == "" {
 		return 0, refuse(locales.ErrNoGameHere)
@@ -315,19 +315,15 @@ func (b *Bot) NewLobby(ctx context.Context, guild, channel string, inThread bool
 		WakeAt:   b.now().Add(lobbyLifetime),
 		Threaded: gs.Threads && !inThread,
 	}
+	// No interaction to answer: the lobby message is posted, decided
+	// once the store knows the ID its buttons name and committed with
+	// the game in one transaction, as a rematch's is.
 	err = b.create(ctx, nil, sg, gs, func(t *table.Table) error {
 		t.Open(user, bots, level)
 		return nil
-	}, func(*table.Table) error { return nil })
+	}, postLobby, func(*table.Table) error { return nil })
 	if err != nil {
 		return 0, err
 	}
-	// No interaction to answer: the lobby message is posted, once the
-	// game has the ID its buttons name, as a rematch's is. Were it lost,
-	// the next change of the lobby posts it again (its edit reposts a
-	// missing lobby).
-	return sg.ID, b.change(ctx, nil, sg.ID, func(t *table.Table) error {
-		t.PostLobby()
-		return nil
-	})
+	return sg.ID, nil
 }

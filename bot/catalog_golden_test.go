@@ -78,6 +78,7 @@ func mainTexts(lang string) string {
 	line("settings", settingsText(catalog, lang, false, store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Roll: table.RollAuto, Chances: true}))
 	line("settings", settingsText(catalog, lang, true, store.GuildSettings{TurnTimeout: time.Hour, Threads: true, Roll: table.RollButton}))
 	line("unknown game", tr(lang, locales.ErrUnknownGame, 12))
+	line("board button", tr(lang, locales.ButtonBoard))
 	line("coach", tr(lang, locales.CoachTitle))
 	line("coach line", tr(lang, locales.CoachLine, "🔴 Anna", formatPercent(lang, 0.87), tr(lang, locales.CoachInaccuracies, 2),
 		tr(lang, locales.CoachMistakes, 1), tr(lang, locales.CoachBlunders, 0), "+6"))

@@ -54,7 +54,7 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 	if err := act(t); err != nil {
 		return err
 	}
-	c, efs, err := b.commit(ctx, r, t)
+	c, efs, err := b.commit(ctx, r, t, nil)
 	if err != nil {
 		return err
 	}
@@ -68,14 +68,17 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 }
 
 // create is the path of a new game: act fills the table of a game not
-// saved yet; it is committed like a change, then the answer, which may use
-// the new game's ID, is set by setReply and sent before the effects.
-func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, setReply action) error {
-	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true}
+// saved yet; named, when set, adds what names the game (a lobby message
+// whose buttons carry its ID), decided once the store knows the ID and
+// committed in the same transaction as the game (see store.Commit's
+// Created); then the answer, which may use the new game's ID, is set by
+// setReply and sent before the effects.
+func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, named, setReply action) error {
+	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true, Activity: b.activity}
 	if err := act(t); err != nil {
 		return err
 	}
-	c, efs, err := b.commit(ctx, r, t)
+	c, efs, err := b.commit(ctx, r, t, named)
 	if err != nil {
 		return err
 	}
@@ -120,8 +123,10 @@ func (b *Bot) load(ctx context.Context, id int64, r *request) (*table.Table, err
 // commit writes what the table holds in one transaction: the game with its
 // snapshot, its events, the results when it just finished, and its effects,
 // claimed by this process so that it delivers them itself. A table that
-// changed nothing writes nothing (and returns a nil commit).
-func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Commit, []outbox.Effect, error) {
+// changed nothing writes nothing (and returns a nil commit). For a new
+// game, named (when set) adds in that transaction what names the game
+// (see create).
+func (b *Bot) commit(ctx context.Context, r *request, t *table.Table, named action) (*store.Commit, []outbox.Effect, error) {
 	effects := t.Effects()
 	if !t.Dirty && len(effects) == 0 {
 		return nil, nil, nil
@@ -164,6 +169,26 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table) (*store.Co
 		// there, so that it is final when committed.
 		c.Rated = func(rated []store.Result) error {
 			return withRatingsAtCommit(sg.Locale, rated, resultPosts, efs, c.Effects)
+		}
+	}
+	if named != nil {
+		c.Created = func(id int64) ([]store.Effect, error) {
+			t.Game.ID = id
+			defer func() { t.Game.ID = 0 }() // the store sets it once committed
+			first := len(t.Effects())
+			if err := named(t); err != nil {
+				return nil, err
+			}
+			var more []store.Effect
+			for _, e := range t.Effects()[first:] {
+				ef := outboxEffect(r, sg, e)
+				se, err := ef.Stored()
+				if err != nil {
+					return nil, err
+				}
+				efs, more = append(efs, ef), append(more, se)
+			}
+			return more, nil
 		}
 	}
 	start := time.Now()

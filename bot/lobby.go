@@ -76,7 +76,7 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 		// Discord has made it, so that later commands can edit it.
 		t.AdoptLobby()
 		return nil
-	}, func(t *table.Table) error {
+	}, nil, func(t *table.Table) error {
 		t.Reply = &table.Reply{Kind: table.Public, Message: t.LobbyMessage()}
 		return nil
 	})
@@ -182,21 +182,21 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	opts.RematchOf = oldID
 	sg := &store.Game{GuildID: old.GuildID, ChannelID: old.ChannelID, HostID: r.userID, Status: store.StatusLobby,
 		Options: opts, Locale: old.Locale, WakeAt: b.now().Add(lobbyLifetime), Threaded: old.Threaded}
-	err = b.create(ctx, r, sg, gs, func(t *table.Table) error {
+	// The lobby message names the new game in its buttons: it is
+	// decided once the store knows the game's ID, and committed with the
+	// game, in one transaction.
+	return b.create(ctx, r, sg, gs, func(t *table.Table) error {
 		t.OpenRematch(actor(r), old)
 		return nil
-	}, func(t *table.Table) error {
+	}, postLobby, func(t *table.Table) error {
 		t.Reply = &table.Reply{Kind: table.Private, Message: table.Text(tr(r.lang, locales.RematchOpened, t.Game.ID, "<#"+t.Game.ChannelID+">"))}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	// The lobby message names the new game in its buttons, so it is
-	// posted once the game has its ID. Were it lost, the next Rematch
-	// click posts it again (its edit reposts a missing lobby).
-	return b.change(ctx, nil, sg.ID, func(t *table.Table) error {
-		t.PostLobby()
-		return nil
-	})
+}
+
+// postLobby posts the lobby message of a new game that no interaction
+// answers with it (a rematch, a lobby opened in the Activity).
+func postLobby(t *table.Table) error {
+	t.PostLobby()
+	return nil
 }

@@ -115,6 +115,12 @@
 // makes sending to it fail with 403 code 50007 "Cannot send messages to
 // this user". Channels lists guild channels, threads and DM channels.
 //
+// GET /guilds/{guild}/members/{user} answers the guild member object of a
+// member (Guild.Members, AddMember; the bot is a member of its guilds),
+// 404 code 10007 "Unknown Member" for a user who is not one (RemoveMember
+// makes one leave), and 404 code 10004 "Unknown Guild" for a guild the
+// bot is not in; like every bot route it needs the bot's token.
+//
 // # Interactions over HTTP
 //
 // With WithHTTPInteractions (or SetInteractionEndpoints) the fake

@@ -44,6 +44,7 @@ type Guild struct {
 	Name     string   // "Fake Guild" when empty
 	Locale   string   // preferred_locale, "en-US" when empty
 	Channels []string // text channel IDs; one is generated when empty
+	Members  []Member // its members besides the bot (see AddMember)
 }
 
 // Option configures a Fake.
@@ -152,13 +153,14 @@ type Fake struct {
 	commands     map[string][]command    // by guild ID, "" for global
 	faults       []*fault
 	hooks        []*hook
-	perms        map[string]int64    // bot permissions by channel
-	channelGuild map[string]string   // guild of each known channel
-	chans        map[string]*channel // threads and DM channels by ID
-	chanOrder    []string            // their IDs in creation order
-	dmByUser     map[string]string   // DM channel by recipient
-	dmClosed     map[string]bool     // users whose DMs are closed
-	guildLocales map[string]string   // preferred_locale changed by SetGuildLocale
+	perms        map[string]int64             // bot permissions by channel
+	channelGuild map[string]string            // guild of each known channel
+	chans        map[string]*channel          // threads and DM channels by ID
+	chanOrder    []string                     // their IDs in creation order
+	dmByUser     map[string]string            // DM channel by recipient
+	dmClosed     map[string]bool              // users whose DMs are closed
+	guildLocales map[string]string            // preferred_locale changed by SetGuildLocale
+	members      map[string]map[string]member // guild members by guild and user (members.go)
 	gw           gateway
 	web          webhookDelivery
 	oauth        oauth2  // an Activity's codes and tokens (oauth2.go)
@@ -223,6 +225,7 @@ func Start(opts ...Option) *Fake {
 		dmByUser:     make(map[string]string),
 		dmClosed:     make(map[string]bool),
 		guildLocales: make(map[string]string),
+		members:      make(map[string]map[string]member),
 		gw:           newGateway(),
 		web:          webhookDelivery{endpoints: cfg.endpoints},
 	}
@@ -247,6 +250,11 @@ func Start(opts ...Option) *Fake {
 		for _, c := range g.Channels {
 			f.channelGuild[c] = g.ID
 		}
+		f.members[g.ID] = map[string]member{}
+		for _, m := range g.Members {
+			f.members[g.ID][m.ID] = member{Member: m, joined: cfg.clock()}
+		}
+		g.Members = nil // kept in f.members, which AddMember changes
 		f.guilds = append(f.guilds, g)
 	}
 	if cfg.appFlags&ApplicationFlagEmbedded != 0 {

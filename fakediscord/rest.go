@@ -99,6 +99,7 @@ func (f *Fake) routes() *http.ServeMux {
 	add(RouteThreadMember, true, f.getThreadMember)
 	add(RouteThreadMembers, true, f.listThreadMembers)
 	add(RouteDMCreate, true, f.createDM)
+	add(RouteGuildMember, true, f.getGuildMember) // members.go
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		c := r.Context().Value(callKey{}).(*Call)
 		f.write(w, c, http.StatusNotFound, notFound, nil)

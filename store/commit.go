@@ -27,6 +27,13 @@ type Commit struct {
 	// Effects are appended to the game's outbox, each to its queue (see
 	// Effect), in order; Commit sets their ID, GameID and CreatedAt.
 	Effects []Effect
+	// Created, when set and the game is new, is called inside the
+	// transaction with the game's ID, once it is known, before Effects
+	// are written: it returns the effects that name the game (a lobby
+	// message whose buttons carry its ID), written after Effects, so
+	// that the game and its messages are committed together. On success
+	// Effects holds them all. An error rolls the commit back.
+	Created func(id int64) ([]Effect, error)
 	// Owner, when set, claims the new effects of the main queue for Lease:
 	// the writer delivers them itself right after the commit, and anyone
 	// may take them over once the lease runs out (see ClaimEffects).
@@ -71,9 +78,17 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 		u     updated
 		rated []Result
 	)
+	all := c.Effects
 	if id == 0 {
 		if id, err = createGame(ctx, tx, g, now, c.Events); err != nil {
 			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+		if c.Created != nil {
+			more, err := c.Created(id)
+			if err != nil {
+				return fmt.Errorf("store: %s: %w", what, err)
+			}
+			all = append(slices.Clip(all), more...)
 		}
 	} else {
 		if u, err = updateGame(ctx, tx, g, c.Results != nil, now, c.Events); err != nil {
@@ -90,7 +105,7 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 			}
 		}
 	}
-	effects, err := insertEffects(ctx, tx, id, now, c.Effects, c.Owner, c.Lease)
+	effects, err := insertEffects(ctx, tx, id, now, all, c.Owner, c.Lease)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
@@ -115,7 +130,11 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 		u.apply(g)
 	}
 	copy(c.Results, rated)
-	copy(c.Effects, effects)
+	if len(all) > len(c.Effects) {
+		c.Effects = effects
+	} else {
+		copy(c.Effects, effects)
+	}
 	c.Head = head
 	return nil
 }

@@ -210,3 +210,59 @@ func TestRatedCompletesTheEffectsInTheCommit(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf("result %.0f→%.0f", seen[0].RatingBefore, seen[0].RatingAfter), string(all[0].Payload))
 	})
 }
+
+// TestCreatedCommitsWhatNamesTheGameWithIt: the effects Created makes
+// from a new game's ID are written in the game's own transaction, after
+// the commit's other effects; when Created fails, neither the game nor any
+// effect is written.
+func TestCreatedCommitsWhatNamesTheGameWithIt(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		tests := []struct {
+			name    string
+			fail    bool
+			effects int // the game's effects once committed
+		}{
+			{"Created fails", true, 0},
+			{"Created names the game", false, 2},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				g := newGame("c-" + tt.name)
+				g.Status = store.StatusLobby
+				var named int64
+				c := &store.Commit{Game: g, Effects: []store.Effect{effect("adopt", "first")}, Owner: "me", Lease: time.Minute,
+					Created: func(id int64) ([]store.Effect, error) {
+						named = id
+						if tt.fail {
+							return nil, errors.New("no")
+						}
+						return []store.Effect{effect("post", fmt.Sprintf("mf/join/%d/0", id))}, nil
+					}}
+				err := db.Commit(ctxT(t), c)
+				require.NotZero(t, named, "Created is told the ID")
+				games, lerr := db.OpenGames(ctxT(t), g.GuildID, g.ChannelID)
+				require.NoError(t, lerr)
+				all, lerr := db.Effects(ctxT(t), named)
+				require.NoError(t, lerr)
+				if tt.fail {
+					require.Error(t, err)
+					assert.Empty(t, games, "no game without its messages")
+					assert.Empty(t, all)
+					assert.Zero(t, g.ID, "the game is unchanged")
+					return
+				}
+				require.NoError(t, err)
+				require.Len(t, games, 1)
+				assert.Equal(t, named, g.ID)
+				assert.Equal(t, int64(1), g.Version, "one write")
+				require.Len(t, all, tt.effects)
+				assert.Equal(t, "first", string(all[0].Payload))
+				assert.Equal(t, fmt.Sprintf("mf/join/%d/0", g.ID), string(all[1].Payload), "the effect names the game")
+				require.Len(t, c.Effects, 2, "the commit holds them all")
+				assert.Equal(t, all[1].ID, c.Effects[1].ID)
+				assert.Equal(t, g.ID, c.Effects[1].GameID)
+			})
+		}
+	})
+}

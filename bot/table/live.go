@@ -204,13 +204,60 @@ func (t *Table) Play(a Actor, id CustomID) error {
 	return nil
 }
 
-// boardRow is the card's Play on the board button while the game runs and
-// the bot serves its Activity: Discord opens the Activity for whoever
-// clicks it (the LAUNCH_ACTIVITY answer).
+// boardRow is the card's Play on the board button (see boardButton).
 func (t *Table) boardRow() (Row, bool) {
-	if !t.Activity || t.Game.Status != malefiz.StatusRunning || t.State == nil || t.State.Over() {
+	b, ok := t.boardButton(Primary)
+	if !ok {
 		return Row{}, false
 	}
-	return Row{Buttons: []Button{{Label: tr(t.Game.Locale, locales.ButtonBoard), Style: Primary,
-		CustomID: CustomID{Action: ActBoard, Game: t.Game.ID}.String(), Emoji: "🎲"}}}, true
+	return Row{Buttons: []Button{b}}, true
+}
+
+// boardEmoji marks Play on the board: a finger, as the board is played
+// by tapping it (the die is the Roll button's; a chess pawn is drawn
+// black, unseen on Discord's dark grey buttons).
+const boardEmoji = "👆"
+
+// boardButton is Play on the board, in style, while the game is in its
+// lobby or runs and the bot serves its Activity: Discord opens the
+// Activity for whoever clicks it (the LAUNCH_ACTIVITY answer), player or
+// watcher, and nothing changes. Its custom ID names no turn: it is never
+// out of date.
+func (t *Table) boardButton(style Style) (Button, bool) {
+	running := t.Game.Status == malefiz.StatusRunning && t.State != nil && !t.State.Over()
+	if !t.Activity || (t.Game.Status != malefiz.StatusLobby && !running) {
+		return Button{}, false
+	}
+	return Button{Label: tr(t.Game.Locale, locales.ButtonBoard), Style: style,
+		CustomID: CustomID{Action: ActBoard, Game: t.Game.ID}.String(), Emoji: boardEmoji}, true
+}
+
+// withBoard adds Play on the board to the rows of a turn card, apart from
+// the moves: beside Back and Hint when the last row holds only those and
+// has room, else in a row of its own under the others. A turn card is
+// a Components V2 message, which has no limit of five rows, only of 40
+// components (see TestTurnCardWithinDiscordsLimits in package bot).
+func (t *Table) withBoard(rows []Row) []Row {
+	b, ok := t.boardButton(Secondary)
+	if !ok {
+		return rows
+	}
+	if n := len(rows); n > 0 && rows[n-1].Menu == nil && len(rows[n-1].Buttons) < maxRowButtons && onlyAsides(rows[n-1].Buttons) {
+		last := rows[n-1]
+		rows[n-1] = Row{Buttons: append(append([]Button(nil), last.Buttons...), b)}
+		return rows
+	}
+	return append(rows, Row{Buttons: []Button{b}})
+}
+
+// onlyAsides reports whether buttons are all Back or Hint: the turn card's
+// buttons that are not a step of the turn.
+func onlyAsides(buttons []Button) bool {
+	for _, b := range buttons {
+		id, err := ParseCustomID(b.CustomID)
+		if err != nil || (id.Action != ActBack && id.Action != ActHint) {
+			return false
+		}
+	}
+	return len(buttons) > 0
 }

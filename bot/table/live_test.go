@@ -8,6 +8,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/engine"
 )
 
 func TestLiveAndPlay(t *testing.T) {
@@ -123,6 +124,126 @@ func TestPlayBeforeTheTurnCardIsRecorded(t *testing.T) {
 				}
 			}
 			require.NotNil(t, collapse)
+		})
+	}
+}
+
+// TestTurnCardOffersTheBoard: the turn card has Play on the board while
+// the bot serves its Activity, whoever is to move, apart from the moves:
+// beside Back and Hint when they have a row of their own, else in the
+// last row alone. The private copies (/malefiz board) do not.
+func TestTurnCardOffersTheBoard(t *testing.T) {
+	board := "mf/board/7/0"
+	tests := []struct {
+		name     string
+		activity bool
+		view     func(t *testing.T, tb *Table) Message
+		want     []string // the custom IDs of the last row; nil: no board
+	}{
+		{"the Activity off", false, func(t *testing.T, tb *Table) Message {
+			return tb.TurnView(TurnOptions{})
+		}, nil},
+		{"the roll", true, func(t *testing.T, tb *Table) Message {
+			return tb.TurnView(TurnOptions{})
+		}, []string{board}},
+		{"the moves", true, func(t *testing.T, tb *Table) Message {
+			_, err := tb.State.Roll(dice(4))
+			require.NoError(t, err)
+			return tb.TurnView(TurnOptions{})
+		}, []string{board}},
+		{"the moves and Hint: Hint beside the moves", true, func(t *testing.T, tb *Table) Message {
+			tb.Settings.Hints = true
+			_, err := tb.State.Roll(dice(4))
+			require.NoError(t, err)
+			return tb.TurnView(TurnOptions{})
+		}, []string{board}},
+		{"a pawn's moves and Back", true, func(t *testing.T, tb *Table) Message {
+			_, err := tb.State.Roll(dice(4))
+			require.NoError(t, err)
+			return tb.TurnView(TurnOptions{Pawn: engine.NoSquare, PawnChosen: true})
+		}, []string{"mf/back/7/1", board}},
+		{"a pawn's moves, Back and Hint", true, func(t *testing.T, tb *Table) Message {
+			tb.Settings.Hints = true
+			_, err := tb.State.Roll(dice(4))
+			require.NoError(t, err)
+			return tb.TurnView(TurnOptions{Pawn: engine.NoSquare, PawnChosen: true})
+		}, []string{"mf/back/7/1", "mf/hint/7/1", board}},
+		{"a computer to move", true, func(t *testing.T, tb *Table) Message {
+			tb.Game.Seats[0].Computer = "easy"
+			return tb.TurnView(TurnOptions{})
+		}, []string{board}},
+		{"the private copy", true, func(t *testing.T, tb *Table) Message {
+			_, err := tb.State.Roll(dice(4))
+			require.NoError(t, err)
+			return tb.TurnView(TurnOptions{Private: true, Viewer: ann.UserID})
+		}, nil},
+		{"a watcher's private look", true, func(t *testing.T, tb *Table) Message {
+			return tb.TurnView(TurnOptions{Private: true, Viewer: cleo.UserID})
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := running(t, "start", RollButton, dice(4))
+			tb.Activity = tt.activity
+			msg := tt.view(t, tb)
+			var all []string
+			for _, b := range controls(msg.Rows) {
+				all = append(all, b.CustomID)
+			}
+			assert.LessOrEqual(t, len(msg.Rows), maxRows)
+			if tt.want == nil {
+				assert.NotContains(t, all, board)
+				return
+			}
+			require.NotEmpty(t, msg.Rows)
+			var last []string
+			for _, b := range msg.Rows[len(msg.Rows)-1].Buttons {
+				last = append(last, b.CustomID)
+			}
+			assert.Equal(t, tt.want, last)
+			assert.Equal(t, 1, countOf(all, board), "once: %v", all)
+			assert.Equal(t, "Play on the board", controls(msg.Rows)[len(all)-1].Label)
+		})
+	}
+}
+
+// countOf is how many times s is in list.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLobbyOffersTheBoard: while the bot serves its Activity the lobby
+// has Play on the board beside Join, Leave, Start and Cancel, since the
+// Activity joins and starts a lobby too; a closed lobby does not.
+func TestLobbyOffersTheBoard(t *testing.T) {
+	tests := []struct {
+		name     string
+		activity bool
+		status   malefiz.Status
+		want     []string
+	}{
+		{"with the Activity", true, malefiz.StatusLobby, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0", "mf/board/7/0"}},
+		{"without", false, malefiz.StatusLobby, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0"}},
+		{"closed", true, malefiz.StatusCancelled, []string{"mf/join/7/0", "mf/leave/7/0", "mf/start/7/0", "mf/cancel/7/0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := lobby(ann)
+			tb.Activity, tb.Game.Status = tt.activity, tt.status
+			rows := tb.LobbyMessage().Rows
+			require.NotEmpty(t, rows)
+			var ids []string
+			for _, b := range rows[0].Buttons {
+				ids = append(ids, b.CustomID)
+			}
+			assert.Equal(t, tt.want, ids)
+			assert.LessOrEqual(t, len(ids), maxRowButtons)
 		})
 	}
 }

@@ -352,6 +352,10 @@ func (t *Table) lobbyRows() []Row {
 		{Label: tr(lang, locales.ButtonStart), Style: Success, CustomID: cid(ActStart), Disabled: len(t.Game.Seats) < 2},
 		{Label: tr(lang, locales.ButtonCancel), Style: Danger, CustomID: cid(ActCancel)},
 	}}}
+	// The lobby can be joined and started in the Activity too.
+	if b, ok := t.boardButton(Secondary); ok {
+		rows[0].Buttons = append(rows[0].Buttons, b)
+	}
 	if len(t.Game.Seats) < t.Game.Options.Seats {
 		var opts []Option
 		for _, l := range ai.Levels() {

@@ -46,8 +46,8 @@ type Table struct {
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)
-	// Activity: the bot serves its Activity; the card of a running game
-	// offers to open it (see boardRow).
+	// Activity: the bot serves its Activity; the lobby, and the card and
+	// the turn card of a running game, offer to open it (see boardButton).
 	Activity bool
 
 	// Events are the change's entries for the game's log.

@@ -290,10 +290,13 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	if onlooker {
 		return v
 	}
-	v.Rows, v.Legend = rows, legend
+	v.Legend = legend
 	if o.Private {
+		v.Rows = rows
 		return v // the mover's private copy: the buttons, no ping
 	}
+	// The turn card: anyone may open the game on the Activity's board.
+	v.Rows = t.withBoard(rows)
 	if seat != nil && seat.UserID != "" && seat.Computer == "" {
 		v.Content = Mention(seat.UserID)
 		v.Pings = []string{seat.UserID}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -79,14 +78,6 @@ func (m *Main) channelGuild(ctx context.Context, id string) (string, bool, error
 		return "", false, err
 	}
 	return ch.GuildID, ch.IsThread(), nil
-}
-
-// sandboxMember stands in for guildMember in the sandbox: its users are
-// the members of its one guild.
-func sandboxMember(fake *fakediscord.Fake, users []sandbox.User) activity.Member {
-	return func(_ context.Context, guildID, userID string) (bool, error) {
-		return guildID == fake.GuildID && slices.ContainsFunc(users, func(u sandbox.User) bool { return u.ID == userID }), nil
-	}
 }
 
 // Activity returns the Activity's server, nil when it is off.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -314,6 +313,80 @@ func TestActivitySignIn(t *testing.T) {
 	})
 }
 
+// TestActivitySignInAsksDiscordForTheMember signs in on the bot as it
+// runs in production, not in the sandbox: whether the user is a member of
+// the guild the page names is asked of the stand-in with the bot's token
+// (GET /guilds/{guild}/members/{user}). A member signs in; a user who is
+// not one, or who left, is refused with the sign-in's message, logged,
+// and gets no session.
+func TestActivitySignInAsksDiscordForTheMember(t *testing.T) {
+	const eve = "100000000000000099" // no member of the guild
+	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded),
+		fakediscord.WithGuild(fakediscord.Guild{ID: "1000000000000000001", Members: []fakediscord.Member{{ID: alice, Name: "alice"}}}))
+	require.NoError(t, fake.AddMember(fake.GuildID, fakediscord.Member{ID: bob, Name: "bob"}))
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL, cfg.Discord.GuildIDs = fake.Token(), fake.URL(), []string{fake.GuildID}
+	cfg.Discord.ClientSecret = fake.ClientSecret()
+	cfg.Database.Path = filepath.Join(t.TempDir(), "malefiz.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	var logs logBuffer
+	m := &Main{Config: cfg, Logger: testLogger(&logs)}
+	require.NoError(t, m.Run(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, m.Close()) })
+	require.Eventually(t, func() bool { return m.Activity() != nil && len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
+	signIn := func(t *testing.T, user, name string) (int, map[string]any) {
+		t.Helper()
+		code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: user, Name: name}, []string{"identify"})
+		require.NoError(t, err)
+		body, err := json.Marshal(map[string]string{"Code": code, "Guild": fake.GuildID, "Channel": fake.ChannelID})
+		require.NoError(t, err)
+		resp, err := http.Post("http://"+m.HTTPAddr()+"/.proxy/api/token", "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return resp.StatusCode, out
+	}
+	tests := []struct {
+		name, user, userName string
+		leaves               bool // the user leaves the guild first
+		status, asked        int  // the sign-in's status, Discord's answer to the member call
+	}{
+		{"a member", alice, "Alice", false, http.StatusOK, http.StatusOK},
+		{"a member added later", bob, "Bob", false, http.StatusOK, http.StatusOK},
+		{"not a member", eve, "Eve", false, http.StatusForbidden, http.StatusNotFound},
+		{"a member who left", bob, "Bob", true, http.StatusForbidden, http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.leaves {
+				require.True(t, fake.RemoveMember(fake.GuildID, tt.user))
+			}
+			before, calls := len(logs.String()), len(fake.Calls())
+			status, out := signIn(t, tt.user, tt.userName)
+			assert.Equal(t, tt.status, status, "%v", out)
+			var asked []fakediscord.Call
+			for _, c := range fake.Calls()[calls:] {
+				if c.Route == fakediscord.RouteGuildMember {
+					asked = append(asked, c)
+				}
+			}
+			require.Len(t, asked, 1, "Discord is asked once")
+			assert.Equal(t, tt.user, asked[0].Param("user"))
+			assert.Equal(t, fake.GuildID, asked[0].Param("guild"))
+			assert.Equal(t, "Bot "+fake.Token(), asked[0].Header.Get("Authorization"), "with the bot's token")
+			assert.Equal(t, tt.asked, asked[0].Status)
+			if tt.status == http.StatusOK {
+				assert.NotEmpty(t, out["session"])
+				return
+			}
+			assert.Nil(t, out["session"])
+			assert.Equal(t, "Discord could not sign you in. Close the board and open it again.", out["error"])
+			assert.Contains(t, logs.String()[before:], "not a member of the guild the page names")
+		})
+	}
+}
+
 // TestActivityRacesAClick sends a play in the Activity and the click of
 // the same move in the thread at once: one applies.
 func TestActivityRacesAClick(t *testing.T) {
@@ -349,22 +422,39 @@ func TestActivityRacesAClick(t *testing.T) {
 	assert.Equal(t, 1, movesBy(t, app, id, users[0].ID), "the move applied once")
 }
 
-// TestPlayOnTheBoard clicks the card's Play on the board: Discord is
-// answered LAUNCH_ACTIVITY, which the sandbox page turns into the
-// Activity.
+// TestPlayOnTheBoard clicks Play on the board on the card in the channel
+// and on the turn card in the thread, as a player and as Carol, who only
+// watches: Discord is answered LAUNCH_ACTIVITY, which the sandbox page
+// turns into the Activity, and the game is not changed.
 func TestPlayOnTheBoard(t *testing.T) {
 	app, srv, id, users := activityGame(t)
-	sg, err := app.main.db.Game(t.Context(), id)
-	require.NoError(t, err)
 	board := fmt.Sprintf("mf/board/%d/0", id)
+	var sg *store.Game
 	require.Eventually(t, func() bool {
+		var err error
+		sg, err = app.main.db.Game(t.Context(), id)
+		require.NoError(t, err)
 		m, ok := app.fake.Message(sg.LobbyMessageID)
-		return ok && slices.Contains(m.CustomIDs(), board)
-	}, 10*time.Second, 20*time.Millisecond, "the card of the running game offers the board")
-	m, _ := app.fake.Message(sg.LobbyMessageID)
-	assert.Contains(t, m.Labels(), "Play on the board")
-	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": sg.LobbyMessageID, "custom_id": board})
-	assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+		turn, posted := app.fake.Message(sg.TurnMessageID)
+		return ok && slices.Contains(m.CustomIDs(), board) && posted && slices.Contains(turn.CustomIDs(), board)
+	}, 10*time.Second, 20*time.Millisecond, "the card and the turn card of the running game offer the board")
+	for _, c := range []struct {
+		name, message, user string
+	}{
+		{"the card, by a player", sg.LobbyMessageID, users[1].ID},
+		{"the turn card, by a watcher", sg.TurnMessageID, users[2].ID},
+		{"the turn card, by a player", sg.TurnMessageID, users[0].ID},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ := app.fake.Message(c.message)
+			assert.Contains(t, m.Labels(), "Play on the board")
+			out := sandboxPost(t, srv, "/api/click", map[string]string{"user": c.user, "message": c.message, "custom_id": board})
+			assert.Equal(t, true, out["launch"], "Discord opens the Activity: %v", out)
+			after, err := app.main.db.Game(t.Context(), id)
+			require.NoError(t, err)
+			assert.Equal(t, sg.Version, after.Version, "the game is not changed")
+		})
+	}
 }
 
 // TestGlobalCommandsKeepTheEntryPoint starts the bot with the Activity on
@@ -401,6 +491,13 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 func TestActivityLobby(t *testing.T) {
 	app, srv, users := activitySandbox(t)
 	id, lobbyMsg := newActivityLobby(t, app, srv, users)
+	// The lobby made by /malefiz new offers the board: Carol, not
+	// seated, opens the Activity from it.
+	board := fmt.Sprintf("mf/board/%d/0", id)
+	m, _ := app.fake.Message(lobbyMsg)
+	require.Contains(t, m.CustomIDs(), board)
+	launched := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[2].ID, "message": lobbyMsg, "custom_id": board})
+	assert.Equal(t, true, launched["launch"], "Discord opens the Activity: %v", launched)
 	alice := signIn(t, app, srv, users[0])
 	bob := signIn(t, app, srv, users[1])
 	path := fmt.Sprintf("api/games/%d/lobby", id)
@@ -425,8 +522,8 @@ func TestActivityLobby(t *testing.T) {
 	assert.Equal(t, malefiz.StatusRunning, liveOf(t, srv, id, bob).Status)
 	require.Eventually(t, func() bool {
 		m, ok := app.fake.Message(lobbyMsg)
-		return ok && slices.Contains(m.CustomIDs(), fmt.Sprintf("mf/board/%d/0", id))
-	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card")
+		return ok && slices.Equal(m.CustomIDs(), []string{board})
+	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card, its one button Play on the board")
 }
 
 // TestActivitySpeaksTheUsersLanguage signs in a user whose Discord
@@ -461,10 +558,8 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	cfg.Database.Path = dbURL
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	var logs logBuffer
-	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		ActivityOptions: func(c *activity.Config) { // the fake has no GET /guilds/{guild}/members/{user}
-			c.Member = func(_ context.Context, guild, user string) (bool, error) { return guild == fake.GuildID, nil }
-		}}
+	require.NoError(t, fake.AddMember(fake.GuildID, fakediscord.Member{ID: bob, Name: "bob"}))
+	m := &Main{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	require.NoError(t, m.Run(t.Context()))
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
 	require.Eventually(t, func() bool { return len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
@@ -606,6 +701,7 @@ func TestActivityNewLobby(t *testing.T) {
 		return false
 	}, 10*time.Second, 20*time.Millisecond, "the lobby card is posted in the channel")
 	assert.Equal(t, 1, open())
+	lobbyInOneCommit(t, app.main.db, id)
 
 	// Without a session, or from a DM, no lobby.
 	status, out = activityCall(t, srv, http.MethodPost, "api/games", "", map[string]any{})
@@ -616,4 +712,24 @@ func TestActivityNewLobby(t *testing.T) {
 	status, out = activityCall(t, srv, http.MethodPost, "api/games", tok["session"].(string), map[string]any{})
 	assert.Equal(t, http.StatusConflict, status, "%v", out)
 	assert.Equal(t, 1, open())
+}
+
+// lobbyInOneCommit checks that new game id and its lobby message were
+// committed together, as /malefiz new commits them: the game was written
+// once (version 1), and its first effect, committed with it, posts the
+// lobby message whose buttons name the game. A crash after that commit
+// sends the message late, never leaves a lobby without it.
+func lobbyInOneCommit(t *testing.T, db *store.DB, id int64) {
+	t.Helper()
+	sg, err := db.Game(t.Context(), id)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), sg.Version, "one commit: the game with its lobby message")
+	effects, err := db.Effects(t.Context(), id)
+	require.NoError(t, err)
+	require.NotEmpty(t, effects)
+	var first struct{ Op, Record string }
+	require.NoError(t, json.Unmarshal(effects[0].Payload, &first))
+	assert.Equal(t, "post", first.Op)
+	assert.Equal(t, string(store.RoleLobby), first.Record)
+	assert.Contains(t, string(effects[0].Payload), fmt.Sprintf("mf/join/%d/0", id), "the post names the game")
 }

@@ -463,6 +463,7 @@ func TestWinnerMessageAndRematch(t *testing.T) {
 		return sg.LobbyMessageID != ""
 	}, 5*time.Second, 5*time.Millisecond, "the new lobby was posted")
 	next, _ = h.game(next.ID)
+	lobbyInOneCommit(t, h.main.db, next.ID)
 	lobby, _ := h.fake.Message(next.LobbyMessageID)
 	assert.Equal(t, h.fake.ChannelID, lobby.ChannelID, "the new lobby is in the channel")
 

@@ -97,8 +97,14 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 		dbPath = filepath.Join(a.tmpDir, "malefiz.db")
 	}
+	users := sandbox.Users(opts.Users...)
 	guild := sandboxGuild
 	guild.Locale = opts.ServerLocale
+	// The sandbox's users are the members of its guild, whom the
+	// Activity's sign-in asks the fake for as it asks Discord.
+	for _, u := range users {
+		guild.Members = append(guild.Members, fakediscord.Member{ID: u.ID, Name: strings.ToLower(u.Name)})
+	}
 	// Discord's limits on (DefaultLimits unless opts.Limits), on the
 	// sandbox's clock: a skip ages the messages and the invalid requests
 	// as waiting would.
@@ -116,7 +122,6 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 	cfg.Discord.GuildIDs = []string{a.fake.GuildID}
 	cfg.Database.Path = dbPath
 	cfg.Discord.ClientSecret = a.fake.ClientSecret() // the Activity, under /.proxy/
-	users := sandbox.Users(opts.Users...)
 	a.main = &Main{Config: cfg, Logger: opts.Logger, ManualTimers: true, Options: func(c *bot.Config) {
 		c.Now = a.clock.Now
 		if opts.Bot != nil {
@@ -124,7 +129,6 @@ func startSandbox(ctx context.Context, opts sandboxOptions) (_ *sandboxApp, err 
 		}
 	}, ActivityOptions: func(c *activity.Config) {
 		c.Authorize = sandboxAuthorize(a.fake, users)
-		c.Member = sandboxMember(a.fake, users)
 		c.SandboxGuild, c.SandboxChannel = a.fake.GuildID, a.fake.ChannelID
 		if opts.Activity != nil {
 			opts.Activity(c)
