@@ -454,6 +454,57 @@ func TestBehindOlderEffects(t *testing.T) {
 	assert.Equal(t, []string{"first, edited", "third", "fourth"}, e.messages(e.game.ChannelID))
 }
 
+// TestBehindAnotherProcesssDelivery: a change committed on one process
+// while another still sends the game's previous effects goes out as soon
+// as those are recorded, by the process that committed it, not after its
+// claim runs out (5 s, the loop's); and where the older effect stays
+// another's (its claim live and not recorded), the delivery gives up
+// looking after half its lease and leaves the effects to the loop.
+func TestBehindAnotherProcesssDelivery(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		hold     time.Duration // how long the other process's post takes
+		want     []string      // the channel once the second Deliver returned
+		maxDeliv time.Duration // the second Deliver returned within
+	}{
+		{name: "the older post is recorded a moment later", hold: 150 * time.Millisecond,
+			want: []string{"first", "second"}, maxDeliv: time.Second},
+		{name: "the older post outlasts half the lease", hold: Lease/2 + time.Second,
+			want: []string{"first"}, maxDeliv: Lease/2 + 500*time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			other := e.sender("p2")
+			sent := make(chan struct{})
+			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool {
+				close(sent)
+				time.Sleep(tc.hold) // made, and answered only then
+				return false
+			})
+			_, first := e.commit(other, post("first", malefiz.RoleTurn))
+			firstDone := make(chan error, 1)
+			go func() { firstDone <- first.Deliver(time.Now(), false) }()
+			<-sent
+			c, second := e.commit(e.s, post("second", ""))
+			require.False(t, c.Head, "behind the other process's post")
+			began := time.Now()
+			require.NoError(t, second.Deliver(time.Now(), false))
+			took := time.Since(began)
+			assert.Equal(t, tc.want, e.messages(e.game.ChannelID))
+			assert.Less(t, took, tc.maxDeliv)
+			require.NoError(t, <-firstDone)
+			if len(tc.want) == 1 {
+				assert.Zero(t, e.pass(e.s, 0), "the claim is still the committer's")
+				assert.Equal(t, 1, e.pass(other, Lease), "once it ran out, the loop of any process takes it")
+				assert.Equal(t, []string{"first", "second"}, e.messages(e.game.ChannelID))
+			}
+			for _, st := range e.effects() {
+				assert.True(t, st.Done && !st.Failed, "effect %d", st.ID)
+			}
+		})
+	}
+}
+
 // TestCardQueueIsTheLoops: the in-process delivery sends only the game's
 // main queue; a card edit (queue "card") is the loop's, and a DM's link
 // to a post of the commit survives the skip.
