@@ -143,7 +143,10 @@ type Sender struct {
 	locks KeyedLocks // one delivery at a time per game
 	ids   recordings // when deliveries recorded message IDs, per game
 	dms   dmChannels // the DM channels opened, by user
-	wake  chan struct{}
+	// dmOpens makes the DMs to one user wait for the open of their
+	// channel that is going on, by user ID.
+	dmOpens KeyedLocks
+	wake    chan struct{}
 }
 
 // New returns the sender of cfg.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -356,6 +357,59 @@ func TestDMs(t *testing.T) {
 	dms := e.fake.DMMessages("3")
 	require.NotEmpty(t, dms)
 	assert.Equal(t, "three", dms[len(dms)-1].Content)
+
+	// DM channels opened too fast (400, code 40003): the DM waits and goes
+	// later, it is not given up.
+	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate),
+		fakediscord.Fault{Status: http.StatusBadRequest, Code: 40003, Message: "You are opening direct messages too fast"}, 1)
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "4", Text: "four"}))
+	st := e.effects()[len(e.effects())-1]
+	assert.False(t, st.Done, "waits for a retry: %s", st.Result)
+	assert.Empty(t, e.fake.DMMessages("4"))
+	assert.Equal(t, 1, e.pass(e.s, maxBackoff))
+	assert.Equal(t, []string{"four"}, contents(e.fake.DMMessages("4")))
+	us, err = e.db.UserSettings(ctx(t), "4")
+	require.NoError(t, err)
+	assert.False(t, us.DMRefused)
+}
+
+// TestDMChannelOpenedOnce: DMs of two games to one user that go at once
+// open the user's DM channel once (Discord refuses opens that come too
+// fast, with 40003).
+func TestDMChannelOpenedOnce(t *testing.T) {
+	e := newEnv(t)
+	other := *e.game
+	other.ID, other.ChannelID = 0, "2000000000000000099"
+	require.NoError(t, e.db.CreateGame(ctx(t), &other))
+	var deliveries []*Delivery
+	for _, g := range []*malefiz.Game{e.game, &other} {
+		ef := Effect{Op: DM, User: "5", Text: fmt.Sprintf("game %d", g.ID), Channel: g.ChannelID}
+		se, err := ef.Stored()
+		require.NoError(t, err)
+		c := &store.Commit{Game: g, Owner: e.s.owner, Lease: Lease, Effects: []store.Effect{se}}
+		require.NoError(t, e.db.Commit(ctx(t), c))
+		deliveries = append(deliveries, e.s.Reserve(c, []Effect{ef}))
+	}
+	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+		time.Sleep(100 * time.Millisecond) // the other DM comes meanwhile
+		return false
+	})
+	var wg sync.WaitGroup
+	for _, d := range deliveries {
+		wg.Go(func() { assert.NoError(t, d.Deliver(time.Now(), false)) })
+	}
+	wg.Wait()
+	assert.Equal(t, 1, e.calls(fakediscord.RouteDMCreate))
+	assert.ElementsMatch(t, []string{fmt.Sprintf("game %d", e.game.ID), fmt.Sprintf("game %d", other.ID)}, contents(e.fake.DMMessages("5")))
+}
+
+// contents are the messages' contents.
+func contents(ms []fakediscord.Message) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Content)
+	}
+	return out
 }
 
 // TestPictures: a board and a chart travel as files; one that cannot be
