@@ -79,6 +79,7 @@ const (
 type Store interface {
 	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
 	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
+	HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
@@ -272,21 +273,28 @@ func mainQueue(effects []store.Effect, efs []Effect) ([]store.Effect, []Effect) 
 // ones of the game, the effects at the head of the game's queue that this
 // process holds, with the game as it is read then. The older ones may be
 // in delivery by this process (the game's lock orders the two) or by
-// another, which handled the game's previous click: then it looks again,
-// 10 ms later, then 20, … up to every 160 ms, until they are delivered or
-// until half of its claim's lease (until) is gone. What is still not
-// this process's to deliver then (another process's effect still going
-// out, one waiting for a retry) is the loop's: its claim runs out and any
-// process's loop takes the effects in order. Without the looks a turn
-// committed on one replica while another still sent the game's previous
-// turn waited for its own claim to run out (5 s) before anyone sent it.
+// another, which handled the game's previous click: while that one's
+// claim is live (store's HeldElsewhere) it looks again, 10 ms later, then
+// 20, … up to every 160 ms, until they are delivered or until half of its
+// own claim's lease (until) is gone. What is not this process's to
+// deliver then (an older effect waiting for a retry, or still going out
+// elsewhere) is the loop's: its claim runs out and any process's loop
+// takes the effects in order. Without the looks a turn committed on one
+// replica while another still sent the game's previous turn waited for
+// its own claim to run out (5 s) before anyone sent it.
 func (s *Sender) deliverPending(gameID int64, until time.Time) (refused error) {
 	for wait := pendingPoll; ; wait = min(2*wait, maxPendingPoll) {
 		done, refused := s.deliverHeld(gameID)
 		if done {
 			return refused
 		}
-		if !time.Now().Add(wait).Before(until) {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		held, err := s.db.HeldElsewhere(ctx, s.owner, gameID)
+		cancel()
+		if err != nil {
+			s.log.Error("outbox", "game", gameID, "err", err)
+		}
+		if !held || !time.Now().Add(wait).Before(until) {
 			s.Nudge()
 			return nil
 		}
