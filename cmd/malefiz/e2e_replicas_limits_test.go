@@ -63,23 +63,25 @@ const (
 	// own; limitClicks the clicks each person makes before resigning.
 	limitGames  = 8
 	limitClicks = 4
-	// limitOffered is the least load offered, in times limitGlobal: about
-	// twice, with room for a slower machine.
-	limitOffered = 1.8
+	// limitOffered is the least load offered, in times limitGlobal: 2.2
+	// to 3 times were measured under -race on a shared 2-core machine;
+	// the bound leaves room for CI, where other tests share the cores.
+	limitOffered = 1.5
 )
 
 // TestReplicasShareTheGlobalLimit: two replicas on one PostgreSQL
-// database and one bot token, offered twice the token's global limit and
-// more, stay under it together: no global 429, every game ends, nothing is
-// posted twice and no invalid request comes near the ban. It plays the
-// same load three times, each on a database and a stand-in of its own:
+// database and one bot token, offered two to three times the token's
+// global limit, stay under it together: no global 429, every game ends,
+// nothing is posted twice and no invalid request comes near the ban. It
+// plays the same load three times, each on a database and a stand-in of
+// its own:
 //
 //   - offered: the stand-in's global limit off and each replica pacing
 //     itself at the most global_rate allows (47): the globally limited
 //     requests a second the games send when nothing holds them back, from
 //     the starts until the first game ends (while all of them play), must
 //     be at least limitOffered times limitGlobal (under -race on a shared
-//     2-core machine: 23 to 30 a second, 2.3 to 3 times);
+//     2-core machine: 22 to 30 a second, 2.2 to 3 times);
 //   - shared budget: the limit limitGlobal, global_rate limitRate, the
 //     replicas sharing the budget in the database: no global 429;
 //   - own budgets: the same, each replica with a bucket of its own
