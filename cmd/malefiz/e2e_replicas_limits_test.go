@@ -95,8 +95,9 @@ const (
 // one replica alone stays under it, as 45 stays under 50), and the
 // channels' message buckets (5 posts and 5 edits per 5 s per channel) are
 // off: with them the two players' DM channels, not the token, bound the
-// load (8 globally limited requests a second offered instead of 19 under
-// -race; a bot reaches the global limit over dozens of channels at once).
+// load (in one run under -race, 8 globally limited requests a second
+// over the whole run instead of 19; a bot reaches the global limit over
+// dozens of channels at once).
 //
 // The load: limitGames two-seat games (a person against an easy
 // computer), each in a channel of its own, alice and bob each playing
