@@ -334,23 +334,33 @@ func (t *Transport) prepare(req *http.Request, r route, try int) (*http.Request,
 	return out, nil
 }
 
-// wait blocks until r may be sent: past a global 429's window and the
-// Budget for a globally limited route, past its bucket's reset or 429
-// window. It takes the request's place in the bucket. A wait longer than
+// wait blocks until r may be sent: past its bucket's reset or 429 window,
+// then past a global 429's window and the Budget for a globally limited
+// route. It takes the request's place in the bucket. A wait longer than
 // MaxWait is returned as an *Error.
+//
+// The bucket comes first: a request that took its share of the Budget and
+// then sat out its bucket would be sent seconds after the Budget counted
+// it, and a bucket's reset would send every request that waited on it at
+// once, on top of the requests the Budget grants then (more than
+// rate+burst in a second, Discord's global 429s). When another request
+// took the bucket's room while this one waited for the Budget, the share
+// it took is dropped and it waits again: the Budget errs toward fewer
+// requests, never more.
 func (t *Transport) wait(ctx context.Context, r route) error {
-	if !r.exempt {
-		if err := t.waitGlobal(ctx, r); err != nil {
+	for {
+		if err := t.waitBucket(ctx, r); err != nil {
 			return err
 		}
-	}
-	for {
+		if !r.exempt {
+			if err := t.waitGlobal(ctx, r); err != nil {
+				return err
+			}
+		}
 		now := t.o.Now()
 		t.mu.Lock()
-		t.sweep(now)
 		b := t.bucketLocked(r)
-		d := b.wait(now)
-		if d <= 0 {
+		if b.wait(now) <= 0 {
 			b.used = now
 			if b.limit > 0 {
 				b.remaining--
@@ -359,6 +369,20 @@ func (t *Transport) wait(ctx context.Context, r route) error {
 			return nil
 		}
 		t.mu.Unlock()
+	}
+}
+
+// waitBucket blocks until r's bucket has room, without taking it.
+func (t *Transport) waitBucket(ctx context.Context, r route) error {
+	for {
+		now := t.o.Now()
+		t.mu.Lock()
+		t.sweep(now)
+		d := t.bucketLocked(r).wait(now)
+		t.mu.Unlock()
+		if d <= 0 {
+			return nil
+		}
 		if d > t.o.MaxWait {
 			return &Error{Method: r.method(), Route: r.key, Scope: ScopeUser, RetryAfter: d}
 		}

@@ -104,6 +104,42 @@ func TestAGlobalLimitOfDiscordsIsNeverHit(t *testing.T) {
 	}
 }
 
+// TestABucketsResetReleasesNoBurst runs on the machine's clock, as
+// requests wait at once. Five requests wait on one channel's spent bucket
+// while requests to other channels keep the global pace: those that wait
+// must not take their share of the global budget before their bucket
+// lets them go, else its reset sends them all at once on top of the
+// pace, and a second holds more than rate+burst globally limited
+// requests (Discord's global 429s).
+func TestABucketsResetReleasesNoBurst(t *testing.T) {
+	c := &clock{real: true}
+	d := newDiscord(t, c)
+	d.limit, d.window = 5, 2*time.Second
+	const rate, burst = 5, 1
+	tr := newTransport(c, Options{Rate: rate, Burst: burst})
+	send := func(channel int) {
+		status, _, err := do(t, tr, context.Background(), "POST",
+			fmt.Sprintf("%s/api/v10/channels/%d/messages", d.srv.URL, channel), "{}")
+		assert.NoError(t, err)
+		assert.Equal(t, http.StatusOK, status)
+	}
+	for range 5 {
+		send(1) // channel 1's bucket is spent until 2 s after the first
+	}
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Go(func() { send(1) }) // wait on channel 1's reset
+	}
+	for i := range 10 {
+		send(100 + i) // the pace goes on meanwhile
+	}
+	wg.Wait()
+	calls := d.log()
+	require.Len(t, calls, 20)
+	assert.LessOrEqual(t, perSecond(calls), rate+burst, "requests in one second")
+	assert.Zero(t, d.blind)
+}
+
 func TestBucketsAreLearnedFromTheHeaders(t *testing.T) {
 	c := newClock()
 	d := newDiscord(t, c)

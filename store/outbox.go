@@ -242,6 +242,27 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	return out, tx.Commit()
 }
 
+// HeldElsewhere reports whether the oldest pending effect of a game's
+// main queue is claimed by another owner than owner, the claim live: that
+// process is delivering it, and the effects behind it go out once it
+// records the outcome. It is false when there is none, when owner holds
+// it, and when it waits for a retry or for anyone's claim.
+func (db *DB) HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: held elsewhere: %w", err)
+	}
+	defer tx.Rollback()
+	var held bool
+	err = tx.QueryRowContext(ctx, `SELECT coalesce(lease_owner, '') NOT IN ('', ?) AND coalesce(lease_until, 0) > ?
+		FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL ORDER BY id LIMIT 1`,
+		owner, db.now().UnixMilli(), gameID).Scan(&held)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("store: held elsewhere: %w", err)
+	}
+	return held, tx.Commit()
+}
+
 // effectColumns are the columns of an Effect, as scanEffect reads them.
 const effectColumns = `id, game_id, queue, kind, payload, attempts, created_at`
 

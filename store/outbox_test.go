@@ -91,6 +91,47 @@ func TestClaimEffectsInOrderPerGame(t *testing.T) {
 	})
 }
 
+// TestHeldElsewhere: whether another process is delivering the oldest
+// effect of a game's main queue (its claim live), for the effects behind
+// it to go out when it is done.
+func TestHeldElsewhere(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		g := newGame("c1")
+		held := func(owner string) bool {
+			t.Helper()
+			h, err := db.HeldElsewhere(ctxT(t), owner, g.ID)
+			require.NoError(t, err)
+			return h
+		}
+		require.NoError(t, db.CreateGame(ctxT(t), g))
+		assert.False(t, held("p2"), "no effect")
+		e := commitWithEffects(t, db, g, "p1", effect("post", "a"))
+		commitWithEffects(t, db, g, "p2", effect("post", "b"))
+		for _, tc := range []struct {
+			name  string
+			owner string
+			want  bool
+		}{
+			{name: "another's live claim", owner: "p2", want: true},
+			{name: "one's own", owner: "p1", want: false},
+		} {
+			assert.Equal(t, tc.want, held(tc.owner), tc.name)
+		}
+		require.NoError(t, db.RetryEffect(ctxT(t), "p1", e[0].ID, time.Minute, "429"))
+		assert.False(t, held("p2"), "waiting for a retry")
+		c.Advance(2 * time.Minute)
+		taken, err := db.ClaimEffects(ctxT(t), "p3", time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, taken, 1)
+		assert.True(t, held("p2"), "claimed again by the loop of p3")
+		c.Advance(2 * time.Minute)
+		assert.False(t, held("p2"), "a claim that ran out")
+		require.NoError(t, db.EffectDone(ctxT(t), "p3", e[0].ID, "m1", nil))
+		assert.False(t, held("p1"), "the next is p2's, its claim run out")
+	})
+}
+
 func TestRetryAndFailEffects(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, c := openTest(t, b)

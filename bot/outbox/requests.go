@@ -349,11 +349,27 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 	}
 	channel, ok := s.dms.get(ef.User)
 	if !ok {
+		// One open at a time per user: the DMs of one user's games that
+		// go at once (their starts) open the channel once, not once each
+		// (Discord answers opens too fast with 40003).
+		if id, err := strconv.ParseInt(ef.User, 10, 64); err == nil {
+			unlock := s.dmOpens.Lock(id)
+			defer unlock()
+			channel, ok = s.dms.get(ef.User)
+		}
+	}
+	if !ok {
 		data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 			map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
-		if isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
+		switch {
+		case isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser):
 			return refused()
-		} else if err != nil {
+		case isCode(err, discordgo.ErrCodeOpeningDirectMessagesTooFast):
+			// A limit without a bucket: 400 "You are opening direct
+			// messages too fast" (opcodes-and-status-codes, JSON error
+			// codes), the DM is not refused: tried again after a backoff.
+			return "", nil, &notYet{err}
+		case err != nil:
 			return "", nil, err
 		}
 		var ch discordgo.Channel

@@ -68,12 +68,18 @@ const (
 	maxBackoff = time.Minute
 	// callTimeout bounds one Discord call of a delivery.
 	callTimeout = 20 * time.Second
+	// pendingPoll and maxPendingPoll space the looks of a delivery that
+	// waits behind a game's older effects another process is delivering
+	// (see deliverPending): 10 ms, doubled up to 160 ms.
+	pendingPoll    = 10 * time.Millisecond
+	maxPendingPoll = 160 * time.Millisecond
 )
 
 // Store is what the sender reads and writes; *store.DB implements it.
 type Store interface {
 	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
 	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
+	HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
@@ -138,7 +144,10 @@ type Sender struct {
 	locks KeyedLocks // one delivery at a time per game
 	ids   recordings // when deliveries recorded message IDs, per game
 	dms   dmChannels // the DM channels opened, by user
-	wake  chan struct{}
+	// dmOpens makes the DMs to one user wait for the open of their
+	// channel that is going on, by user ID.
+	dmOpens KeyedLocks
+	wake    chan struct{}
 }
 
 // New returns the sender of cfg.
@@ -165,6 +174,9 @@ type Delivery struct {
 	// delivery that starts after the commit takes them first).
 	head bool
 	held func()
+	// reserved is when the commit claimed the effects: they are this
+	// process's for Lease from about then.
+	reserved time.Time
 }
 
 // Reserve returns the delivery of commit c (nil: nothing committed), whose
@@ -173,7 +185,7 @@ type Delivery struct {
 // queue it takes the game's delivery, so that they go out before any
 // later change's. Deliver or Release the result.
 func (s *Sender) Reserve(c *store.Commit, efs []Effect) *Delivery {
-	d := &Delivery{s: s, held: func() {}}
+	d := &Delivery{s: s, held: func() {}, reserved: time.Now()}
 	if c == nil || len(c.Effects) == 0 {
 		return d
 	}
@@ -207,7 +219,7 @@ func (d *Delivery) Deliver(loaded time.Time, reread bool) (refused error) {
 	}
 	s := d.s
 	if !d.head {
-		return s.deliverPending(d.game.ID)
+		return s.deliverPending(d.game.ID, d.reserved.Add(Lease/2))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
@@ -258,28 +270,60 @@ func mainQueue(effects []store.Effect, efs []Effect) ([]store.Effect, []Effect) 
 }
 
 // deliverPending delivers, after a commit whose effects wait behind older
-// ones of the game (whose delivery by this process may still be going on),
-// the effects at the head of the game's queue that this process holds,
-// with the game as it is read then. What another process holds, or what
-// waits for a retry, is the loop's.
-func (s *Sender) deliverPending(gameID int64) (refused error) {
+// ones of the game, the effects at the head of the game's queue that this
+// process holds, with the game as it is read then. The older ones may be
+// in delivery by this process (the game's lock orders the two) or by
+// another, which handled the game's previous click: while that one's
+// claim is live (store's HeldElsewhere) it looks again, 10 ms later, then
+// 20, … up to every 160 ms, until they are delivered or until half of its
+// own claim's lease (until) is gone. What is not this process's to
+// deliver then (an older effect waiting for a retry, or still going out
+// elsewhere) is the loop's: its claim runs out and any process's loop
+// takes the effects in order. Without the looks a turn committed on one
+// replica while another still sent the game's previous turn waited for
+// its own claim to run out (5 s) before anyone sent it.
+func (s *Sender) deliverPending(gameID int64, until time.Time) (refused error) {
+	for wait := pendingPoll; ; wait = min(2*wait, maxPendingPoll) {
+		done, refused := s.deliverHeld(gameID)
+		if done {
+			return refused
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		held, err := s.db.HeldElsewhere(ctx, s.owner, gameID)
+		cancel()
+		if err != nil {
+			s.log.Error("outbox", "game", gameID, "err", err)
+		}
+		if !held || !time.Now().Add(wait).Before(until) {
+			s.Nudge()
+			return nil
+		}
+		time.Sleep(wait)
+	}
+}
+
+// deliverHeld delivers the effects at the head of the game's main queue
+// that this process holds. It reports done unless it found none to
+// deliver (an older effect is someone else's or waits for a retry).
+func (s *Sender) deliverHeld(gameID int64) (done bool, refused error) {
 	unlock := s.locks.Lock(gameID)
 	defer unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
 	claimed, err := s.db.ClaimedEffects(ctx, s.owner, gameID)
-	if err != nil || len(claimed) == 0 {
-		if err != nil {
-			s.log.Error("outbox", "game", gameID, "err", err)
-		}
+	if err != nil {
+		s.log.Error("outbox", "game", gameID, "err", err)
 		s.Nudge()
-		return nil
+		return true, nil
+	}
+	if len(claimed) == 0 {
+		return false, nil
 	}
 	g, err := s.db.Game(ctx, gameID)
 	if err != nil {
 		s.log.Error("outbox: could not read the game", "game", gameID, "err", err)
 		s.Nudge()
-		return nil
+		return true, nil
 	}
 	var effects []store.Effect
 	var efs []Effect
@@ -296,7 +340,7 @@ func (s *Sender) deliverPending(gameID int64) (refused error) {
 		ef.LinkTo = 0 // its index is its commit's: the link is the target's
 		effects, efs = append(effects, e), append(efs, ef)
 	}
-	return s.deliverInOrder(ctx, g, effects, efs, false)
+	return true, s.deliverInOrder(ctx, g, effects, efs, false)
 }
 
 // deliverInOrder delivers effects of game g, in order: each message ID

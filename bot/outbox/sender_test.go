@@ -2,11 +2,13 @@ package outbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -356,6 +358,70 @@ func TestDMs(t *testing.T) {
 	dms := e.fake.DMMessages("3")
 	require.NotEmpty(t, dms)
 	assert.Equal(t, "three", dms[len(dms)-1].Content)
+
+	// DM channels opened too fast (400, code 40003): the DM waits and goes
+	// later, it is not given up.
+	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate),
+		fakediscord.Fault{Status: http.StatusBadRequest, Code: 40003, Message: "You are opening direct messages too fast"}, 1)
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "4", Text: "four"}))
+	st := e.effects()[len(e.effects())-1]
+	assert.False(t, st.Done, "waits for a retry: %s", st.Result)
+	assert.Empty(t, e.fake.DMMessages("4"))
+	assert.Equal(t, 1, e.pass(e.s, maxBackoff))
+	assert.Equal(t, []string{"four"}, contents(e.fake.DMMessages("4")))
+	us, err = e.db.UserSettings(ctx(t), "4")
+	require.NoError(t, err)
+	assert.False(t, us.DMRefused)
+}
+
+// TestDMChannelOpenedOnce: DMs of two games to one user that go at once
+// open the user's DM channel once (Discord refuses opens that come too
+// fast, with 40003).
+func TestDMChannelOpenedOnce(t *testing.T) {
+	e := newEnv(t)
+	other := *e.game
+	other.ID, other.ChannelID = 0, "2000000000000000099"
+	require.NoError(t, e.db.CreateGame(ctx(t), &other))
+	var deliveries []*Delivery
+	for _, g := range []*malefiz.Game{e.game, &other} {
+		ef := Effect{Op: DM, User: "5", Text: fmt.Sprintf("game %d", g.ID), Channel: g.ChannelID}
+		se, err := ef.Stored()
+		require.NoError(t, err)
+		c := &store.Commit{Game: g, Owner: e.s.owner, Lease: Lease, Effects: []store.Effect{se}}
+		require.NoError(t, e.db.Commit(ctx(t), c))
+		deliveries = append(deliveries, e.s.Reserve(c, []Effect{ef}))
+	}
+	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+		time.Sleep(100 * time.Millisecond) // the other DM comes meanwhile
+		return false
+	})
+	var wg sync.WaitGroup
+	for _, d := range deliveries {
+		wg.Go(func() { assert.NoError(t, d.Deliver(time.Now(), false)) })
+	}
+	wg.Wait()
+	assert.Equal(t, 1, e.calls(fakediscord.RouteDMCreate))
+	assert.ElementsMatch(t, []string{fmt.Sprintf("game %d", e.game.ID), fmt.Sprintf("game %d", other.ID)}, contents(e.fake.DMMessages("5")))
+}
+
+// countingStore counts the looks of a sender at the effects it holds.
+type countingStore struct {
+	*store.DB
+	claimed atomic.Int64
+}
+
+func (c *countingStore) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error) {
+	c.claimed.Add(1)
+	return c.DB.ClaimedEffects(ctx, owner, gameID)
+}
+
+// contents are the messages' contents.
+func contents(ms []fakediscord.Message) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Content)
+	}
+	return out
 }
 
 // TestPictures: a board and a chart travel as files; one that cannot be
@@ -452,6 +518,73 @@ func TestBehindOlderEffects(t *testing.T) {
 	for e.pass(e.s, maxBackoff) > 0 {
 	}
 	assert.Equal(t, []string{"first, edited", "third", "fourth"}, e.messages(e.game.ChannelID))
+}
+
+// TestBehindAnotherProcesssDelivery: a change committed on one process
+// while another still sends the game's previous effects goes out as soon
+// as those are recorded, by the process that committed it, not after its
+// claim runs out (5 s, the loop's); and where the older effect stays
+// another's (its claim live and not recorded), the delivery gives up
+// looking after half its lease and leaves the effects to the loop.
+func TestBehindAnotherProcesssDelivery(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hold time.Duration // how long the other process's post takes
+		want []string      // the channel once the second Deliver returned
+	}{
+		{name: "the older post is recorded a moment later", hold: 150 * time.Millisecond,
+			want: []string{"first", "second"}},
+		{name: "the older post outlasts half the lease", hold: Lease/2 + time.Second,
+			want: []string{"first"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			other := e.sender("p2")
+			sent := make(chan struct{})
+			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool {
+				close(sent)
+				time.Sleep(tc.hold) // made, and answered only then
+				return false
+			})
+			_, first := e.commit(other, post("first", malefiz.RoleTurn))
+			firstDone := make(chan error, 1)
+			go func() { firstDone <- first.Deliver(time.Now(), false) }()
+			<-sent
+			c, second := e.commit(e.s, post("second", ""))
+			require.False(t, c.Head, "behind the other process's post")
+			require.NoError(t, second.Deliver(time.Now(), false))
+			assert.Equal(t, tc.want, e.messages(e.game.ChannelID))
+			require.NoError(t, <-firstDone)
+			if len(tc.want) == 1 {
+				assert.Zero(t, e.pass(e.s, 0), "the claim is still the committer's")
+				assert.Equal(t, 1, e.pass(other, Lease), "once it ran out, the loop of any process takes it")
+				assert.Equal(t, []string{"first", "second"}, e.messages(e.game.ChannelID))
+			}
+			for _, st := range e.effects() {
+				assert.True(t, st.Done && !st.Failed, "effect %d", st.ID)
+			}
+		})
+	}
+}
+
+// TestBehindARetryNoLooks: a change committed behind an older effect
+// that waits for its retry (not in delivery anywhere) is left to the loop
+// at once: its delivery does not look again for half a lease.
+func TestBehindARetryNoLooks(t *testing.T) {
+	e := newEnv(t)
+	looks := &countingStore{DB: e.db}
+	s := e.sender("p1", func(c *Config) { c.Store = looks })
+	other := e.sender("p2")
+	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.ServerError, 1)
+	_, first := e.commit(other, post("first", malefiz.RoleTurn))
+	require.NoError(t, first.Deliver(time.Now(), false))
+	_, second := e.commit(s, post("second", ""))
+	require.NoError(t, second.Deliver(time.Now(), false))
+	assert.Equal(t, int64(1), looks.claimed.Load(), "looks at what it holds")
+	assert.Empty(t, e.messages(e.game.ChannelID))
+	for e.pass(e.s, maxBackoff) > 0 {
+	}
+	assert.Equal(t, []string{"first", "second"}, e.messages(e.game.ChannelID))
 }
 
 // TestCardQueueIsTheLoops: the in-process delivery sends only the game's

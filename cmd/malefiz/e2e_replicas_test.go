@@ -32,8 +32,8 @@ type replica struct {
 }
 
 // startReplica starts a replica on a free loopback port and waits until its
-// /readyz says 200.
-func startReplica(t *testing.T, fake *fakediscord.Fake, database string) *replica {
+// /readyz says 200. env adds to (or overrides) its environment.
+func startReplica(t *testing.T, fake *fakediscord.Fake, database string, env ...string) *replica {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -44,6 +44,7 @@ func startReplica(t *testing.T, fake *fakediscord.Fake, database string) *replic
 		"MALEFIZ_DISCORD_API_URL="+fake.URL(), "MALEFIZ_DATABASE_PATH="+database, "MALEFIZ_GUILD_IDS="+fake.GuildID,
 		"MALEFIZ_DISCORD_INTERACTIONS=http", "MALEFIZ_DISCORD_PUBLIC_KEY="+hex.EncodeToString(fake.PublicKey()),
 		"MALEFIZ_HTTP_LISTEN="+addr, "MALEFIZ_LOG_LEVEL=error")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Dir = t.TempDir()
 	if os.Getenv("MALEFIZ_TEST_LOG") != "" {
 		cmd.Stderr = os.Stderr

@@ -42,6 +42,11 @@ type Main struct {
 	// ActivityOptions change the Activity's options (the sandbox: its
 	// stand-in for the client's authorize).
 	ActivityOptions func(*activity.Config)
+	// OwnBudget paces the global limit with a bucket of this process's
+	// own even on PostgreSQL, as one process on SQLite does: what
+	// replicas without the shared budget would send (a test shows the
+	// global 429s that the shared budget spares them).
+	OwnBudget bool
 
 	db       *store.DB
 	rest     *discordgo.Session   // REST only: the bot's calls
@@ -178,23 +183,21 @@ func (m *Main) clients(budget ratelimit.Budget) (client, plain *http.Client, err
 		&http.Client{Transport: counted, Timeout: 20 * time.Second}, nil
 }
 
-// The shared budget's batch and lease: a round trip per 4 requests, each
-// batch usable for a quarter of a second.
+// The shared budget's largest batch and its lease: a round trip per 4
+// requests at most, each batch usable for a quarter of a second.
 const (
 	budgetBatch = 4
 	budgetLease = 250 * time.Millisecond
 )
 
 // sharedBudget returns the global limit's budget that the replicas on a
-// PostgreSQL database share, nil on SQLite (the limiter's own bucket).
-// Its rate keeps its ceiling (store.BudgetOptions.Ceiling) at what one
-// process's bucket allows in a second, global_rate plus the burst: 35.2
-// requests a second sustained at the default 45, for at most 48 in any
-// second over all the replicas.
+// PostgreSQL database share (sized by budgetOptions), nil on SQLite or
+// with OwnBudget (the limiter's own bucket).
 func (m *Main) sharedBudget(ctx context.Context) (ratelimit.Budget, error) {
-	ceiling := m.Config.Discord.GlobalRate + ratelimit.DefaultBurst
-	o := store.BudgetOptions{Batch: budgetBatch, Lease: budgetLease}
-	o.Rate = (ceiling - float64(o.Batch)) / (1 + o.Lease.Seconds())
+	if m.OwnBudget {
+		return nil, nil
+	}
+	o := budgetOptions(m.Config.Discord.GlobalRate)
 	b, err := m.db.Budget(ctx, m.Config.Discord.Token, o)
 	switch {
 	case errors.Is(err, store.ErrNotShared):
@@ -204,6 +207,21 @@ func (m *Main) sharedBudget(ctx context.Context) (ratelimit.Budget, error) {
 	}
 	m.Logger.Info("the global rate limit is shared in the database", "rate", o.Rate, "batch", o.Batch, "lease", o.Lease)
 	return b, nil
+}
+
+// budgetOptions sizes the shared budget for global_rate. Its ceiling
+// (store.BudgetOptions.Ceiling) is what one process's bucket allows in a
+// second, global_rate plus the burst: 48 at the default 45, of which 35.2
+// a second sustained. The batch is an eighth of the ceiling, 1 to
+// budgetBatch, so that a small global_rate is not eaten by the batch (at
+// global_rate 7 a batch of 4 left the replicas together 4.8 requests a
+// second where one process alone sends 7; a batch of 1 leaves 7.2), while
+// the replicas at full use make at most about 12 statements a second.
+func budgetOptions(globalRate float64) store.BudgetOptions {
+	ceiling := globalRate + ratelimit.DefaultBurst
+	o := store.BudgetOptions{Batch: min(budgetBatch, max(1, int(ceiling/8))), Lease: budgetLease}
+	o.Rate = (ceiling - float64(o.Batch)) / (1 + o.Lease.Seconds())
+	return o
 }
 
 // session returns a discordgo session with the bot's token and client.

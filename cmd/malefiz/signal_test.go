@@ -31,6 +31,9 @@ func TestHelperProcess(t *testing.T) {
 		require.NoError(t, f.Close())
 		os.Exit(code)
 	}
+	if os.Getenv(ownBudgetEnv) == "1" {
+		os.Exit(runOwnBudget())
+	}
 	os.Exit(run([]string{"run"}, os.Stdout, os.Stderr))
 }
 
