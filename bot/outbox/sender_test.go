@@ -477,6 +477,58 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 	}
 }
 
+// TestACardEditHoldsBackNoPost: while the loop's edit of a game's card
+// waits on Discord (the card's channel has one bucket of edits, 5 per 5 s,
+// for every card there, so twenty games in a channel keep it waiting for
+// seconds), the game's next change reserves its post and delivers it at
+// once: the card's queue is not the game's. The edit here is held in the
+// stand-in until the post is in; with the card edit holding the game's
+// delivery lock, the commit's Reserve (made before the click is answered)
+// waited for it.
+func TestACardEditHoldsBackNoPost(t *testing.T) {
+	// The bot's session, whose requests discordgo does not queue behind
+	// one mutex per channel (see ratelimit.Session).
+	e := newEnv(t, func(c *Config) { c.Discord = ratelimit.Session{Session: c.Discord.(*discordgo.Session)} })
+	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
+	e.game = e.stored()
+	_, d := e.commit(e.s, Effect{Op: Edit, Target: malefiz.RoleLobby, Body: text("card, edited"), Queue: CardQueue})
+	require.NoError(t, d.Deliver(time.Now(), false), "the card's edit is left to the loop")
+
+	held, release := make(chan struct{}), make(chan struct{})
+	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageEdit), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+		close(held)
+		<-release
+		return false
+	})
+	// Released at the latest then, so that the test ends with the bug too.
+	safety := time.AfterFunc(10*time.Second, func() { close(release) })
+	passed := make(chan int, 1)
+	go func() {
+		n, _ := e.s.Pass(t.Context())
+		passed <- n
+	}()
+	select {
+	case <-held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not send the card's edit")
+	}
+
+	_, next := e.commit(e.s, post("next turn", malefiz.RoleTurn))
+	require.NoError(t, next.Deliver(time.Now(), false))
+	select {
+	case <-passed:
+		t.Fatal("the post went only once the card's edit was done")
+	default:
+	}
+	assert.Equal(t, []string{"card", "next turn"}, e.messages(e.game.ChannelID), "the post went while the edit waited")
+
+	if safety.Stop() {
+		close(release)
+	}
+	assert.Equal(t, 1, <-passed)
+	assert.Equal(t, []string{"card, edited", "next turn"}, e.messages(e.game.ChannelID))
+}
+
 // TestRun: the loop delivers what is due until its context ends.
 func TestRun(t *testing.T) {
 	e := newEnv(t)
