@@ -15,6 +15,7 @@ import (
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -55,50 +56,20 @@ func TestTwentyGamesInOneChannelWithLimits(t *testing.T) {
 	// more, which costs no CPU (hence t.Parallel).
 	const games, turnsPerGame = 20, 3
 	h := newHTTPHarness(t)
+	deferAfterASecond(h)
 	defer logRateLimited(t, h.fake)
 	s := store.DefaultGuildSettings()
 	s.Roll = "button" // the test rolls the die it chose (threads on: the default)
 	require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, s))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	began := time.Now()
-	played := make([]*limitsGame, games)
-	errs := make([]error, games)
-	var (
-		wg    sync.WaitGroup
-		dieMu sync.Mutex
-	)
-	for i := range played {
-		wg.Go(func() {
-			g := &limitsGame{player: fmt.Sprintf("3400000000000%05d", i)}
-			played[i] = g
-			var err error
-			if g.id, g.card, err = openComputerGame(ctx, h.fake, h.fake.ChannelID, g.player); err != nil {
-				errs[i] = err
-				return
-			}
-			errs[i] = playRacing(ctx, h, h.fake.ChannelID, g, &dieMu, turnsPerGame)
-		})
+	channels := make([]string, games)
+	for i := range channels {
+		channels[i] = h.fake.ChannelID
 	}
-	wg.Wait()
-	for i, err := range errs {
-		require.NoError(t, err, "game %d", i)
-	}
+	played := playLimitGames(t, h, channels, turnsPerGame)
 	finished := time.Since(began)
-
-	// Every game finished, and its card shows the result: the last state
-	// was delivered, however long the edits queued.
-	for _, g := range played {
-		sg, err := h.main.db.Game(h.ctx(), g.id)
-		require.NoError(t, err)
-		assert.Equal(t, store.StatusFinished, sg.Status, "game %d", g.id)
-		assert.Equal(t, g.card, sg.LobbyMessageID, "game %d: its card is the lobby message", g.id)
-		require.Eventually(t, func() bool {
-			card, ok := h.fake.Message(g.card)
-			return ok && strings.HasPrefix(title(card), "🏆")
-		}, time.Minute, 20*time.Millisecond, "the card of game %d shows its result", g.id)
-	}
+	checkCardsShowTheResult(t, h, played)
 	// How far the cards were behind: from the click that ended a game to
 	// its card's last edit (the result), the longest of the games.
 	lastEdit := map[string]time.Time{}
@@ -135,12 +106,78 @@ func TestTwentyGamesInOneChannelWithLimits(t *testing.T) {
 	// No turn card waited on a card. A turn card goes as a follow-up of
 	// the click, on that interaction's own bucket (one request of its 5
 	// per 2 s) and under no global limit: what it takes is CPU, the
-	// board's PNG and the store (p50 ~110 ms, max ~290 ms under -race on
-	// two cores). A turn card that waits on a card waits for the loop's
-	// edit, which waits for the channel's bucket, shared by the twenty
-	// cards: seconds (1.5 to 2.4 s measured before the fix). A second
-	// lies between the two, a few times the slowest seen either way.
-	assert.Less(t, slowest, time.Second, "the slowest turn post")
+	// board's PNG and the store. Under -race, with the other limits tests
+	// running beside it on a loaded 2-core machine, that was p50 110 to
+	// 190 ms and at most 0.95 s in eight runs. A turn card that waits on
+	// a card waits for the loop's edit of that card, which waits for the
+	// channel's bucket that twenty cards share: up to its 5-second window
+	// (the bug this test found: the slowest turn post took 1.0 to 2.6 s
+	// under -race, 1.6 to 2.4 s without; TestACardEditHoldsBackNoPost in
+	// bot/outbox pins it). Two seconds is twice the slowest CPU-bound post
+	// seen and a small part of how far the cards run behind (behind).
+	assert.Less(t, slowest, 2*time.Second, "the slowest turn post")
+}
+
+// deferAfterASecond restarts h's bot with its answers deferred after 1 s
+// instead of 2.5: these tests run beside others under -race, where both
+// cores can stall the process for more than the half second production
+// keeps before Discord's 3 s (a resignation was refused at 3.26 s), as in
+// TestHTTPHundredGamesCardsShowTheirResult. An answer that is deferred
+// still ends as it would.
+func deferAfterASecond(h *harness) {
+	h.stop()
+	h.botOptions = func(c *bot.Config) { c.DeferAfter = time.Second }
+	h.start()
+}
+
+// playLimitGames opens a game of a person against a computer in each of
+// channels (a channel may be named more than once), has each person play
+// turns turns with playRacing (they play at once) and resign, and returns
+// the games.
+func playLimitGames(t *testing.T, h *harness, channels []string, turns int) []*limitsGame {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	played := make([]*limitsGame, len(channels))
+	errs := make([]error, len(channels))
+	var (
+		wg    sync.WaitGroup
+		dieMu sync.Mutex
+	)
+	for i, ch := range channels {
+		g := &limitsGame{player: fmt.Sprintf("3400000000000%05d", i)}
+		played[i] = g
+		wg.Go(func() {
+			var err error
+			if g.id, g.card, err = openComputerGame(ctx, h.fake, ch, g.player); err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = playRacing(ctx, h, ch, g, &dieMu, turns)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		require.NoError(t, err, "game %d", i)
+	}
+	return played
+}
+
+// checkCardsShowTheResult checks that every game finished and that its
+// card ends showing its result: the last state was delivered, however
+// long the edits queued.
+func checkCardsShowTheResult(t *testing.T, h *harness, played []*limitsGame) {
+	t.Helper()
+	for _, g := range played {
+		sg, err := h.main.db.Game(h.ctx(), g.id)
+		require.NoError(t, err)
+		assert.Equal(t, store.StatusFinished, sg.Status, "game %d", g.id)
+		assert.Equal(t, g.card, sg.LobbyMessageID, "game %d: its card is the lobby message", g.id)
+		require.Eventually(t, func() bool {
+			card, ok := h.fake.Message(g.card)
+			return ok && strings.HasPrefix(title(card), "🏆")
+		}, time.Minute, 20*time.Millisecond, "the card of game %d shows its result", g.id)
+	}
 }
 
 // playRacing plays game g as its person, in channel ch: the best roll for
@@ -265,20 +302,100 @@ func snapshot(ctx context.Context, db *store.DB, id int64) (*store.Game, *engine
 }
 
 // waitTurnCard waits for the turn card of turn of game id in thread: a
-// message with that turn's Roll button.
+// message with that turn's Roll button. It looks at the thread's last
+// message, and at the whole thread every tenth look, so that twenty games
+// waiting at once take little of the CPU the bot needs.
 func waitTurnCard(ctx context.Context, fake *fakediscord.Fake, thread string, id int64, turn int) (fakediscord.Message, error) {
 	roll := fmt.Sprintf("mf/roll/%d/%d", id, turn)
-	for {
-		msgs := fake.ChannelMessages(thread)
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if slices.Contains(msgs[i].CustomIDs(), roll) {
-				return msgs[i], nil
+	for look := 0; ; look++ {
+		if m, ok := fake.LastMessage(thread); ok && slices.Contains(m.CustomIDs(), roll) {
+			return m, nil
+		}
+		if look%10 == 9 {
+			msgs := fake.ChannelMessages(thread)
+			for i := len(msgs) - 1; i >= 0; i-- {
+				if slices.Contains(msgs[i].CustomIDs(), roll) {
+					return msgs[i], nil
+				}
 			}
 		}
 		select {
 		case <-ctx.Done():
 			return fakediscord.Message{}, fmt.Errorf("game %d: no turn card for turn %d in thread %s: %w", id, turn, thread, ctx.Err())
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// TestGlobalLimitLoweredTo10 plays games against a stand-in whose global
+// limit is 10 requests a second instead of Discord's 50 (the other limits
+// Discord's), in HTTP mode, each game in a channel of its own with its
+// thread. With the bot's global_rate at its default (45 a second) the bot
+// offers more than the limit when the games start and end: it must learn
+// from the global 429s, wait out each window it is given and not be
+// banned. With global_rate 7 (with the limiter's burst of 3, at most 10 in
+// any second) it must get no global 429 at all. Each case plays six games
+// of a person against a computer, three turns and a resignation, to their
+// end, every card ending on its result.
+func TestGlobalLimitLoweredTo10(t *testing.T) {
+	t.Parallel()
+	const games, turnsPerGame = 6, 3
+	for _, tc := range []struct {
+		name string
+		rate float64 // [discord] global_rate; 0 keeps the default
+	}{
+		{name: "default global_rate", rate: 0},
+		{name: "global_rate under the limit", rate: 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			channels := make([]string, games)
+			for i := range channels {
+				channels[i] = fmt.Sprintf("2400000000000%05d", i)
+			}
+			limits := fakediscord.DefaultLimits()
+			limits.Global = fakediscord.Rate{N: 10, Per: time.Second}
+			h := newHarnessConfigured(t, func(cfg *Config) {
+				httpMode(cfg)
+				if tc.rate > 0 {
+					cfg.Discord.GlobalRate = tc.rate
+				}
+			}, fakediscord.WithHTTPInteractions(nil), fakediscord.WithGuild(fakediscord.Guild{Channels: channels}),
+				fakediscord.WithLimits(limits))
+			deferAfterASecond(h)
+			defer logRateLimited(t, h.fake)
+			s := store.DefaultGuildSettings()
+			s.Roll = "button" // the test rolls the die it chose (threads on: the default)
+			require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, s))
+
+			began := time.Now()
+			played := playLimitGames(t, h, channels, turnsPerGame)
+			checkCardsShowTheResult(t, h, played)
+			require.Eventually(t, func() bool {
+				n, err := h.main.db.PendingEffects(h.ctx())
+				return err == nil && n == 0
+			}, time.Minute, 20*time.Millisecond, "effects left in the outbox")
+			elapsed := time.Since(began)
+
+			st := h.fake.LimitStats()
+			t.Logf("global_rate %v against a global limit of 10/s: %d games in %v, %d requests (%d globally limited, %.1f/s), 429s %v, %d invalid, peak %d in 10 min, banned %v",
+				tc.rate, games, elapsed.Round(time.Millisecond), st.Requests, st.GlobalCounted,
+				float64(st.GlobalCounted)/elapsed.Seconds(), st.Limited, st.Invalid, st.PeakInvalid, st.Banned)
+			assert.False(t, st.Banned, "the token was banned")
+			assert.Zero(t, st.Limited[fakediscord.ScopeCloudflare], "requests refused by a ban")
+			// Far from the ban: Discord bans at 10,000 invalid requests in
+			// 10 minutes, 16.7 a second. After a global 429 the limiter
+			// stops every globally limited request until the window
+			// Discord named has passed, so only the requests already in
+			// flight meet the same window: a few 429s a second at most
+			// while the bot offers more than the limit, none otherwise.
+			// A quarter of the ban's rate, kept up for ten minutes, still
+			// stays a quarter of the ban.
+			banRate := float64(ratelimit.InvalidLimit) / ratelimit.InvalidWindow.Seconds()
+			assert.LessOrEqual(t, float64(st.Invalid), banRate/4*elapsed.Seconds(), "invalid requests in %v", elapsed)
+			if tc.rate > 0 {
+				assert.Zero(t, st.Limited[fakediscord.ScopeGlobal], "global 429s under a global_rate within the limit")
+			}
+		})
 	}
 }
