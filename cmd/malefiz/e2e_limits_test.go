@@ -107,8 +107,8 @@ func TestTwentyGamesInOneChannelWithLimits(t *testing.T) {
 	// the click, on that interaction's own bucket (one request of its 5
 	// per 2 s) and under no global limit: what it takes is CPU, the
 	// board's PNG and the store. Under -race, with the other limits tests
-	// running beside it on a loaded 2-core machine, that was p50 110 to
-	// 190 ms and at most 0.95 s in eight runs. A turn card that waits on
+	// running beside it on a loaded 2-core machine, that was p50 80 to
+	// 190 ms and at most 1.0 s in fourteen runs. A turn card that waits on
 	// a card waits for the loop's edit of that card, which waits for the
 	// channel's bucket that twenty cards share: up to its 5-second window
 	// (the bug this test found: the slowest turn post took 1.0 to 2.6 s
