@@ -349,11 +349,21 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 	}
 	channel, ok := s.dms.get(ef.User)
 	if !ok {
+		if s.dms.paused(s.cfg.Now()) {
+			// Discord refused an open as too fast a moment ago: this
+			// open would meet the same refusal, a globally limited
+			// request for nothing. The DM goes as that one went.
+			return dmOpensPausedResult, nil, nil
+		}
 		data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 			map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
-		if isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser) {
+		switch {
+		case isCode(err, discordgo.ErrCodeCannotSendMessagesToThisUser):
 			return refused()
-		} else if err != nil {
+		case isCode(err, discordgo.ErrCodeOpeningDirectMessagesTooFast):
+			s.dms.pause(s.cfg.Now().Add(dmOpenPause))
+			return "", nil, err // final: the DM is given up, the ping stays the notice
+		case err != nil:
 			return "", nil, err
 		}
 		var ch discordgo.Channel

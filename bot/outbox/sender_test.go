@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -475,6 +476,44 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 	default:
 		t.Fatal("the loop was not nudged")
 	}
+}
+
+// TestDMOpensTooFastPause: after Discord refuses a DM channel's open as
+// too fast (40003), the DMs of users whose channel is not open yet are
+// given up for dmOpenPause without a request: each would have met the
+// same refusal, a globally limited request every time. A user whose
+// channel is open still gets DMs; past the pause the opens resume.
+func TestDMOpensTooFastPause(t *testing.T) {
+	now := time.Now()
+	var mu sync.Mutex
+	e := newEnv(t, func(c *Config) {
+		c.Now = func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			return now
+		}
+	})
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "open"}))
+	tooFast := fakediscord.Fault{Status: http.StatusBadRequest, Code: discordgo.ErrCodeOpeningDirectMessagesTooFast,
+		Message: "You are opening direct messages too fast"}
+	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), tooFast, 1)
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "refused"}))
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "paused"}))
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "kept"}))
+	assert.Equal(t, 2, e.calls(fakediscord.RouteDMCreate), "no open while paused")
+	states := e.effects()
+	require.Len(t, states, 4)
+	assert.True(t, states[1].Failed, "the refused DM is given up")
+	assert.Equal(t, dmOpensPausedResult, states[2].Result)
+	assert.Len(t, e.fake.DMMessages("1"), 2, "an open channel is used")
+	assert.Empty(t, e.fake.DMMessages("3"))
+
+	mu.Lock()
+	now = now.Add(dmOpenPause)
+	mu.Unlock()
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "resumed"}))
+	assert.Equal(t, 3, e.calls(fakediscord.RouteDMCreate))
+	assert.Len(t, e.fake.DMMessages("3"), 1)
 }
 
 // TestACardEditHoldsBackNoPost: while the loop's edit of a game's card
