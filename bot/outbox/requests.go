@@ -359,6 +359,12 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		}
 	}
 	if !ok {
+		if s.dms.paused(s.cfg.Now()) {
+			// Discord refused an open as too fast a moment ago: this
+			// open would meet the same refusal, a globally limited
+			// request for nothing. The DM waits as that one does.
+			return "", nil, &notYet{errDMOpensPaused}
+		}
 		data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 			map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
 		switch {
@@ -367,7 +373,9 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		case isCode(err, discordgo.ErrCodeOpeningDirectMessagesTooFast):
 			// A limit without a bucket: 400 "You are opening direct
 			// messages too fast" (opcodes-and-status-codes, JSON error
-			// codes), the DM is not refused: tried again after a backoff.
+			// codes), the DM is not refused: tried again after a backoff,
+			// and no other channel is opened meanwhile.
+			s.dms.pause(s.cfg.Now().Add(dmOpenPause))
 			return "", nil, &notYet{err}
 		case err != nil:
 			return "", nil, err

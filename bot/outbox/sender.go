@@ -141,9 +141,12 @@ type Sender struct {
 	dc    Discord
 	log   *slog.Logger
 	owner string
-	locks KeyedLocks // one delivery at a time per game
-	ids   recordings // when deliveries recorded message IDs, per game
-	dms   dmChannels // the DM channels opened, by user
+	locks KeyedLocks // one delivery at a time per game, of its main queue
+	// queued: one delivery at a time per game of its other queues (the
+	// card's edits), apart from the main queue's.
+	queued KeyedLocks
+	ids    recordings // when deliveries recorded message IDs, per game
+	dms    dmChannels // the DM channels opened, by user
 	// dmOpens makes the DMs to one user wait for the open of their
 	// channel that is going on, by user ID.
 	dmOpens KeyedLocks
@@ -429,7 +432,15 @@ func (s *Sender) Pass(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, e := range effects {
-		unlock := s.locks.Lock(e.GameID)
+		// A card edit takes the card's lock, not the game's: it may wait
+		// seconds for its channel's bucket, shared by every card there,
+		// and the game's posts (the click's answer reserves them) must
+		// not wait with it. The store orders the two queues.
+		locks := &s.locks
+		if e.Queue != "" {
+			locks = &s.queued
+		}
+		unlock := locks.Lock(e.GameID)
 		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}

@@ -360,7 +360,8 @@ func TestDMs(t *testing.T) {
 	assert.Equal(t, "three", dms[len(dms)-1].Content)
 
 	// DM channels opened too fast (400, code 40003): the DM waits and goes
-	// later, it is not given up.
+	// later, it is not given up; the opens pause on the env's clock.
+	e.s.cfg.Now = e.clock.Now
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate),
 		fakediscord.Fault{Status: http.StatusBadRequest, Code: 40003, Message: "You are opening direct messages too fast"}, 1)
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "4", Text: "four"}))
@@ -608,6 +609,100 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 	default:
 		t.Fatal("the loop was not nudged")
 	}
+}
+
+// TestDMOpensTooFastPause: after Discord refuses a DM channel's open as
+// too fast (40003), the refused DM waits for a retry and no other channel
+// is opened for dmOpenPause: a DM of another game to a user whose channel
+// is not open yet waits too, without a request (it would meet the same
+// refusal); a user whose channel is open still gets theirs. Once the pause
+// is over, both go; none is given up.
+func TestDMOpensTooFastPause(t *testing.T) {
+	e := newEnv(t)
+	e.s.cfg.Now = e.clock.Now
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "open"}))
+	tooFast := fakediscord.Fault{Status: http.StatusBadRequest, Code: discordgo.ErrCodeOpeningDirectMessagesTooFast,
+		Message: "You are opening direct messages too fast"}
+	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), tooFast, 1)
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "refused"}))
+
+	// Two other games, whose queues the refused DM does not hold.
+	deliverIn := func(channel string, ef Effect) {
+		g := *e.game
+		g.ID, g.ChannelID, g.Version = 0, channel, 0
+		require.NoError(t, e.db.CreateGame(ctx(t), &g))
+		se, err := ef.Stored()
+		require.NoError(t, err)
+		c := &store.Commit{Game: &g, Owner: e.s.owner, Lease: Lease, Effects: []store.Effect{se}}
+		require.NoError(t, e.db.Commit(ctx(t), c))
+		require.NoError(t, e.s.Reserve(c, []Effect{ef}).Deliver(time.Now(), false))
+	}
+	deliverIn("2000000000000000098", Effect{Op: DM, User: "3", Text: "paused"})
+	deliverIn("2000000000000000099", Effect{Op: DM, User: "1", Text: "kept"})
+	assert.Equal(t, 2, e.calls(fakediscord.RouteDMCreate), "no open while paused")
+	assert.Equal(t, []string{"open", "kept"}, contents(e.fake.DMMessages("1")), "an open channel is used")
+	assert.Empty(t, e.fake.DMMessages("2"))
+	assert.Empty(t, e.fake.DMMessages("3"))
+
+	assert.Equal(t, 2, e.pass(e.s, maxBackoff), "both waiting DMs go once the pause is over")
+	assert.Equal(t, 4, e.calls(fakediscord.RouteDMCreate))
+	assert.Equal(t, []string{"refused"}, contents(e.fake.DMMessages("2")))
+	assert.Equal(t, []string{"paused"}, contents(e.fake.DMMessages("3")))
+	n, err := e.db.PendingEffects(ctx(t))
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing given up, nothing left")
+}
+
+// TestACardEditHoldsBackNoPost: while the loop's edit of a game's card
+// waits on Discord (the card's channel has one bucket of edits, 5 per 5 s,
+// for every card there, so twenty games in a channel keep it waiting for
+// seconds), the game's next change reserves its post and delivers it at
+// once: the card's queue is not the game's. The edit here is held in the
+// stand-in until the post is in; with the card edit holding the game's
+// delivery lock, the commit's Reserve (made before the click is answered)
+// waited for it.
+func TestACardEditHoldsBackNoPost(t *testing.T) {
+	// The bot's session, whose requests discordgo does not queue behind
+	// one mutex per channel (see ratelimit.Session).
+	e := newEnv(t, func(c *Config) { c.Discord = ratelimit.Session{Session: c.Discord.(*discordgo.Session)} })
+	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
+	e.game = e.stored()
+	_, d := e.commit(e.s, Effect{Op: Edit, Target: malefiz.RoleLobby, Body: text("card, edited"), Queue: CardQueue})
+	require.NoError(t, d.Deliver(time.Now(), false), "the card's edit is left to the loop")
+
+	held, release := make(chan struct{}), make(chan struct{})
+	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageEdit), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+		close(held)
+		<-release
+		return false
+	})
+	// Released at the latest then, so that the test ends with the bug too.
+	safety := time.AfterFunc(10*time.Second, func() { close(release) })
+	passed := make(chan int, 1)
+	go func() {
+		n, _ := e.s.Pass(t.Context())
+		passed <- n
+	}()
+	select {
+	case <-held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not send the card's edit")
+	}
+
+	_, next := e.commit(e.s, post("next turn", malefiz.RoleTurn))
+	require.NoError(t, next.Deliver(time.Now(), false))
+	select {
+	case <-passed:
+		t.Fatal("the post went only once the card's edit was done")
+	default:
+	}
+	assert.Equal(t, []string{"card", "next turn"}, e.messages(e.game.ChannelID), "the post went while the edit waited")
+
+	if safety.Stop() {
+		close(release)
+	}
+	assert.Equal(t, 1, <-passed)
+	assert.Equal(t, []string{"card, edited", "next turn"}, e.messages(e.game.ChannelID))
 }
 
 // TestRun: the loop delivers what is due until its context ends.

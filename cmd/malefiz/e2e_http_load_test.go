@@ -107,6 +107,47 @@ func TestHTTPHundredGamesCardsShowTheirResult(t *testing.T) {
 // with a computer seat, Start, then /malefiz resign confirmed; it returns
 // the game's ID and the lobby's message ID (the card).
 func playResignedGame(ctx context.Context, fake *fakediscord.Fake, ch, user string) (int64, string, error) {
+	id, lobby, err := openComputerGame(ctx, fake, ch, user)
+	if err != nil {
+		return 0, "", err
+	}
+	return id, lobby, resignGame(ctx, fake, ch, user)
+}
+
+// resignGame resigns user's game in channel ch: /malefiz resign, then the
+// question's Resign. With a computer left alone at the table, the game
+// ends.
+func resignGame(ctx context.Context, fake *fakediscord.Fake, ch, user string) error {
+	ask, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: user, Channel: ch, Name: "malefiz", Sub: "resign"})
+	if err != nil {
+		return fmt.Errorf("resign: %w", err)
+	}
+	question, err := settled(ctx, fake, ask)
+	if err != nil {
+		return fmt.Errorf("resign: %w", err)
+	}
+	confirm, err := waitControl(ctx, fake, question.ID, bot.ActResign)
+	if err != nil {
+		return fmt.Errorf("resign: %w", err)
+	}
+	resp, err := fake.Click(ctx, fakediscord.Invocation{User: user, Channel: ch, MessageID: question.ID, CustomID: confirm})
+	if err != nil {
+		return fmt.Errorf("confirm: %w", err)
+	}
+	done, err := settled(ctx, fake, resp)
+	if err != nil {
+		return fmt.Errorf("confirm: %w", err)
+	}
+	if !strings.Contains(done.Text(), "left the game") {
+		return fmt.Errorf("confirm answered %q", done.Text())
+	}
+	return nil
+}
+
+// openComputerGame opens a two-seat game in channel ch as user, the other
+// seat a computer's (/malefiz new seats:2 bots:1), and starts it; it
+// returns the game's ID and the lobby's message ID (the card).
+func openComputerGame(ctx context.Context, fake *fakediscord.Fake, ch, user string) (int64, string, error) {
 	resp, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: user, Channel: ch, Name: "malefiz", Sub: "new",
 		Options: map[string]any{"seats": 2, "bots": 1}})
 	if err != nil {
@@ -129,29 +170,6 @@ func playResignedGame(ctx context.Context, fake *fakediscord.Fake, ch, user stri
 		return 0, "", fmt.Errorf("start: %w", err)
 	} else if started.Ephemeral {
 		return 0, "", fmt.Errorf("start refused: %s", started.Text())
-	}
-	ask, err := fake.SlashCommand(ctx, fakediscord.Invocation{User: user, Channel: ch, Name: "malefiz", Sub: "resign"})
-	if err != nil {
-		return 0, "", fmt.Errorf("resign: %w", err)
-	}
-	question, err := settled(ctx, fake, ask)
-	if err != nil {
-		return 0, "", fmt.Errorf("resign: %w", err)
-	}
-	confirm, err := waitControl(ctx, fake, question.ID, bot.ActResign)
-	if err != nil {
-		return 0, "", fmt.Errorf("resign: %w", err)
-	}
-	resp, err = fake.Click(ctx, fakediscord.Invocation{User: user, Channel: ch, MessageID: question.ID, CustomID: confirm})
-	if err != nil {
-		return 0, "", fmt.Errorf("confirm: %w", err)
-	}
-	done, err := settled(ctx, fake, resp)
-	if err != nil {
-		return 0, "", fmt.Errorf("confirm: %w", err)
-	}
-	if !strings.Contains(done.Text(), "left the game") {
-		return 0, "", fmt.Errorf("confirm answered %q", done.Text())
 	}
 	return id.Game, lobby.ID, nil
 }

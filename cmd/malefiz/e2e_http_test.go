@@ -37,8 +37,14 @@ func httpMode(cfg *Config) {
 // button) with the configuration changed by configure; http mode takes the
 // public key of the fake.
 func newHarnessConfigured(t testing.TB, configure func(*Config), opts ...fakediscord.Option) *harness {
+	return newHarnessWith(t, configure, nil, opts...)
+}
+
+// newHarnessWith is newHarnessConfigured with the bot's configuration
+// changed by botOptions (nil: none) from the first start on.
+func newHarnessWith(t testing.TB, configure func(*Config), botOptions func(*bot.Config), opts ...fakediscord.Option) *harness {
 	h := &harness{t: t, fake: fakediscord.New(t, opts...), dbPath: t.TempDir() + "/malefiz.db",
-		die: newDie()}
+		die: newDie(), botOptions: botOptions}
 	h.configure = func(cfg *Config) {
 		configure(cfg)
 		cfg.Discord.PublicKey = hex.EncodeToString(h.fake.PublicKey())

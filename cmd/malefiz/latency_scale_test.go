@@ -170,13 +170,14 @@ type clickTable struct {
 // per second) would measure discordgo's waits instead, so its limits are
 // off (BenchmarkTokenThroughput measures them).
 func newClickRig(owner testing.TB, b *testing.B, d database) *clickRig {
-	return newRig(owner, b, d, clickRigGames, false, fakediscord.WithoutLimits())
+	return newRig(owner, b, d, clickRigGames, false, store.UserSettings{}, fakediscord.WithoutLimits())
 }
 
 // newRig starts the fake with opts and creates the database, and a first
 // child opens the given number of two-player games, each in a channel of
-// its own, with or without threads.
-func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool, opts ...fakediscord.Option) *clickRig {
+// its own, with or without threads; every player has the settings users
+// (/malefiz notify).
+func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool, users store.UserSettings, opts ...fakediscord.Option) *clickRig {
 	channels := make([]string, games)
 	for i := range channels {
 		channels[i] = fmt.Sprintf("2000000000000%05d", i)
@@ -201,6 +202,10 @@ func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool,
 	defer cancel()
 	for i, ch := range channels {
 		a, c := fmt.Sprintf("3000000000000%05d", 2*i), fmt.Sprintf("3000000000000%05d", 2*i+1)
+		if users != (store.UserSettings{}) {
+			require.NoError(b, db.SetUserSettings(b.Context(), a, users))
+			require.NoError(b, db.SetUserSettings(b.Context(), c, users))
+		}
 		resp, err := r.fake.SlashCommand(ctx, fakediscord.Invocation{User: a, Channel: ch, Name: "malefiz", Sub: "new", Options: map[string]any{"seats": 2}})
 		require.NoError(b, err, child.stderr.String())
 		lobby := *resp.Message

@@ -173,7 +173,10 @@ func benchmarkClicksCoached(b *testing.B, newH func(testing.TB, ...fakediscord.O
 // turn message, or the first move (or square) on the message showing the
 // moves; false once the game is over or while its next turn message is on
 // its way. It reads the game's stored snapshot, not its whole log: the
-// test's own work takes CPU from the bot it measures.
+// test's own work takes CPU from the bot it measures. Games played so never
+// end (40 two-player games of first moves, random rolls: no winner after
+// 3,000 turns each): a test that needs games to end races instead
+// (racingMoveButton, playRacing).
 func nextClick(ctx context.Context, db *store.DB, fake *fakediscord.Fake, id int64, players [2]string) (fakediscord.Invocation, bool) {
 	sg, err := db.Game(ctx, id)
 	if err != nil || len(sg.State) == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // tokenGames are the loads BenchmarkTokenThroughput offers: games played
@@ -25,6 +27,22 @@ import (
 // and edited the channel's card with the bot token: 2.2 globally limited
 // requests per turn, 10 games were under the global limit and 50 twice it.)
 var tokenGames = []int{10, 50, 100}
+
+// tokenDMs are the players' settings BenchmarkTokenThroughput measures:
+// none (no sub-benchmark level), and with direct messages on
+// (/malefiz notify dm:true) at 10 and 50 games: dms=on, a DM on the turn
+// of a player who has not acted in the game for 10 minutes (QuietFor), so
+// players clicking as fast as they can get one for their first turn only;
+// dms=always, with ping:always too, a DM every turn.
+var tokenDMs = []struct {
+	name  string
+	users store.UserSettings
+	games []int
+}{
+	{"", store.UserSettings{}, tokenGames},
+	{"on", store.UserSettings{DM: true}, []int{10, 50}},
+	{"always", store.UserSettings{DM: true, PingAlways: true}, []int{10, 50}},
+}
 
 // BenchmarkTokenThroughput measures what one bot token carries against a
 // Discord that enforces its limits: the bot runs as its own process (as in
@@ -47,20 +65,30 @@ var tokenGames = []int{10, 50, 100}
 //     shared) in any ten minutes of the run, and invalid/10min-rate the
 //     run's invalid requests per ten minutes at its pace.
 //
+// It logs the direct messages sent and the DM channels opened, and reports
+// dm/turn, the DMs per human turn.
+//
 // Sub-benchmarks by database (db=sqlite; db=postgres with
-// MALEFIZ_TEST_POSTGRES_URL) and load (games=10, games=50). Run it with a
-// count of turns, such as -benchtime=300x; the games are opened once per
-// sub-benchmark and each run starts a new child.
+// MALEFIZ_TEST_POSTGRES_URL), load (games=10, games=50, games=100) and
+// the players' direct messages (tokenDMs: dms=on, dms=always). Run it
+// with a count of turns, such as -benchtime=300x; the games are opened
+// once per sub-benchmark and each run starts a new child.
 func BenchmarkTokenThroughput(b *testing.B) {
 	for _, d := range databases(b) {
-		for _, games := range tokenGames {
-			var r *clickRig
-			b.Run(fmt.Sprintf("db=%s/games=%d", d.Name, games), func(sub *testing.B) {
-				if r == nil {
-					r = newRig(b, sub, d, games, true)
+		for _, dms := range tokenDMs {
+			for _, games := range dms.games {
+				name := fmt.Sprintf("db=%s/games=%d", d.Name, games)
+				if dms.name != "" {
+					name += "/dms=" + dms.name
 				}
-				r.throughput(sub)
-			})
+				var r *clickRig
+				b.Run(name, func(sub *testing.B) {
+					if r == nil {
+						r = newRig(b, sub, d, games, true, dms.users)
+					}
+					r.throughput(sub)
+				})
+			}
 		}
 	}
 }
@@ -74,6 +102,7 @@ func (r *clickRig) throughput(b *testing.B) {
 	child := r.start(b)
 	defer child.stop(b)
 	before := r.fake.LimitStats()
+	callsBefore := len(r.fake.Calls())
 	var (
 		mu      sync.Mutex
 		delays  []time.Duration
@@ -120,12 +149,14 @@ func (r *clickRig) throughput(b *testing.B) {
 		p99 = delays[int(0.99*float64(len(delays)-1))]
 	}
 	invalid := after.Invalid - before.Invalid
-	b.Logf("%d games: %d human turns in %v, %d clicks refused or lost, %d requests (%d global, %d exempt), 429s user %d global %d shared %d, %d invalid, banned %v",
+	opens, refusedOpens, dms := r.directMessages(callsBefore)
+	b.Logf("%d games: %d human turns in %v, %d clicks refused or lost, %d requests (%d global, %d exempt; %d DMs, %d DM channels opened, %d opens refused), 429s user %d global %d shared %d, %d invalid, banned %v",
 		len(r.tables), n, elapsed.Round(time.Millisecond), failed.Load(), requests, after.GlobalCounted-before.GlobalCounted,
-		after.Exempt-before.Exempt, after.Limited[fakediscord.ScopeUser]-before.Limited[fakediscord.ScopeUser],
+		after.Exempt-before.Exempt, dms, opens, refusedOpens, after.Limited[fakediscord.ScopeUser]-before.Limited[fakediscord.ScopeUser],
 		after.Limited[fakediscord.ScopeGlobal]-before.Limited[fakediscord.ScopeGlobal],
 		after.Limited[fakediscord.ScopeShared]-before.Limited[fakediscord.ScopeShared], invalid, after.Banned)
 	b.ReportMetric(float64(after.GlobalCounted-before.GlobalCounted)/float64(n), "global/turn")
+	b.ReportMetric(float64(dms)/float64(n), "dm/turn")
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "turns/s")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-turn-post-ms")
 	b.ReportMetric(per1k(fakediscord.ScopeUser), "429-user/1k-req")
@@ -133,6 +164,31 @@ func (r *clickRig) throughput(b *testing.B) {
 	b.ReportMetric(per1k(fakediscord.ScopeShared), "429-shared/1k-req")
 	b.ReportMetric(float64(after.PeakInvalid), "peak-invalid/10min")
 	b.ReportMetric(float64(invalid)/elapsed.Minutes()*10, "invalid/10min-rate")
+}
+
+// directMessages counts, in the fake's calls from the index from on, the
+// DM channels opened, the opens Discord refused (40003, opened too fast:
+// the DM is given up) and the direct messages posted to the players.
+func (r *clickRig) directMessages(from int) (opens, refused, dms int) {
+	channels := map[string]bool{}
+	for _, t := range r.tables {
+		for _, p := range t.players {
+			if ch, ok := r.fake.DMChannel(p); ok {
+				channels[ch] = true
+			}
+		}
+	}
+	for _, c := range r.fake.Calls()[from:] {
+		switch {
+		case c.Route == fakediscord.RouteDMCreate && c.OK():
+			opens++
+		case c.Route == fakediscord.RouteDMCreate && c.Status == http.StatusBadRequest:
+			refused++
+		case c.Route == fakediscord.RouteMessageCreate && c.OK() && channels[c.Param("channel")]:
+			dms++
+		}
+	}
+	return opens, refused, dms
 }
 
 // playClick makes the next click of a game. It returns whether the click
