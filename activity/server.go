@@ -29,11 +29,11 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/render"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Prefix is where the Activity is served: Discord's proxy forwards the
@@ -48,7 +48,7 @@ type Games interface {
 	Play(ctx context.Context, id int64, guild string, user table.Actor, play table.CustomID) error
 	Lobby(ctx context.Context, id int64, guild string, user table.Actor, act string) error
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
-	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error)
+	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
 	NewLobbyForm(lang string) []bot.FormField
 	NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -109,17 +110,17 @@ func Refusal(err error, lang string) (text string, refused bool) {
 // ChannelGames returns the open games (lobbies and running games) of a
 // channel, or of the game whose thread it is, those where userID holds a
 // seat first: the games the Activity opened there offers.
-func (b *Bot) ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*store.Game, error) {
+func (b *Bot) ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error) {
 	games, err := b.db.OpenGames(ctx, guildID, channelID)
 	if err != nil {
 		return nil, err
 	}
 	for _, sg := range games {
 		if sg.ThreadID == channelID {
-			return []*store.Game{sg}, nil
+			return []*malefiz.Game{sg}, nil
 		}
 	}
-	mine, others := []*store.Game{}, []*store.Game{}
+	mine, others := []*malefiz.Game{}, []*malefiz.Game{}
 	for _, sg := range games {
 		if seated(userID)(sg) {
 			mine = append(mine, sg)
@@ -305,9 +306,9 @@ func (b *Bot) NewLobby(ctx context.Context, guild, channel string, inThread bool
 		return 0, refuse(locales.ErrUnknownCommand)
 	}
 	user.Click, user.MessageID = false, ""
-	sg := &store.Game{
-		GuildID: guild, ChannelID: channel, HostID: user.UserID, Status: store.StatusLobby,
-		Options: store.Options{Seats: seats, TurnTimeout: timeout, Roll: roll,
+	sg := &malefiz.Game{
+		GuildID: guild, ChannelID: channel, HostID: user.UserID, Status: malefiz.StatusLobby,
+		Options: malefiz.Options{Seats: seats, TurnTimeout: timeout, Roll: roll,
 			SixAgain: o.bool("six-again", b.defaults.SixAgain), SafeRow2: o.bool("safe-row-2", b.defaults.SafeRow2)},
 		// No interaction says the server's language: the lobby speaks
 		// its host's.

@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine/ai"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
@@ -75,8 +75,8 @@ func mainTexts(lang string) string {
 	line("notify", tr(lang, locales.NotifyRefused))
 	line("ping option", tr(lang, locales.OptPing))
 	line("roll option", tr(lang, locales.OptRoll))
-	line("settings", settingsText(catalog, lang, false, store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Roll: table.RollAuto, Chances: true}))
-	line("settings", settingsText(catalog, lang, true, store.GuildSettings{TurnTimeout: time.Hour, Threads: true, Roll: table.RollButton}))
+	line("settings", settingsText(catalog, lang, false, malefiz.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Roll: table.RollAuto, Chances: true}))
+	line("settings", settingsText(catalog, lang, true, malefiz.GuildSettings{TurnTimeout: time.Hour, Threads: true, Roll: table.RollButton}))
 	line("unknown game", tr(lang, locales.ErrUnknownGame, 12))
 	line("board button", tr(lang, locales.ButtonBoard))
 	line("coach", tr(lang, locales.CoachTitle))

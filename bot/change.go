@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
@@ -73,7 +74,7 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act action) erro
 // committed in the same transaction as the game (see store.Commit's
 // Created); then the answer, which may use the new game's ID, is set by
 // setReply and sent before the effects.
-func (b *Bot) create(ctx context.Context, r *request, sg *store.Game, gs store.GuildSettings, act, named, setReply action) error {
+func (b *Bot) create(ctx context.Context, r *request, sg *malefiz.Game, gs malefiz.GuildSettings, act, named, setReply action) error {
 	t := &table.Table{Game: sg, Settings: gs, Now: b.now(), Dice: b.dice, Dirty: true, Activity: b.activity}
 	if err := act(t); err != nil {
 		return err
@@ -132,7 +133,7 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table, named acti
 		return nil, nil, nil
 	}
 	finished := t.Finished()
-	var results []store.Result
+	var results []malefiz.Result
 	if finished {
 		// The result's contents come from the whole log, decided
 		// before the effects are: they are complete when committed.
@@ -167,7 +168,7 @@ func (b *Bot) commit(ctx context.Context, r *request, t *table.Table, named acti
 		// The result shows each rating change, which the store knows
 		// only inside the transaction: the result's body is completed
 		// there, so that it is final when committed.
-		c.Rated = func(rated []store.Result) error {
+		c.Rated = func(rated []malefiz.Result) error {
 			return withRatingsAtCommit(sg.Locale, rated, resultPosts, efs, c.Effects)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
@@ -36,10 +37,10 @@ type Coaching interface {
 
 // graded reports whether events give the coach work: a move or a pass to
 // grade, or the end of the game (its verdict).
-func graded(events []store.Event) bool {
+func graded(events []malefiz.Event) bool {
 	for _, e := range events {
 		switch e.Kind {
-		case store.EventMove, store.EventPlace, store.EventPass, store.EventWin, store.EventResign, store.EventCancel:
+		case malefiz.EventMove, malefiz.EventPlace, malefiz.EventPass, malefiz.EventWin, malefiz.EventResign, malefiz.EventCancel:
 			return true
 		}
 	}
@@ -169,7 +170,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		return err
 	}
 	sg, events, stored := gr.Game, gr.Events, gr.Grades
-	if sg.Status == store.StatusLobby || gr.Final {
+	if sg.Status == malefiz.StatusLobby || gr.Final {
 		return nil
 	}
 	t := &table.Table{Game: sg}
@@ -177,7 +178,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 	if len(colors) == 0 {
 		return nil
 	}
-	if sg.Status == store.StatusCancelled {
+	if sg.Status == malefiz.StatusCancelled {
 		return c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Final: true})
 	}
 	g, err := table.Replay(sg, events)
@@ -214,7 +215,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		}
 	}
 	save := &store.Coaching{GameID: id, Grades: batch}
-	if sg.Status == store.StatusFinished && g.Over() {
+	if sg.Status == malefiz.StatusFinished && g.Over() {
 		all, err := EngineGrades(append(stored, batch...))
 		if err != nil {
 			return err

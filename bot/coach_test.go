@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
@@ -46,19 +47,19 @@ func TestGradedEvents(t *testing.T) {
 		kinds []string
 		want  bool
 	}{
-		{"a roll alone", []string{store.EventRoll}, false},
+		{"a roll alone", []string{malefiz.EventRoll}, false},
 		{"a hint", []string{table.EventHint}, false},
-		{"a move", []string{store.EventRoll, store.EventMove}, true},
-		{"a pass", []string{store.EventRoll, store.EventPass}, true},
-		{"the placement of a barricade", []string{store.EventPlace}, true},
-		{"the end", []string{store.EventWin}, true},
-		{"a resignation", []string{store.EventResign}, true},
+		{"a move", []string{malefiz.EventRoll, malefiz.EventMove}, true},
+		{"a pass", []string{malefiz.EventRoll, malefiz.EventPass}, true},
+		{"the placement of a barricade", []string{malefiz.EventPlace}, true},
+		{"the end", []string{malefiz.EventWin}, true},
+		{"a resignation", []string{malefiz.EventResign}, true},
 		{"nothing", nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var events []store.Event
+			var events []malefiz.Event
 			for _, k := range c.kinds {
-				events = append(events, store.Event{Kind: k})
+				events = append(events, malefiz.Event{Kind: k})
 			}
 			assert.Equal(t, c.want, graded(events))
 		})

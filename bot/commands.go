@@ -6,9 +6,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // CommandName is the bot's one slash command.
@@ -89,7 +89,7 @@ func gameSubcommands(b *Bot) []subcommand {
 		}},
 		{name: "join", desc: locales.CmdJoin, run: b.onGame(inLobby, joinGame)},
 		{name: "leave", desc: locales.CmdLeave, run: b.onGame(seatedIn, leaveGame)},
-		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, func(r *request, _ *store.Game) (action, error) { return startGame(b.draw, actor(r)), nil })},
+		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, func(r *request, _ *malefiz.Game) (action, error) { return startGame(b.draw, actor(r)), nil })},
 		{name: "board", desc: locales.CmdBoard, run: b.onGame(seatedIn, boardOf)},
 		{name: "resign", desc: locales.CmdResign, run: b.onGame(seatedIn, resignGame)},
 		{name: "cancel", desc: locales.CmdCancel, run: b.onGame(hostedBy, cancelGame)},
@@ -224,7 +224,7 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 
 // askResign answers /malefiz resign (or leave) in a running game privately
 // with the choice: Resign, or Keep playing. Nothing changes until Resign.
-func askResign(r *request, sg *store.Game) error {
+func askResign(r *request, sg *malefiz.Game) error {
 	if !seated(r.userID)(sg) {
 		return refuse(locales.ErrNotInGame)
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // The game's messages in Discord's layout components (Components V2, the
@@ -244,7 +244,7 @@ func mustJSON(v any) json.RawMessage {
 // outboxEffect is e as the outbox keeps it, for game sg; an Adopt names
 // the interaction of r. A result's ratings are added in the commit (see
 // withRatingsAtCommit).
-func outboxEffect(r *request, sg *store.Game, e table.Effect) outbox.Effect {
+func outboxEffect(r *request, sg *malefiz.Game, e table.Effect) outbox.Effect {
 	out := outbox.Effect{Op: outbox.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	switch e.Kind {
@@ -261,7 +261,7 @@ func outboxEffect(r *request, sg *store.Game, e table.Effect) outbox.Effect {
 		}
 	case table.Edit:
 		out.Body = mustJSON(editBody(*e.Message))
-		if e.Target == store.RoleLobby {
+		if e.Target == malefiz.RoleLobby {
 			// The scoreboard card's edits wait in a queue of their
 			// own: the newest supersedes the pending one, a few
 			// seconds apart, and never hold back the turn posts.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/engine"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // longGame plays a random two-player game of at least moves moves and
@@ -50,9 +50,9 @@ func BenchmarkLoadGame(b *testing.B) {
 	g := longGame(b, 200)
 	state, err := g.MarshalSnapshot()
 	require.NoError(b, err)
-	sg := &store.Game{GuildID: "1", ChannelID: "c", HostID: "1", Status: store.StatusRunning, State: state,
-		Seats: []store.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "blue", UserID: "2", Name: "Ben"}}}
-	require.NoError(b, db.CreateGame(context.Background(), sg, store.Event{Kind: store.EventStart, Color: "red"}))
+	sg := &malefiz.Game{GuildID: "1", ChannelID: "c", HostID: "1", Status: malefiz.StatusRunning, State: state,
+		Seats: []malefiz.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "blue", UserID: "2", Name: "Ben"}}}
+	require.NoError(b, db.CreateGame(context.Background(), sg, malefiz.Event{Kind: malefiz.EventStart, Color: "red"}))
 	ctx := context.Background()
 	b.Run("store+decode", func(b *testing.B) {
 		b.ReportAllocs()

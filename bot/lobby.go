@@ -6,10 +6,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine/ai"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // lobbyLifetime is how long a lobby waits to be started before it closes.
@@ -62,9 +62,9 @@ func (b *Bot) cmdNew(ctx context.Context, r *request, o options) error {
 	if roll != table.RollAuto && roll != table.RollButton {
 		return refuse(locales.ErrUnknownCommand)
 	}
-	sg := &store.Game{
-		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, HostID: r.userID, Status: store.StatusLobby,
-		Options: store.Options{Seats: seats, TurnTimeout: timeout, Roll: roll,
+	sg := &malefiz.Game{
+		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, HostID: r.userID, Status: malefiz.StatusLobby,
+		Options: malefiz.Options{Seats: seats, TurnTimeout: timeout, Roll: roll,
 			SixAgain: o.bool("six-again", b.defaults.SixAgain), SafeRow2: o.bool("safe-row-2", b.defaults.SafeRow2)},
 		Locale:   r.guildLang,
 		WakeAt:   b.now().Add(lobbyLifetime),
@@ -93,7 +93,7 @@ func canMakeThreads(i *discordgo.Interaction) bool {
 }
 
 // serverRoll is the server's roll mode for new games.
-func serverRoll(gs store.GuildSettings) string {
+func serverRoll(gs malefiz.GuildSettings) string {
 	if gs.Roll == table.RollButton {
 		return table.RollButton
 	}
@@ -103,7 +103,7 @@ func serverRoll(gs store.GuildSettings) string {
 // openGame finds the game a command in the request's channel is about:
 // the game of the thread it is run in, else the channel's one open game,
 // else, of several, the newest that want accepts.
-func (b *Bot) openGame(ctx context.Context, r *request, want func(*store.Game) bool) (*store.Game, error) {
+func (b *Bot) openGame(ctx context.Context, r *request, want func(*malefiz.Game) bool) (*malefiz.Game, error) {
 	games, err := b.db.OpenGames(ctx, r.i.GuildID, r.i.ChannelID)
 	if err != nil {
 		return nil, err
@@ -128,8 +128,8 @@ func (b *Bot) openGame(ctx context.Context, r *request, want func(*store.Game) b
 }
 
 // seated accepts the games userID sits in.
-func seated(userID string) func(*store.Game) bool {
-	return func(sg *store.Game) bool {
+func seated(userID string) func(*malefiz.Game) bool {
+	return func(sg *malefiz.Game) bool {
 		for _, s := range sg.Seats {
 			if s.UserID == userID && !s.Left {
 				return true
@@ -140,12 +140,12 @@ func seated(userID string) func(*store.Game) bool {
 }
 
 // hosted accepts the games userID hosts.
-func hosted(userID string) func(*store.Game) bool {
-	return func(sg *store.Game) bool { return sg.HostID == userID }
+func hosted(userID string) func(*malefiz.Game) bool {
+	return func(sg *malefiz.Game) bool { return sg.HostID == userID }
 }
 
 // lobby accepts the games still in their lobby.
-func lobby(sg *store.Game) bool { return sg.Status == store.StatusLobby }
+func lobby(sg *malefiz.Game) bool { return sg.Status == malefiz.StatusLobby }
 
 // rematch answers the Rematch button of a finished game's result: the first
 // click opens a new lobby in the same channel with the same options and
@@ -160,7 +160,7 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	if r.i.GuildID != old.GuildID || (r.i.ChannelID != old.ChannelID && r.i.ChannelID != old.ThreadID) {
 		return refuse(locales.ErrForeignButton)
 	}
-	if old.Status != store.StatusFinished {
+	if old.Status != malefiz.StatusFinished {
 		return refuse(locales.ErrNoRematch)
 	}
 	open, err := b.db.OpenGames(ctx, old.GuildID, old.ChannelID)
@@ -168,7 +168,7 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 		return err
 	}
 	for _, sg := range open {
-		if sg.Options.RematchOf == oldID && sg.Status == store.StatusLobby {
+		if sg.Options.RematchOf == oldID && sg.Status == malefiz.StatusLobby {
 			// Later clicks take a seat in it.
 			r.originChecked = true // the click is on the finished game's message
 			return b.change(ctx, r, sg.ID, func(t *table.Table) error { return t.JoinRematch(actor(r)) })
@@ -180,7 +180,7 @@ func (b *Bot) rematch(ctx context.Context, r *request, oldID int64) error {
 	}
 	opts := old.Options
 	opts.RematchOf = oldID
-	sg := &store.Game{GuildID: old.GuildID, ChannelID: old.ChannelID, HostID: r.userID, Status: store.StatusLobby,
+	sg := &malefiz.Game{GuildID: old.GuildID, ChannelID: old.ChannelID, HostID: r.userID, Status: malefiz.StatusLobby,
 		Options: opts, Locale: old.Locale, WakeAt: b.now().Add(lobbyLifetime), Threaded: old.Threaded}
 	// The lobby message names the new game in its buttons: it is
 	// decided once the store knows the game's ID, and committed with the

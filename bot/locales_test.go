@@ -22,9 +22,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // The checks of this file read a catalog and report problems as sentences
@@ -759,11 +759,11 @@ func TestEnglishChoiceNameInATextFails(t *testing.T) {
 // settingProblems names every language whose settings answer (render)
 // shows the die's choice otherwise than by its name in that language: the
 // stored value ("button") where the language's list says "botón".
-func settingProblems(c *locales.Catalog, render func(c *locales.Catalog, lang string, s store.GuildSettings) string) []string {
+func settingProblems(c *locales.Catalog, render func(c *locales.Catalog, lang string, s malefiz.GuildSettings) string) []string {
 	var out []string
 	for _, lang := range c.Languages() {
 		for _, value := range []string{table.RollAuto, table.RollButton} {
-			s := store.GuildSettings{TurnTimeout: time.Hour, Reminders: true, Roll: value}
+			s := malefiz.GuildSettings{TurnTimeout: time.Hour, Reminders: true, Roll: value}
 			text := render(c, lang, s)
 			name := c.Choice(lang, rollLabel(value))
 			if !strings.Contains(text, name) {
@@ -778,15 +778,15 @@ func settingProblems(c *locales.Catalog, render func(c *locales.Catalog, lang st
 }
 
 func TestSettingsNameTheChoices(t *testing.T) {
-	assert.Empty(t, settingProblems(catalog, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+	assert.Empty(t, settingProblems(catalog, func(c *locales.Catalog, lang string, s malefiz.GuildSettings) string {
 		return settingsText(c, lang, false, s) + "\n" + settingsText(c, lang, true, s)
 	}))
-	got := settingsText(catalog, "es", true, store.GuildSettings{TurnTimeout: 6 * time.Hour, Reminders: true, Roll: table.RollButton, Chances: false})
+	got := settingsText(catalog, "es", true, malefiz.GuildSettings{TurnTimeout: 6 * time.Hour, Reminders: true, Roll: table.RollButton, Chances: false})
 	assert.Equal(t, "Guardado. Para las partidas nuevas — tiempo por turno: 6 horas · recordatorios: sí · hilos: no · dado: botón · probabilidades de ganar: no · pistas: no", got)
 }
 
 func TestStoredSettingValueShownRawFails(t *testing.T) {
-	raw := func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+	raw := func(c *locales.Catalog, lang string, s malefiz.GuildSettings) string {
 		on := c.Tr(lang, locales.On)
 		return c.Tr(lang, locales.SettingsNow, "1 h", on, on, s.Roll, on, on) // the value as stored
 	}
@@ -800,8 +800,8 @@ func TestStoredSettingValueShownRawFails(t *testing.T) {
 	cat, _ := copyLocales(t, "es.toml", func(s string) string {
 		return replaceOnce(t, s, `other = "botón"`, `other = "pulsador"`)
 	})
-	assert.Contains(t, settingsText(cat, "es", false, store.GuildSettings{Roll: table.RollButton}), "dado: pulsador")
-	assert.Empty(t, settingProblems(cat, func(c *locales.Catalog, lang string, s store.GuildSettings) string {
+	assert.Contains(t, settingsText(cat, "es", false, malefiz.GuildSettings{Roll: table.RollButton}), "dado: pulsador")
+	assert.Empty(t, settingProblems(cat, func(c *locales.Catalog, lang string, s malefiz.GuildSettings) string {
 		return settingsText(c, lang, false, s)
 	}))
 	assert.Contains(t, strings.Join(settingProblems(cat, raw), "\n"), `the settings in language es show the stored value "button", not "pulsador"`)

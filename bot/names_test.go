@@ -5,13 +5,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/malefiz-discord/malefiz/store"
+	"github.com/malefiz-discord/malefiz"
 )
 
 // TestRatingLinesNameAComputerAsEverywhere: the result names a computer
 // "Computer (normal)", as the turns, the card and the stats do.
 func TestRatingLinesNameAComputerAsEverywhere(t *testing.T) {
-	lines := ratingLines("en", []store.Result{
+	lines := ratingLines("en", []malefiz.Result{
 		{Player: "1", Name: "Alice", Color: "red", RatingBefore: 1500, RatingAfter: 1516},
 		{Player: "ai:normal", Name: "normal", Computer: true, Color: "green", RatingBefore: 1500, RatingAfter: 1484},
 	})

@@ -7,9 +7,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // panel answers the subcommands that change no game: the statistics, the
@@ -25,14 +25,14 @@ type panel struct {
 type panelStore interface {
 	Stats
 	Settings
-	Game(ctx context.Context, id int64) (*store.Game, error)
-	Events(ctx context.Context, gameID int64) ([]store.Event, error)
-	UserGames(ctx context.Context, guildID, userID string) ([]*store.Game, error)
+	Game(ctx context.Context, id int64) (*malefiz.Game, error)
+	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
+	UserGames(ctx context.Context, guildID, userID string) ([]*malefiz.Game, error)
 }
 
 // table makes the table of a stored game to show it, with its server's
 // settings.
-func (p *panel) table(ctx context.Context, sg *store.Game) (*table.Table, error) {
+func (p *panel) table(ctx context.Context, sg *malefiz.Game) (*table.Table, error) {
 	gs, err := p.db.GuildSettings(ctx, sg.GuildID)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func rollLabel(value string) msg {
 // settings, saved after a change: each choice by its name in lang (as
 // Discord's list of the option shows it), never by its stored value, and
 // each on/off setting by the word of lang for it.
-func settingsText(c *locales.Catalog, lang string, saved bool, s store.GuildSettings) string {
+func settingsText(c *locales.Catalog, lang string, saved bool, s malefiz.GuildSettings) string {
 	onOff := func(on bool) string {
 		if on {
 			return c.Tr(lang, locales.On)

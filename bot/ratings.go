@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
@@ -22,7 +23,7 @@ import (
 // ratingLines are the rating changes of a finished game, one per seat:
 // "🔴 <@1> 1512 → 1528 (+16)", a computer named as everywhere in lang
 // ("🟢 Computer (normal) 1484 → 1468 (-16)").
-func ratingLines(lang string, results []store.Result) []string {
+func ratingLines(lang string, results []malefiz.Result) []string {
 	results = slices.Clone(results)
 	sort.SliceStable(results, func(i, j int) bool { return colorIndex(results[i].Color) < colorIndex(results[j].Color) })
 	var out []string
@@ -53,7 +54,7 @@ func colorIndex(name string) int {
 // withRatingsAtCommit completes the result posts at indexes posts of efs
 // (and their stored payloads in stored, index for index) with the rating
 // changes of rated, inside the commit that finishes the game.
-func withRatingsAtCommit(lang string, rated []store.Result, posts []int, efs []outbox.Effect, stored []store.Effect) error {
+func withRatingsAtCommit(lang string, rated []malefiz.Result, posts []int, efs []outbox.Effect, stored []store.Effect) error {
 	for _, i := range posts {
 		body, err := withRatings(lang, rated, efs[i].Body)
 		if err != nil {
@@ -71,7 +72,7 @@ func withRatingsAtCommit(lang string, rated []store.Result, posts []int, efs []o
 
 // withRatings adds a finished game's rating changes to a result message's
 // body (JSON), to its text (its first Text Display).
-func withRatings(lang string, results []store.Result, data json.RawMessage) (json.RawMessage, error) {
+func withRatings(lang string, results []malefiz.Result, data json.RawMessage) (json.RawMessage, error) {
 	if len(results) == 0 {
 		return data, nil
 	}

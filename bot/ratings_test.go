@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -21,15 +22,15 @@ func TestUpgradeRatings(t *testing.T) {
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "malefiz.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	g := &store.Game{GuildID: "g", ChannelID: "c", HostID: "1", Status: store.StatusRunning, Locale: "en",
-		Options: store.Options{Seats: 2, TurnTimeout: time.Hour}, State: []byte("s"),
-		Seats: []store.Seat{{Color: "red", UserID: "1", Name: "Anna"}, {Color: "green", Computer: "normal", Name: "Computer"}}}
+	g := &malefiz.Game{GuildID: "g", ChannelID: "c", HostID: "1", Status: malefiz.StatusRunning, Locale: "en",
+		Options: malefiz.Options{Seats: 2, TurnTimeout: time.Hour}, State: []byte("s"),
+		Seats: []malefiz.Seat{{Color: "red", UserID: "1", Name: "Anna"}, {Color: "green", Computer: "normal", Name: "Computer"}}}
 	require.NoError(t, db.CreateGame(t.Context(), g))
 	old := `{"op":"post","channel":"c","place":true,"ratings":true,` +
 		`"body":{"flags":32768,"components":[{"type":17,"components":[{"type":10,"content":"Anna won"}]}]}}`
 	other := `{"op":"post","channel":"c","body":{"content":"hello"}}`
-	g.Status = store.StatusFinished
-	c := &store.Commit{Game: g, Rate: table.Elo, Results: []store.Result{
+	g.Status = malefiz.StatusFinished
+	c := &store.Commit{Game: g, Rate: table.Elo, Results: []malefiz.Result{
 		{Player: "1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
 		{Player: "ai:normal", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20}},
 		Effects: []store.Effect{{Kind: "post", Payload: []byte(old)}, {Kind: "post", Payload: []byte(other)}}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -40,7 +41,7 @@ type request struct {
 	originChecked bool
 	// settings are the user's settings, read with the game the request
 	// acted on (settingsRead).
-	settings     store.UserSettings
+	settings     malefiz.UserSettings
 	settingsRead bool
 }
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // route sends a request to its handler: a slash command to its subcommand,
@@ -99,7 +99,7 @@ func startGame(draw func(n int) int, a table.Actor) action {
 // onGame is the run of a subcommand about the request's game (see
 // openGame): want picks it among several, decide says what to do with it:
 // a change, or nil when it answered by itself.
-func (b *Bot) onGame(want func(r *request) func(*store.Game) bool, decide func(r *request, sg *store.Game) (action, error)) runFunc {
+func (b *Bot) onGame(want func(r *request) func(*malefiz.Game) bool, decide func(r *request, sg *malefiz.Game) (action, error)) runFunc {
 	return func(ctx context.Context, r *request, _ options) error {
 		sg, err := b.openGame(ctx, r, want(r))
 		if err != nil {
@@ -127,35 +127,35 @@ func say(keys ...msg) runFunc {
 
 // The subcommands about the request's game.
 var (
-	seatedIn  = func(r *request) func(*store.Game) bool { return seated(r.userID) }
-	inLobby   = func(*request) func(*store.Game) bool { return lobby }
-	hostedBy  = func(r *request) func(*store.Game) bool { return hosted(r.userID) }
-	lobbyOfBy = func(r *request) func(*store.Game) bool {
-		return func(sg *store.Game) bool { return lobby(sg) && hosted(r.userID)(sg) }
+	seatedIn  = func(r *request) func(*malefiz.Game) bool { return seated(r.userID) }
+	inLobby   = func(*request) func(*malefiz.Game) bool { return lobby }
+	hostedBy  = func(r *request) func(*malefiz.Game) bool { return hosted(r.userID) }
+	lobbyOfBy = func(r *request) func(*malefiz.Game) bool {
+		return func(sg *malefiz.Game) bool { return lobby(sg) && hosted(r.userID)(sg) }
 	}
-	joinGame = func(r *request, _ *store.Game) (action, error) {
+	joinGame = func(r *request, _ *malefiz.Game) (action, error) {
 		a := actor(r)
 		return changeLobby(a, table.Join(a)), nil
 	}
-	cancelGame = func(r *request, _ *store.Game) (action, error) {
+	cancelGame = func(r *request, _ *malefiz.Game) (action, error) {
 		a := actor(r)
 		return func(t *table.Table) error { return t.Cancel(a) }, nil
 	}
-	boardOf = func(r *request, _ *store.Game) (action, error) {
+	boardOf = func(r *request, _ *malefiz.Game) (action, error) {
 		a := actor(r)
 		return func(t *table.Table) error { return t.PrivateBoard(a) }, nil
 	}
 	// leaveGame leaves a lobby; a running game asks first (askResign).
-	leaveGame = func(r *request, sg *store.Game) (action, error) {
-		if sg.Status == store.StatusRunning {
+	leaveGame = func(r *request, sg *malefiz.Game) (action, error) {
+		if sg.Status == malefiz.StatusRunning {
 			return nil, askResign(r, sg)
 		}
 		a := actor(r)
 		return changeLobby(a, table.Leave(a)), nil
 	}
 	// resignGame asks before leaving a running game; a lobby is left.
-	resignGame = func(r *request, sg *store.Game) (action, error) {
-		if sg.Status != store.StatusLobby {
+	resignGame = func(r *request, sg *malefiz.Game) (action, error) {
+		if sg.Status != malefiz.StatusLobby {
 			return nil, askResign(r, sg)
 		}
 		a := actor(r)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -281,6 +282,6 @@ func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 
 // Replay rebuilds the whole game from a stored game and its event log (see
 // table.Replay).
-func Replay(sg *store.Game, events []store.Event) (*engine.Game, error) {
+func Replay(sg *malefiz.Game, events []malefiz.Event) (*engine.Game, error) {
 	return table.Replay(sg, events)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/malefiz-discord/malefiz/store"
+	"github.com/malefiz-discord/malefiz"
 )
 
 // answerRecorder is a Discord that only takes interaction responses.
@@ -28,12 +28,12 @@ func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
 	rec := &answerRecorder{}
 	bot.dc = rec
 	for i := range games {
-		g := &store.Game{GuildID: "1", ChannelID: fmt.Sprint("c", i), HostID: "1", Status: store.StatusRunning,
-			Seats: []store.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "green", UserID: "2", Name: "Ben"}}}
+		g := &malefiz.Game{GuildID: "1", ChannelID: fmt.Sprint("c", i), HostID: "1", Status: malefiz.StatusRunning,
+			Seats: []malefiz.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "green", UserID: "2", Name: "Ben"}}}
 		if err := db.CreateGame(context.Background(), g); err != nil {
 			b.Fatal(err)
 		}
-		res := []store.Result{
+		res := []malefiz.Result{
 			{Player: "1", Name: "Ann", Color: "red", Won: i%3 != 0, Turns: 30 + i%7, GameTurns: 60, Captures: i % 4},
 			{Player: "2", Name: "Ben", Color: "green", Won: i%3 == 0, Turns: 30, GameTurns: 60},
 		}

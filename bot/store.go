@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -15,12 +16,12 @@ import (
 // decisions need, and the commit of a change.
 type Games interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
-	Game(ctx context.Context, id int64) (*store.Game, error)
-	OpenGames(ctx context.Context, guildID, channelID string) ([]*store.Game, error)
-	UserGames(ctx context.Context, guildID, userID string) ([]*store.Game, error)
-	Events(ctx context.Context, gameID int64) ([]store.Event, error)
+	Game(ctx context.Context, id int64) (*malefiz.Game, error)
+	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	UserGames(ctx context.Context, guildID, userID string) ([]*malefiz.Game, error)
+	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
 	Commit(ctx context.Context, c *store.Commit) error
-	SetMessageID(ctx context.Context, gameID int64, role store.MessageRole, messageID string) error
+	SetMessageID(ctx context.Context, gameID int64, role malefiz.MessageRole, messageID string) error
 }
 
 // Outbox is what delivery needs (package outbox), and what the upgrade of
@@ -28,7 +29,7 @@ type Games interface {
 // upgradeRatings).
 type Outbox interface {
 	outbox.Store
-	GameResults(ctx context.Context, gameID int64) ([]store.Result, error)
+	GameResults(ctx context.Context, gameID int64) ([]malefiz.Result, error)
 	UndeliveredEffects(ctx context.Context, kind string) ([]store.Effect, error)
 	RewriteEffect(ctx context.Context, id int64, payload []byte) (bool, error)
 }
@@ -41,10 +42,10 @@ type Timers interface {
 
 // Settings are the servers' and the users' settings.
 type Settings interface {
-	GuildSettings(ctx context.Context, guildID string) (store.GuildSettings, error)
-	SetGuildSettings(ctx context.Context, guildID string, s store.GuildSettings) error
-	UserSettings(ctx context.Context, userID string) (store.UserSettings, error)
-	SetUserSettings(ctx context.Context, userID string, s store.UserSettings) error
+	GuildSettings(ctx context.Context, guildID string) (malefiz.GuildSettings, error)
+	SetGuildSettings(ctx context.Context, guildID string, s malefiz.GuildSettings) error
+	UserSettings(ctx context.Context, userID string) (malefiz.UserSettings, error)
+	SetUserSettings(ctx context.Context, userID string, s malefiz.UserSettings) error
 }
 
 // Stats are the finished games' figures the statistics commands read.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -32,8 +33,8 @@ func addLobbies(tb testing.TB, db *store.DB, n int, prefix string, wake time.Tim
 	tb.Helper()
 	var ids []int64
 	for i := range n {
-		g := &store.Game{GuildID: "1", ChannelID: fmt.Sprintf("%s%d", prefix, i), HostID: "9", Status: store.StatusLobby,
-			Options: store.Options{Seats: 2}, WakeAt: wake, Seats: []store.Seat{{Color: "red", UserID: "9", Name: "host"}}}
+		g := &malefiz.Game{GuildID: "1", ChannelID: fmt.Sprintf("%s%d", prefix, i), HostID: "9", Status: malefiz.StatusLobby,
+			Options: malefiz.Options{Seats: 2}, WakeAt: wake, Seats: []malefiz.Seat{{Color: "red", UserID: "9", Name: "host"}}}
 		if err := db.CreateGame(context.Background(), g); err != nil {
 			tb.Fatal(err)
 		}
@@ -51,12 +52,12 @@ func TestTickTouchesOnlyDueGames(t *testing.T) {
 		t.Fatalf("Tick = %d, %v; want 3 due games", n, err)
 	}
 	for _, id := range due {
-		if g, _ := db.Game(context.Background(), id); g.Status != store.StatusCancelled {
+		if g, _ := db.Game(context.Background(), id); g.Status != malefiz.StatusCancelled {
 			t.Errorf("due lobby %d is %s, want cancelled", id, g.Status)
 		}
 	}
 	for _, id := range pending {
-		if g, _ := db.Game(context.Background(), id); g.Version != 1 || g.Status != store.StatusLobby {
+		if g, _ := db.Game(context.Background(), id); g.Version != 1 || g.Status != malefiz.StatusLobby {
 			t.Errorf("pending lobby %d was touched: version %d status %s", id, g.Version, g.Status)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store/storetest"
 )
@@ -201,7 +202,7 @@ func buildStats(ctx context.Context, path string) error {
 	for i := range benchGames {
 		id := int64(i + 1)
 		finished := benchNow.Add(-year + year/benchGames*time.Duration(i)).UnixMilli()
-		if _, err := game.ExecContext(ctx, id, fmt.Sprint("c", i%500), StatusFinished,
+		if _, err := game.ExecContext(ctx, id, fmt.Sprint("c", i%500), malefiz.StatusFinished,
 			finished-3_600_000, finished, finished, nil); err != nil {
 			return err
 		}
@@ -213,7 +214,7 @@ func buildStats(ctx context.Context, path string) error {
 				before[j] = v
 			}
 		}
-		delta := table.Elo(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+		delta := table.Elo(before, slices.IndexFunc(results, func(r malefiz.Result) bool { return r.Won }))
 		for j, r := range results {
 			rating[r.Player] = before[j] + delta[j]
 			if _, err := result.ExecContext(ctx, id, r.Color, r.Player, r.Name, r.Computer, r.Won,
@@ -225,7 +226,7 @@ func buildStats(ctx context.Context, path string) error {
 	}
 	for i := range benchOpen {
 		wake := benchNow.Add(time.Duration(rng.IntN(48)-24) * time.Hour).UnixMilli()
-		if _, err := game.ExecContext(ctx, benchGames+i+1, fmt.Sprint("open", i), StatusRunning,
+		if _, err := game.ExecContext(ctx, benchGames+i+1, fmt.Sprint("open", i), malefiz.StatusRunning,
 			benchNow.UnixMilli(), benchNow.UnixMilli(), nil, wake); err != nil {
 			return err
 		}
@@ -238,15 +239,15 @@ func buildStats(ctx context.Context, path string) error {
 
 // benchGame opens a new database of backend, closed when b ends, with a
 // running game of two people and a computer whose state has size bytes.
-func benchGame(b *testing.B, backend TestBackend, size int) (*DB, *Game) {
+func benchGame(b *testing.B, backend TestBackend, size int) (*DB, *malefiz.Game) {
 	db, err := Open(b.Context(), backend.NewURL(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning, State: make([]byte, size),
-		Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
-	if err := db.CreateGame(b.Context(), g, Event{Kind: EventStart, Data: "red"}); err != nil {
+	g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning, State: make([]byte, size),
+		Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}, {Color: "yellow", Computer: "easy"}}}
+	if err := db.CreateGame(b.Context(), g, malefiz.Event{Kind: malefiz.EventStart, Data: "red"}); err != nil {
 		b.Fatal(err)
 	}
 	return db, g
@@ -268,8 +269,8 @@ func BenchmarkMove(b *testing.B) {
 					g.WakeAt = g.Deadline
 					start := time.Now()
 					if err := db.UpdateGame(b.Context(), g,
-						Event{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
-						Event{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}); err != nil {
+						malefiz.Event{Kind: malefiz.EventRoll, UserID: "u1", Color: "red", Data: "4"},
+						malefiz.Event{Kind: malefiz.EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}); err != nil {
 						b.Fatal(err)
 					}
 					times = append(times, time.Since(start))
@@ -299,15 +300,15 @@ func BenchmarkClick(b *testing.B) {
 			g := l.Game
 			g.State[i%len(g.State)]++
 			c := &Commit{Game: g,
-				Events: []Event{{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
-					{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
+				Events: []malefiz.Event{{Kind: malefiz.EventRoll, UserID: "u1", Color: "red", Data: "4"},
+					{Kind: malefiz.EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
 				Effects: []Effect{{Kind: "post", Payload: []byte("turn")}, {Kind: "edit", Payload: []byte("card")}},
 				Owner:   "p1", Lease: time.Minute}
 			if err := db.Commit(b.Context(), c); err != nil {
 				b.Fatal(err)
 			}
 			if err := db.RecordDeliveries(b.Context(), "p1", []Delivery{
-				{ID: c.Effects[0].ID, Result: "m", Record: &MessageRecord{Role: RoleTurn, MessageID: fmt.Sprint(i)}},
+				{ID: c.Effects[0].ID, Result: "m", Record: &malefiz.MessageRecord{Role: malefiz.RoleTurn, MessageID: fmt.Sprint(i)}},
 				{ID: c.Effects[1].ID, Result: "ok"}}); err != nil {
 				b.Fatal(err)
 			}
@@ -347,13 +348,13 @@ func BenchmarkFinishGame(b *testing.B) {
 		colors := []string{"red", "green", "yellow", "blue"}
 		for b.Loop() {
 			b.StopTimer()
-			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+			g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning}
 			if err := db.CreateGame(b.Context(), g); err != nil {
 				b.Fatal(err)
 			}
 			results := randomResults(rng, colors, 100)
 			b.StartTimer()
-			if err := db.FinishGame(b.Context(), g, results, Event{Kind: EventWin}); err != nil {
+			if err := db.FinishGame(b.Context(), g, results, malefiz.Event{Kind: malefiz.EventWin}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -538,11 +539,11 @@ func benchCommitAndClaim(b *testing.B, backend TestBackend, queue string) {
 	b.Cleanup(func() { db.Close() })
 	now := benchNow
 	db.Now = func() time.Time { return now }
-	games := make([]*Game, benchOutboxGames)
+	games := make([]*malefiz.Game, benchOutboxGames)
 	for i := range games {
-		games[i] = &Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: StatusRunning, State: make([]byte, 2<<10),
-			Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
-		if err := db.CreateGame(b.Context(), games[i], Event{Kind: EventStart, Data: "red"}); err != nil {
+		games[i] = &malefiz.Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: malefiz.StatusRunning, State: make([]byte, 2<<10),
+			Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
+		if err := db.CreateGame(b.Context(), games[i], malefiz.Event{Kind: malefiz.EventStart, Data: "red"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -554,8 +555,8 @@ func benchCommitAndClaim(b *testing.B, backend TestBackend, queue string) {
 		g := games[i%len(games)]
 		g.State[i%len(g.State)]++
 		c := &Commit{Game: g,
-			Events: []Event{{Kind: EventRoll, UserID: "u1", Color: "red", Data: "4"},
-				{Kind: EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
+			Events: []malefiz.Event{{Kind: malefiz.EventRoll, UserID: "u1", Color: "red", Data: "4"},
+				{Kind: malefiz.EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11"}},
 			Effects: []Effect{{Kind: "post", Payload: []byte("turn")}, {Queue: queue, Kind: "edit", Payload: []byte("card")}}}
 		if err := db.Commit(b.Context(), c); err != nil {
 			b.Fatal(err)

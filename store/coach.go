@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // Grade is one graded roll of a human player, as the coach stores it (see
@@ -106,8 +108,8 @@ func (db *DB) SaveGrades(ctx context.Context, c *Coaching) error {
 // log, its grades in the order of its history, and whether its grading
 // is final.
 type Grading struct {
-	Game   *Game
-	Events []Event
+	Game   *malefiz.Game
+	Events []malefiz.Event
 	Grades []Grade
 	Final  bool
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -46,7 +47,7 @@ func TestSaveGrades(t *testing.T) {
 		gr, err := db.Grading(ctx, g.ID)
 		require.NoError(t, err)
 		assert.Equal(t, g.ID, gr.Game.ID)
-		assert.Equal(t, store.StatusFinished, gr.Game.Status)
+		assert.Equal(t, malefiz.StatusFinished, gr.Game.Status)
 		assert.NotEmpty(t, gr.Events, "the log, for the replay")
 		assert.Equal(t, got, gr.Grades)
 		assert.True(t, gr.Final)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // Commit is everything one action writes, in one transaction: a game created
@@ -13,9 +15,9 @@ import (
 type Commit struct {
 	// Game is created when its ID is 0 (as CreateGame), else written at
 	// Game.Version (as UpdateGame, or FinishGame when Results is set).
-	Game    *Game
-	Events  []Event
-	Results []Result // non-nil: the game finishes (see FinishGame)
+	Game    *malefiz.Game
+	Events  []malefiz.Event
+	Results []malefiz.Result // non-nil: the game finishes (see FinishGame)
 	// Rate rates the finished game; nil means the DB's Rate.
 	Rate Rating
 	// Rated, when set, is called inside the transaction with the results
@@ -23,7 +25,7 @@ type Commit struct {
 	// are written: it may complete their payloads with the ratings, which
 	// are known only there, so that they are final when committed. An
 	// error rolls the commit back.
-	Rated func(rated []Result) error
+	Rated func(rated []malefiz.Result) error
 	// Effects are appended to the game's outbox, each to its queue (see
 	// Effect), in order; Commit sets their ID, GameID and CreatedAt.
 	Effects []Effect
@@ -76,7 +78,7 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	var (
 		id    = g.ID
 		u     updated
-		rated []Result
+		rated []malefiz.Result
 	)
 	all := c.Effects
 	if id == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -23,7 +24,7 @@ func TestConcurrentActions(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
-		mustCreate(t, db, g, store.Event{Kind: store.EventStart})
+		mustCreate(t, db, g, malefiz.Event{Kind: malefiz.EventStart})
 
 		const (
 			players  = 8
@@ -49,8 +50,8 @@ func TestConcurrentActions(t *testing.T) {
 					from := g.Version
 					g.State = fmt.Appendf(nil, "player %d from version %d", p, from)
 					err = db.UpdateGame(ctxT(t), g,
-						store.Event{Kind: store.EventRoll, Data: fmt.Sprint(p)},
-						store.Event{Kind: store.EventMove, Data: fmt.Sprint(from)})
+						malefiz.Event{Kind: malefiz.EventRoll, Data: fmt.Sprint(p)},
+						malefiz.Event{Kind: malefiz.EventMove, Data: fmt.Sprint(from)})
 					mu.Lock()
 					switch {
 					case err == nil:
@@ -96,9 +97,9 @@ func TestConcurrentActions(t *testing.T) {
 			}
 			// Each write's two events sit together: the move names the
 			// version its roll's writer started from.
-			if i > 0 && e.Kind == store.EventMove {
+			if i > 0 && e.Kind == malefiz.EventMove {
 				from := e.Data
-				if roll := events[i-1]; roll.Kind != store.EventRoll || fmt.Sprint(winners[mustAtoi(t, from)][0]) != roll.Data {
+				if roll := events[i-1]; roll.Kind != malefiz.EventRoll || fmt.Sprint(winners[mustAtoi(t, from)][0]) != roll.Data {
 					t.Errorf("events %d, %d: %+v, %+v are not one write", i-1, i, roll, e)
 				}
 			}
@@ -127,7 +128,7 @@ func TestConcurrentGames(t *testing.T) {
 					return
 				}
 				for range 10 {
-					if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventPass}); err != nil {
+					if err := db.UpdateGame(ctxT(t), g, malefiz.Event{Kind: malefiz.EventPass}); err != nil {
 						t.Error(err)
 						return
 					}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // Both backends have the same migrations, by name.
@@ -63,22 +65,22 @@ func fillForCopy(t *testing.T, db *DB) {
 	colors := []string{"red", "green", "yellow", "blue"}
 	for i := range 40 {
 		now = now.Add(time.Duration(rng.IntN(48)) * time.Hour)
-		g := &Game{GuildID: []string{"g1", "g2"}[i%2], ChannelID: fmt.Sprint("c", i), Status: StatusRunning,
-			State: []byte{byte(i), 0, 1}, Seats: []Seat{{Color: "red", UserID: "u1"}, {Color: "green", Computer: "easy", Left: i%3 == 0}},
+		g := &malefiz.Game{GuildID: []string{"g1", "g2"}[i%2], ChannelID: fmt.Sprint("c", i), Status: malefiz.StatusRunning,
+			State: []byte{byte(i), 0, 1}, Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", Computer: "easy", Left: i%3 == 0}},
 			WakeAt: now.Add(time.Hour), ReminderSent: i%2 == 0}
-		require.NoError(t, db.Commit(ctx, &Commit{Game: g, Events: []Event{{Kind: EventStart, Data: "red"}},
+		require.NoError(t, db.Commit(ctx, &Commit{Game: g, Events: []malefiz.Event{{Kind: malefiz.EventStart, Data: "red"}},
 			Effects: []Effect{{Kind: "post", Payload: []byte("lobby")}}}))
-		require.NoError(t, db.UpdateGame(ctx, g, Event{Kind: EventRoll, Data: "3"}, Event{Kind: EventMove, Data: "a1-b2"}))
+		require.NoError(t, db.UpdateGame(ctx, g, malefiz.Event{Kind: malefiz.EventRoll, Data: "3"}, malefiz.Event{Kind: malefiz.EventMove, Data: "a1-b2"}))
 		switch i % 4 {
 		case 3: // left running
 		case 2:
-			g.Status = StatusCancelled
-			require.NoError(t, db.UpdateGame(ctx, g, Event{Kind: EventCancel}))
+			g.Status = malefiz.StatusCancelled
+			require.NoError(t, db.UpdateGame(ctx, g, malefiz.Event{Kind: malefiz.EventCancel}))
 		default:
-			require.NoError(t, db.FinishGame(ctx, g, randomResults(rng, colors[:2+rng.IntN(3)], 9), Event{Kind: EventWin}))
+			require.NoError(t, db.FinishGame(ctx, g, randomResults(rng, colors[:2+rng.IntN(3)], 9), malefiz.Event{Kind: malefiz.EventWin}))
 		}
 	}
-	require.NoError(t, db.SetGuildSettings(ctx, "g1", GuildSettings{TurnTimeout: time.Hour}))
+	require.NoError(t, db.SetGuildSettings(ctx, "g1", malefiz.GuildSettings{TurnTimeout: time.Hour}))
 	effects, err := db.ClaimEffects(ctx, "p1", time.Minute, 5)
 	require.NoError(t, err)
 	require.NoError(t, db.EffectDone(ctx, "p1", effects[0].ID, "m1", nil))
@@ -127,7 +129,7 @@ func TestCopy(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, time.Hour, s.TurnTimeout)
 
-				g := &Game{GuildID: "g1", ChannelID: "new", Status: StatusLobby}
+				g := &malefiz.Game{GuildID: "g1", ChannelID: "new", Status: malefiz.StatusLobby}
 				require.NoError(t, dst.CreateGame(t.Context(), g))
 				assert.Equal(t, int64(41), g.ID)
 

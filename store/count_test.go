@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -19,7 +20,7 @@ func TestRunningGames(t *testing.T) {
 			mustCreate(t, db, newGame(ch))
 		}
 		lobby := newGame("c4")
-		lobby.Status = store.StatusLobby
+		lobby.Status = malefiz.StatusLobby
 		mustCreate(t, db, lobby)
 		n, err = db.RunningGames(ctxT(t))
 		require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -199,7 +200,7 @@ func replayGame(t *testing.T, db *store.DB, id int64) error {
 			return fmt.Errorf("event %d has seq %d", i+1, e.Seq)
 		}
 	}
-	if len(events) == 0 || events[0].Kind != store.EventStart {
+	if len(events) == 0 || events[0].Kind != malefiz.EventStart {
 		return fmt.Errorf("log does not begin with start: %+v", events)
 	}
 	var players []engine.Color
@@ -219,11 +220,11 @@ func replayGame(t *testing.T, db *store.DB, id int64) error {
 		return err
 	}
 	for _, e := range events[1:] {
-		if (e.Kind == store.EventRoll || e.Kind == store.EventMove) && eg.Turn().String() != e.Color {
+		if (e.Kind == malefiz.EventRoll || e.Kind == malefiz.EventMove) && eg.Turn().String() != e.Color {
 			return fmt.Errorf("event %d: %s to move, event by %s", e.Seq, eg.Turn(), e.Color)
 		}
 		switch e.Kind {
-		case store.EventRoll:
+		case malefiz.EventRoll:
 			n, err := strconv.Atoi(e.Data)
 			if err != nil {
 				return fmt.Errorf("event %d: %w", e.Seq, err)
@@ -231,7 +232,7 @@ func replayGame(t *testing.T, db *store.DB, id int64) error {
 			if _, err := eg.Roll(engine.DiceFunc(func() int { return n })); err != nil {
 				return fmt.Errorf("event %d: %w", e.Seq, err)
 			}
-		case store.EventMove:
+		case malefiz.EventMove:
 			m, err := engine.ParseMove(e.Data)
 			if err != nil {
 				return fmt.Errorf("event %d: %w", e.Seq, err)
@@ -239,11 +240,11 @@ func replayGame(t *testing.T, db *store.DB, id int64) error {
 			if err := eg.Move(m); err != nil {
 				return fmt.Errorf("event %d: %w", e.Seq, err)
 			}
-		case store.EventPass:
+		case malefiz.EventPass:
 			if eg.Phase() != engine.PhaseRoll {
 				return fmt.Errorf("event %d: pass, but the game waits for %s", e.Seq, eg.Phase())
 			}
-		case store.EventWin:
+		case malefiz.EventWin:
 			if !eg.Over() || eg.Winner().String() != e.Color {
 				return fmt.Errorf("event %d: %s wins, but the engine's winner is %s", e.Seq, e.Color, eg.Winner())
 			}
@@ -258,7 +259,7 @@ func replayGame(t *testing.T, db *store.DB, id int64) error {
 	if !bytes.Equal(state, g.State) {
 		return fmt.Errorf("stored state differs from the replay of %d events:\nstored %s\nreplay %s", len(events), g.State, state)
 	}
-	if eg.Over() != (g.Status == store.StatusFinished) {
+	if eg.Over() != (g.Status == malefiz.StatusFinished) {
 		return fmt.Errorf("status %s, engine over %v", g.Status, eg.Over())
 	}
 	return nil
@@ -282,15 +283,15 @@ func crashChild(t *testing.T, path string, seed uint64) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			events := []store.Event{{Kind: store.EventRoll, Color: color, Data: strconv.Itoa(roll)}}
+			events := []malefiz.Event{{Kind: malefiz.EventRoll, Color: color, Data: strconv.Itoa(roll)}}
 			if moves := eg.LegalMoves(); len(moves) > 0 {
 				m := pickMove(rng, moves)
 				if err := eg.Move(m); err != nil {
 					t.Fatal(err)
 				}
-				events = append(events, store.Event{Kind: store.EventMove, Color: color, Data: m.String()})
+				events = append(events, malefiz.Event{Kind: malefiz.EventMove, Color: color, Data: m.String()})
 			} else {
-				events = append(events, store.Event{Kind: store.EventPass, Color: color})
+				events = append(events, malefiz.Event{Kind: malefiz.EventPass, Color: color})
 			}
 			if g.State, err = eg.MarshalBinary(); err != nil {
 				t.Fatal(err)
@@ -307,18 +308,18 @@ func crashChild(t *testing.T, path string, seed uint64) {
 			break
 		}
 		// The last move wins: finish with it.
-		var results []store.Result
+		var results []malefiz.Result
 		for _, s := range g.Seats {
-			results = append(results, store.Result{Player: s.UserID, Name: s.Name, Color: s.Color,
+			results = append(results, malefiz.Result{Player: s.UserID, Name: s.Name, Color: s.Color,
 				Won: s.Color == eg.Winner().String(), Turns: eg.TurnNumber() / len(g.Seats), GameTurns: eg.TurnNumber()})
 		}
 		h := eg.History()
 		last := h[len(h)-1]
 		color := last.Color.String()
 		if err := db.FinishGame(t.Context(), g, results,
-			store.Event{Kind: store.EventRoll, Color: color, Data: strconv.Itoa(last.Roll)},
-			store.Event{Kind: store.EventMove, Color: color, Data: last.Move.String()},
-			store.Event{Kind: store.EventWin, Color: color},
+			malefiz.Event{Kind: malefiz.EventRoll, Color: color, Data: strconv.Itoa(last.Roll)},
+			malefiz.Event{Kind: malefiz.EventMove, Color: color, Data: last.Move.String()},
+			malefiz.Event{Kind: malefiz.EventWin, Color: color},
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +330,7 @@ func crashChild(t *testing.T, path string, seed uint64) {
 
 // resumeOrStart returns the channel's open game and its engine state, or
 // starts a new game.
-func resumeOrStart(t *testing.T, db *store.DB, rng *rand.Rand) (*store.Game, *engine.Game) {
+func resumeOrStart(t *testing.T, db *store.DB, rng *rand.Rand) (*malefiz.Game, *engine.Game) {
 	g, err := db.OpenGame(t.Context(), crashGuild, crashChannel)
 	if err == nil {
 		var eg engine.Game
@@ -344,19 +345,19 @@ func resumeOrStart(t *testing.T, db *store.DB, rng *rand.Rand) (*store.Game, *en
 	all := []engine.Color{engine.Red, engine.Green, engine.Yellow, engine.Blue}
 	players := all[:2+rng.IntN(3)]
 	first := players[rng.IntN(len(players))]
-	opts := store.Options{Seats: len(players), SixAgain: rng.IntN(2) == 0, SafeRow2: rng.IntN(2) == 0}
+	opts := malefiz.Options{Seats: len(players), SixAgain: rng.IntN(2) == 0, SafeRow2: rng.IntN(2) == 0}
 	eg, err := engine.NewGame(players, first, engine.Rules{SixAgain: opts.SixAgain, SafeRow2: opts.SafeRow2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g = &store.Game{GuildID: crashGuild, ChannelID: crashChannel, HostID: "u0", Status: store.StatusRunning, Options: opts}
+	g = &malefiz.Game{GuildID: crashGuild, ChannelID: crashChannel, HostID: "u0", Status: malefiz.StatusRunning, Options: opts}
 	for i, c := range players {
-		g.Seats = append(g.Seats, store.Seat{Color: c.String(), UserID: fmt.Sprint("u", i), Name: strings.ToUpper(c.String())})
+		g.Seats = append(g.Seats, malefiz.Seat{Color: c.String(), UserID: fmt.Sprint("u", i), Name: strings.ToUpper(c.String())})
 	}
 	if g.State, err = eg.MarshalBinary(); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateGame(t.Context(), g, store.Event{Kind: store.EventStart, Data: first.String()}); err != nil {
+	if err := db.CreateGame(t.Context(), g, malefiz.Event{Kind: malefiz.EventStart, Data: first.String()}); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Printf("ack %d %d\n", g.ID, g.LastSeq)

@@ -1,8 +1,8 @@
 // Package store keeps every game in one database: games and their seats,
 // the append-only event log of each game, per-guild settings, and the
 // statistics of finished games (results, ratings, leaderboards). The types
-// of games, seats, events and settings are the domain's (package malefiz,
-// aliased here, see domain.go); the store knows nothing of Discord or of
+// of games, seats, events and settings are the domain's (package malefiz);
+// the store knows nothing of Discord or of
 // the game's rules. Files: db.go opens, migrate.go migrates, tx.go begins
 // and counts the transactions, commit.go writes a change, game.go and
 // load.go read games, outbox.go and claims.go keep the outbox, results.go,

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -16,14 +17,14 @@ func TestMarkDMRefused(t *testing.T) {
 		db, _ := openTest(t, b)
 		for _, tc := range []struct {
 			name   string
-			before *store.UserSettings
-			want   store.UserSettings
+			before *malefiz.UserSettings
+			want   malefiz.UserSettings
 		}{
-			{name: "a user with settings", before: &store.UserSettings{DM: true, PingAlways: true},
-				want: store.UserSettings{DM: true, DMRefused: true, PingAlways: true}},
-			{name: "a user who turned DMs off meanwhile", before: &store.UserSettings{},
-				want: store.UserSettings{DMRefused: true}},
-			{name: "a user without settings", want: store.UserSettings{DM: true, DMRefused: true}},
+			{name: "a user with settings", before: &malefiz.UserSettings{DM: true, PingAlways: true},
+				want: malefiz.UserSettings{DM: true, DMRefused: true, PingAlways: true}},
+			{name: "a user who turned DMs off meanwhile", before: &malefiz.UserSettings{},
+				want: malefiz.UserSettings{DMRefused: true}},
+			{name: "a user without settings", want: malefiz.UserSettings{DM: true, DMRefused: true}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				user := "user " + tc.name

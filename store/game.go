@@ -9,13 +9,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // CreateGame stores a new game, in its lobby or running, with its seats and
 // first events, and sets g.ID, g.Version (1), g.LastSeq, g.CreatedAt and
 // g.UpdatedAt. It fails with ErrChannelBusy when the channel already has an
 // open game.
-func (db *DB) CreateGame(ctx context.Context, g *Game, events ...Event) error {
+func (db *DB) CreateGame(ctx context.Context, g *malefiz.Game, events ...malefiz.Event) error {
 	return db.Commit(ctx, &Commit{Game: g, Events: events})
 }
 
@@ -29,12 +31,12 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, events ...Event) error {
 // Setting Status to cancelled ends an open game without a result, sets
 // FinishedAt and clears WakeAt. A game is finished with FinishGame, not here;
 // an ended game stays ended, though it can still be written.
-func (db *DB) UpdateGame(ctx context.Context, g *Game, events ...Event) error {
+func (db *DB) UpdateGame(ctx context.Context, g *malefiz.Game, events ...malefiz.Event) error {
 	return db.Commit(ctx, &Commit{Game: g, Events: events})
 }
 
 // createGame inserts g with its seats and events and returns its ID.
-func createGame(ctx context.Context, tx wtx, g *Game, now time.Time, events []Event) (int64, error) {
+func createGame(ctx context.Context, tx wtx, g *malefiz.Game, now time.Time, events []malefiz.Event) (int64, error) {
 	if g.GuildID == "" || g.ChannelID == "" {
 		return 0, errors.New("guild and channel IDs are required")
 	}
@@ -85,7 +87,7 @@ func createGame(ctx context.Context, tx wtx, g *Game, now time.Time, events []Ev
 // updated is what a successful write changes in the caller's Game, applied
 // only once the transaction committed.
 type updated struct {
-	status     Status
+	status     malefiz.Status
 	version    int64
 	lastSeq    int64
 	updatedAt  time.Time
@@ -93,7 +95,7 @@ type updated struct {
 	wakeAt     time.Time
 }
 
-func (u updated) apply(g *Game) {
+func (u updated) apply(g *malefiz.Game) {
 	g.Status, g.Version, g.LastSeq = u.status, u.version, u.lastSeq
 	g.UpdatedAt, g.FinishedAt, g.WakeAt = u.updatedAt, u.finishedAt, u.wakeAt
 }
@@ -103,13 +105,13 @@ func (u updated) apply(g *Game) {
 // Else the stored game must have g's status already, or be open while g is
 // open or cancelled: an ended game does not come back, and only FinishGame
 // finishes one.
-func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time, events []Event) (updated, error) {
+func updateGame(ctx context.Context, tx wtx, g *malefiz.Game, finish bool, now time.Time, events []malefiz.Event) (updated, error) {
 	status := g.Status
 	if finish {
-		status = StatusFinished
+		status = malefiz.StatusFinished
 	}
 	switch status {
-	case StatusLobby, StatusRunning, StatusFinished, StatusCancelled:
+	case malefiz.StatusLobby, malefiz.StatusRunning, malefiz.StatusFinished, malefiz.StatusCancelled:
 	default:
 		return updated{}, fmt.Errorf("invalid status %q", status)
 	}
@@ -149,9 +151,9 @@ func updateGame(ctx context.Context, tx wtx, g *Game, finish bool, now time.Time
 
 // whyNot says why an update of game id at version to status found no row:
 // no such game, a stale version, or a change of status not allowed.
-func whyNot(ctx context.Context, tx dtx, id, version int64, status Status) error {
+func whyNot(ctx context.Context, tx dtx, id, version int64, status malefiz.Status) error {
 	var stored int64
-	var was Status
+	var was malefiz.Status
 	err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&stored, &was)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
@@ -161,7 +163,7 @@ func whyNot(ctx context.Context, tx dtx, id, version int64, status Status) error
 	if stored != version {
 		return fmt.Errorf("version %d, stored %d: %w", version, stored, ErrConflict)
 	}
-	if status == StatusFinished && was.Open() {
+	if status == malefiz.StatusFinished && was.Open() {
 		return errors.New("a game is finished with FinishGame")
 	}
 	return fmt.Errorf("a %s game cannot become %s", was, status)
@@ -169,7 +171,7 @@ func whyNot(ctx context.Context, tx dtx, id, version int64, status Status) error
 
 // writeSeats makes the stored seats of a game equal seats. Most moves change
 // no seat; then it writes nothing.
-func writeSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
+func writeSeats(ctx context.Context, tx wtx, gameID int64, seats []malefiz.Seat) error {
 	stored, err := scanSeats(tx.stmt(ctx, tx.st.gameSeats).QueryContext(ctx, gameID))
 	if err != nil {
 		return fmt.Errorf("seats: %w", err)
@@ -184,7 +186,7 @@ func writeSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
 }
 
 // insertSeats writes the seats of a game that has none stored.
-func insertSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error {
+func insertSeats(ctx context.Context, tx wtx, gameID int64, seats []malefiz.Seat) error {
 	insert := tx.stmt(ctx, tx.st.insertSeat)
 	for i, s := range seats {
 		if _, err := insert.ExecContext(ctx, gameID, i, s.Color, s.UserID, s.Name, s.Computer, s.Timeouts, s.Left, toMillis0(s.Acted)); err != nil {
@@ -195,7 +197,7 @@ func insertSeats(ctx context.Context, tx wtx, gameID int64, seats []Seat) error 
 }
 
 // insertEvents appends events numbered from seq on.
-func insertEvents(ctx context.Context, tx wtx, gameID, seq int64, now time.Time, events []Event) error {
+func insertEvents(ctx context.Context, tx wtx, gameID, seq int64, now time.Time, events []malefiz.Event) error {
 	insert := tx.stmt(ctx, tx.st.insertEvent)
 	for i, e := range events {
 		if e.Kind == "" {
@@ -213,7 +215,7 @@ func insertEvents(ctx context.Context, tx wtx, gameID, seq int64, now time.Time,
 }
 
 // Game returns the game with the given ID, or ErrNotFound.
-func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
+func (db *DB) Game(ctx context.Context, id int64) (*malefiz.Game, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
@@ -229,7 +231,7 @@ func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
 
 // OpenGame returns the open (lobby or running) game of a channel, or
 // ErrNotFound.
-func (db *DB) OpenGame(ctx context.Context, guildID, channelID string) (*Game, error) {
+func (db *DB) OpenGame(ctx context.Context, guildID, channelID string) (*malefiz.Game, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: open game of channel %s: %w", channelID, err)
@@ -246,7 +248,7 @@ func (db *DB) OpenGame(ctx context.Context, guildID, channelID string) (*Game, e
 
 // OpenGames returns the open games of a channel, or of a thread a game
 // plays in, newest first.
-func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*Game, error) {
+func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: open games of channel %s: %w", channelID, err)
@@ -265,7 +267,7 @@ func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*Game
 // DueGames returns up to limit games whose WakeAt is at or before now,
 // earliest first. It is a range scan of an index, however many games are
 // stored.
-func (db *DB) DueGames(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
+func (db *DB) DueGames(ctx context.Context, now time.Time, limit int) ([]*malefiz.Game, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: due games: %w", err)
@@ -300,7 +302,7 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 }
 
 // Events returns the event log of a game in order, or ErrNotFound.
-func (db *DB) Events(ctx context.Context, gameID int64) ([]Event, error) {
+func (db *DB) Events(ctx context.Context, gameID int64) ([]malefiz.Event, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", gameID, err)
@@ -314,7 +316,7 @@ func (db *DB) Events(ctx context.Context, gameID int64) ([]Event, error) {
 	return events, tx.Commit()
 }
 
-func findEvents(ctx context.Context, tx dtx, gameID int64) ([]Event, error) {
+func findEvents(ctx context.Context, tx dtx, gameID int64) ([]malefiz.Event, error) {
 	var exists bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, gameID).Scan(&exists); err != nil {
 		return nil, err
@@ -328,9 +330,9 @@ func findEvents(ctx context.Context, tx dtx, gameID int64) ([]Event, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var events []Event
+	var events []malefiz.Event
 	for rows.Next() {
-		var e Event
+		var e malefiz.Event
 		var at int64
 		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.UserID, &e.Color, &e.Data); err != nil {
 			return nil, err
@@ -346,7 +348,7 @@ const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, 
 	created_at, updated_at, finished_at, threaded, thread_id, reminder_message_id`
 
 // findGame returns the one game matching where, with its seats.
-func findGame(ctx context.Context, tx dtx, where string, args ...any) (*Game, error) {
+func findGame(ctx context.Context, tx dtx, where string, args ...any) (*malefiz.Game, error) {
 	games, err := findGames(ctx, tx, where, args...)
 	if err != nil {
 		return nil, err
@@ -359,13 +361,13 @@ func findGame(ctx context.Context, tx dtx, where string, args ...any) (*Game, er
 
 // findGames returns the games matching where (which may order and limit),
 // with their seats.
-func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*Game, error) {
+func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*malefiz.Game, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+gameColumns+` FROM games `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var games []*Game
+	var games []*malefiz.Game
 	for rows.Next() {
 		g, err := scanGame(rows)
 		if err != nil {
@@ -389,11 +391,11 @@ func findGames(ctx context.Context, tx dtx, where string, args ...any) ([]*Game,
 
 // findSeatsOf reads the seats of several games in one query (one round trip
 // to a database server, not one per game).
-func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
+func findSeatsOf(ctx context.Context, tx dtx, games []*malefiz.Game) error {
 	if len(games) == 0 {
 		return nil
 	}
-	byID := make(map[int64]*Game, len(games))
+	byID := make(map[int64]*malefiz.Game, len(games))
 	args := make([]any, len(games))
 	for i, g := range games {
 		byID[g.ID], args[i] = g, g.ID
@@ -407,7 +409,7 @@ func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
 	defer rows.Close()
 	for rows.Next() {
 		var id, acted int64
-		var s Seat
+		var s malefiz.Seat
 		if err := rows.Scan(&id, &s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left, &acted); err != nil {
 			return err
 		}
@@ -417,9 +419,9 @@ func findSeatsOf(ctx context.Context, tx dtx, games []*Game) error {
 	return rows.Err()
 }
 
-func scanGame(rows *sql.Rows) (*Game, error) {
+func scanGame(rows *sql.Rows) (*malefiz.Game, error) {
 	var (
-		g                                      Game
+		g                                      malefiz.Game
 		status, opts                           string
 		deadline, remindAt, wakeAt, finishedAt sql.NullInt64
 		createdAt, updatedAt                   int64
@@ -430,7 +432,7 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 		&g.Threaded, &g.ThreadID, &g.ReminderMessageID); err != nil {
 		return nil, err
 	}
-	g.Status = Status(status)
+	g.Status = malefiz.Status(status)
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return nil, fmt.Errorf("game %d: options: %w", g.ID, err)
 	}
@@ -440,7 +442,7 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 	return &g, nil
 }
 
-func findSeats(ctx context.Context, tx dtx, gameID int64) ([]Seat, error) {
+func findSeats(ctx context.Context, tx dtx, gameID int64) ([]malefiz.Seat, error) {
 	return scanSeats(tx.QueryContext(ctx, seatsQuery, gameID))
 }
 
@@ -448,14 +450,14 @@ const seatsQuery = `SELECT color, user_id, name, computer, timeouts, has_left, a
 	FROM seats WHERE game_id = ? ORDER BY seat`
 
 // scanSeats reads the rows of seatsQuery.
-func scanSeats(rows *sql.Rows, err error) ([]Seat, error) {
+func scanSeats(rows *sql.Rows, err error) ([]malefiz.Seat, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var seats []Seat
+	var seats []malefiz.Seat
 	for rows.Next() {
-		var s Seat
+		var s malefiz.Seat
 		var acted int64
 		if err := rows.Scan(&s.Color, &s.UserID, &s.Name, &s.Computer, &s.Timeouts, &s.Left, &acted); err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
@@ -27,8 +28,8 @@ func TestEventsAppendOnly(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b TestBackend) {
 		db := openInternal(t, b)
 		ctx := t.Context()
-		g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
-		if err := db.CreateGame(ctx, g, Event{Kind: EventStart}, Event{Kind: EventRoll}); err != nil {
+		g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning}
+		if err := db.CreateGame(ctx, g, malefiz.Event{Kind: malefiz.EventStart}, malefiz.Event{Kind: malefiz.EventRoll}); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range []string{
@@ -132,7 +133,7 @@ func TestAggregatesMatchResults(t *testing.T) {
 		colors := []string{"red", "green", "yellow", "blue"}
 		for i := range 60 {
 			now = now.Add(time.Hour)
-			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+			g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning}
 			if err := db.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -157,10 +158,10 @@ func TestAggregatesMatchResults(t *testing.T) {
 
 // randomResults returns the results of a game of the given colours among
 // players random players (some of them computers).
-func randomResults(rng *rand.Rand, colors []string, players int) []Result {
+func randomResults(rng *rand.Rand, colors []string, players int) []malefiz.Result {
 	winner := rng.IntN(len(colors))
 	length := 20 + rng.IntN(200)
-	var results []Result
+	var results []malefiz.Result
 	seen := map[string]bool{}
 	for i, c := range colors {
 		p := fmt.Sprint("u", rng.IntN(players))
@@ -168,7 +169,7 @@ func randomResults(rng *rand.Rand, colors []string, players int) []Result {
 			p = fmt.Sprint("u", rng.IntN(players))
 		}
 		seen[p] = true
-		r := Result{Player: p, Name: "Player " + p, Color: c, Won: i == winner,
+		r := malefiz.Result{Player: p, Name: "Player " + p, Color: c, Won: i == winner,
 			Captures: rng.IntN(5), Captured: rng.IntN(5), Barricades: rng.IntN(4),
 			Turns: length / len(colors), GameTurns: length}
 		if rng.IntN(5) == 0 {
@@ -301,7 +302,7 @@ func TestLeaderboardPeriods(t *testing.T) {
 		colors := []string{"red", "green", "yellow", "blue"}
 		for range 80 {
 			now = now.Add(time.Duration(rng.IntN(72)) * time.Hour)
-			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+			g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning}
 			if err := db.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -378,7 +379,7 @@ func TestMigrationBackfillsMonths(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		for range 30 {
 			now = now.Add(100 * time.Hour)
-			g := &Game{GuildID: "g", ChannelID: "c", Status: StatusRunning}
+			g := &malefiz.Game{GuildID: "g", ChannelID: "c", Status: malefiz.StatusRunning}
 			if err := db.CreateGame(t.Context(), g); err != nil {
 				t.Fatal(err)
 			}

@@ -5,15 +5,17 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // Loaded is what an action on a game starts from.
 type Loaded struct {
-	Game  *Game
-	Guild GuildSettings
+	Game  *malefiz.Game
+	Guild malefiz.GuildSettings
 	// Users are the settings of the game's seated people and of the
 	// users asked for; a user who set none has them off.
-	Users map[string]UserSettings
+	Users map[string]malefiz.UserSettings
 }
 
 // LoadGame reads, in one read transaction, game id with its seats, its
@@ -25,8 +27,8 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		return nil, fmt.Errorf("store: load game %d: %w", id, err)
 	}
 	defer tx.Rollback()
-	var g *Game
-	l := &Loaded{Users: map[string]UserSettings{}}
+	var g *malefiz.Game
+	l := &Loaded{Users: map[string]malefiz.UserSettings{}}
 	if db.rst != nil {
 		g, err = db.loadGame(ctx, tx, id)
 		if err == nil {
@@ -45,7 +47,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 	var ids []any
 	add := func(u string) {
 		if _, ok := l.Users[u]; u != "" && !ok {
-			l.Users[u] = UserSettings{}
+			l.Users[u] = malefiz.UserSettings{}
 			ids = append(ids, u)
 		}
 	}
@@ -71,7 +73,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		defer rows.Close()
 		for rows.Next() {
 			var u string
-			var s UserSettings
+			var s malefiz.UserSettings
 			if err := rows.Scan(&u, &s.DM, &s.DMRefused, &s.PingAlways); err != nil {
 				return nil, fmt.Errorf("store: load game %d: %w", id, err)
 			}
@@ -91,7 +93,7 @@ func usersSettingsQuery(n int) string {
 }
 
 // loadGame reads game id with its seats by the prepared statements.
-func (db *DB) loadGame(ctx context.Context, tx dtx, id int64) (*Game, error) {
+func (db *DB) loadGame(ctx context.Context, tx dtx, id int64) (*malefiz.Game, error) {
 	rows, err := tx.StmtContext(ctx, db.rst.game).QueryContext(ctx, id)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -15,11 +16,11 @@ func TestLoadGameReadsTheGameWithItsSettings(t *testing.T) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
 		require.NoError(t, db.CreateGame(ctxT(t), g))
-		gs := store.DefaultGuildSettings()
+		gs := malefiz.DefaultGuildSettings()
 		gs.Reminders = false
 		require.NoError(t, db.SetGuildSettings(ctxT(t), g.GuildID, gs))
-		require.NoError(t, db.SetUserSettings(ctxT(t), g.Seats[0].UserID, store.UserSettings{DM: true}))
-		require.NoError(t, db.SetUserSettings(ctxT(t), "someone", store.UserSettings{DMRefused: true}))
+		require.NoError(t, db.SetUserSettings(ctxT(t), g.Seats[0].UserID, malefiz.UserSettings{DM: true}))
+		require.NoError(t, db.SetUserSettings(ctxT(t), "someone", malefiz.UserSettings{DMRefused: true}))
 
 		before := db.Counts().Reads
 		l, err := db.LoadGame(ctxT(t), g.ID, "someone", "nobody")
@@ -65,7 +66,7 @@ func TestCommitSaysWhetherItsEffectsHeadTheQueue(t *testing.T) {
 		// One transaction records the outcomes of several deliveries.
 		before := db.Counts().Writes
 		require.NoError(t, db.RecordDeliveries(ctxT(t), "p1", []store.Delivery{{ID: c.Effects[0].ID, Result: "m1",
-			Record: &store.MessageRecord{Role: store.RoleTurn, MessageID: "m1"}}}))
+			Record: &malefiz.MessageRecord{Role: malefiz.RoleTurn, MessageID: "m1"}}}))
 		require.NoError(t, db.RecordDeliveries(ctxT(t), "p1", []store.Delivery{
 			{ID: c2.Effects[0].ID, Result: "m1"}, {ID: c2.Effects[1].ID, Failed: true, Result: "closed"}}))
 		assert.Equal(t, before+2, db.Counts().Writes)

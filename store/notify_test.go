@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -34,7 +35,7 @@ func TestListenGames(t *testing.T) {
 		require.Eventually(t, func() bool {
 			probes++
 			probe := newGame(fmt.Sprintf("probe%d", probes))
-			if one.Commit(ctxT(t), &store.Commit{Game: probe, Owner: "one", Events: []store.Event{{Kind: store.EventStart}}}) != nil {
+			if one.Commit(ctxT(t), &store.Commit{Game: probe, Owner: "one", Events: []malefiz.Event{{Kind: malefiz.EventStart}}}) != nil {
 				return false
 			}
 			select {
@@ -48,18 +49,18 @@ func TestListenGames(t *testing.T) {
 			<-heard
 		}
 
-		require.NoError(t, one.Commit(ctxT(t), &store.Commit{Game: g, Owner: "one", Events: []store.Event{{Kind: store.EventStart}}}))
+		require.NoError(t, one.Commit(ctxT(t), &store.Commit{Game: g, Owner: "one", Events: []malefiz.Event{{Kind: malefiz.EventStart}}}))
 		assert.Equal(t, g.ID, receive(t, heard), "the other replica hears the change")
 
 		stale := *g
 		stale.Version--
-		require.ErrorIs(t, one.Commit(ctxT(t), &store.Commit{Game: &stale, Owner: "one", Events: []store.Event{{Kind: store.EventRoll}}}), store.ErrConflict)
+		require.ErrorIs(t, one.Commit(ctxT(t), &store.Commit{Game: &stale, Owner: "one", Events: []malefiz.Event{{Kind: malefiz.EventRoll}}}), store.ErrConflict)
 		own, err := two.Game(ctxT(t), g.ID)
 		require.NoError(t, err)
-		require.NoError(t, two.Commit(ctxT(t), &store.Commit{Game: own, Owner: "replica two", Events: []store.Event{{Kind: store.EventRoll}}}))
+		require.NoError(t, two.Commit(ctxT(t), &store.Commit{Game: own, Owner: "replica two", Events: []malefiz.Event{{Kind: malefiz.EventRoll}}}))
 		fresh, err := one.Game(ctxT(t), g.ID)
 		require.NoError(t, err)
-		require.NoError(t, one.Commit(ctxT(t), &store.Commit{Game: fresh, Owner: "one", Events: []store.Event{{Kind: store.EventRoll}}}))
+		require.NoError(t, one.Commit(ctxT(t), &store.Commit{Game: fresh, Owner: "one", Events: []malefiz.Event{{Kind: malefiz.EventRoll}}}))
 		assert.Equal(t, g.ID, receive(t, heard), "the next change is heard")
 		select {
 		case id := <-heard:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // Effect is one entry of a game's outbox: something that must reach Discord
@@ -287,7 +289,7 @@ func sortEffects(effects []Effect) {
 // (without changing the game's version, so that no action in flight
 // conflicts with it). ErrLeaseLost when owner's claim ran out and someone
 // else took the effect, or it is done already.
-func (db *DB) EffectDone(ctx context.Context, owner string, id int64, result string, rec *MessageRecord) error {
+func (db *DB) EffectDone(ctx context.Context, owner string, id int64, result string, rec *malefiz.MessageRecord) error {
 	return db.finishEffect(ctx, owner, id, false, result, rec)
 }
 
@@ -298,16 +300,16 @@ func (db *DB) EffectFailed(ctx context.Context, owner string, id int64, reason s
 	return db.finishEffect(ctx, owner, id, true, reason, nil)
 }
 
-func (db *DB) finishEffect(ctx context.Context, owner string, id int64, failed bool, result string, rec *MessageRecord) error {
+func (db *DB) finishEffect(ctx context.Context, owner string, id int64, failed bool, result string, rec *malefiz.MessageRecord) error {
 	return db.RecordDeliveries(ctx, owner, []Delivery{{ID: id, Failed: failed, Result: result, Record: rec}})
 }
 
 // Delivery is the outcome of one effect's delivery.
 type Delivery struct {
 	ID     int64
-	Failed bool           // given up (see EffectFailed); else delivered (see EffectDone)
-	Result string         // what Discord answered, or why it was given up
-	Record *MessageRecord // delivered: where the new message's ID goes, if anywhere
+	Failed bool                   // given up (see EffectFailed); else delivered (see EffectDone)
+	Result string                 // what Discord answered, or why it was given up
+	Record *malefiz.MessageRecord // delivered: where the new message's ID goes, if anywhere
 }
 
 // RecordDeliveries records the outcomes of several effects delivered by
@@ -400,7 +402,7 @@ func (db *DB) ReleaseEffects(ctx context.Context, owner string, gameID int64) er
 
 // SetMessageID records the ID of one of a game's messages without changing
 // the game's version.
-func (db *DB) SetMessageID(ctx context.Context, gameID int64, role MessageRole, messageID string) error {
+func (db *DB) SetMessageID(ctx context.Context, gameID int64, role malefiz.MessageRole, messageID string) error {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: message of game %d: %w", gameID, err)
@@ -412,16 +414,16 @@ func (db *DB) SetMessageID(ctx context.Context, gameID int64, role MessageRole, 
 	return tx.Commit()
 }
 
-func setMessageID(ctx context.Context, tx wtx, gameID int64, role MessageRole, messageID string) error {
+func setMessageID(ctx context.Context, tx wtx, gameID int64, role malefiz.MessageRole, messageID string) error {
 	var column string
 	switch role {
-	case RoleLobby:
+	case malefiz.RoleLobby:
 		column = "lobby_message_id"
-	case RoleTurn:
+	case malefiz.RoleTurn:
 		column = "turn_message_id"
-	case RoleThread:
+	case malefiz.RoleThread:
 		column = "thread_id"
-	case RoleReminder:
+	case malefiz.RoleReminder:
 		column = "reminder_message_id"
 	default:
 		return fmt.Errorf("unknown message role %q", role)

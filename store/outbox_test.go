@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -18,9 +19,9 @@ func effect(kind, payload string) store.Effect {
 }
 
 // commitWithEffects creates game g with effects, claimed by owner when set.
-func commitWithEffects(t *testing.T, db *store.DB, g *store.Game, owner string, effects ...store.Effect) []store.Effect {
+func commitWithEffects(t *testing.T, db *store.DB, g *malefiz.Game, owner string, effects ...store.Effect) []store.Effect {
 	t.Helper()
-	c := &store.Commit{Game: g, Events: []store.Event{{Kind: store.EventStart, Data: "red"}},
+	c := &store.Commit{Game: g, Events: []malefiz.Event{{Kind: malefiz.EventStart, Data: "red"}},
 		Effects: effects, Owner: owner, Lease: 30 * time.Second}
 	require.NoError(t, db.Commit(ctxT(t), c))
 	return c.Effects
@@ -67,7 +68,7 @@ func TestClaimEffectsInOrderPerGame(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, other)
 
-		require.NoError(t, db.EffectDone(ctxT(t), "p1", e1[0].ID, "m100", &store.MessageRecord{Role: store.RoleTurn, MessageID: "m100"}))
+		require.NoError(t, db.EffectDone(ctxT(t), "p1", e1[0].ID, "m100", &malefiz.MessageRecord{Role: malefiz.RoleTurn, MessageID: "m100"}))
 		next, err := db.ClaimEffects(ctxT(t), "p2", time.Minute, 10)
 		require.NoError(t, err)
 		require.Len(t, next, 1)
@@ -229,15 +230,15 @@ func TestRatedCompletesTheEffectsInTheCommit(t *testing.T) {
 
 		failing := *g
 		err := db.Commit(ctxT(t), &store.Commit{Game: &failing, Results: twoResults(), Effects: []store.Effect{effect("post", "x")},
-			Rated: func([]store.Result) error { return errors.New("no") }})
+			Rated: func([]malefiz.Result) error { return errors.New("no") }})
 		require.Error(t, err)
 		n, err := db.PendingEffects(ctxT(t))
 		require.NoError(t, err)
 		assert.Zero(t, n, "a failed Rated writes nothing")
 
 		c := &store.Commit{Game: g, Results: results, Effects: []store.Effect{effect("post", "result")}}
-		var seen []store.Result
-		c.Rated = func(rated []store.Result) error {
+		var seen []malefiz.Result
+		c.Rated = func(rated []malefiz.Result) error {
 			seen = append(seen, rated...)
 			c.Effects[0].Payload = fmt.Appendf(nil, "result %.0f→%.0f", rated[0].RatingBefore, rated[0].RatingAfter)
 			return nil
@@ -270,7 +271,7 @@ func TestCreatedCommitsWhatNamesTheGameWithIt(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				g := newGame("c-" + tt.name)
-				g.Status = store.StatusLobby
+				g.Status = malefiz.StatusLobby
 				var named int64
 				c := &store.Commit{Game: g, Effects: []store.Effect{effect("adopt", "first")}, Owner: "me", Lease: time.Minute,
 					Created: func(id int64) ([]store.Effect, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -20,11 +21,11 @@ func card(payload string) store.Effect {
 
 // commitTo commits effects to game g (created when new), claimed by owner
 // when set, and returns them as written.
-func commitTo(t *testing.T, db *store.DB, g *store.Game, owner string, effects ...store.Effect) []store.Effect {
+func commitTo(t *testing.T, db *store.DB, g *malefiz.Game, owner string, effects ...store.Effect) []store.Effect {
 	t.Helper()
 	c := &store.Commit{Game: g, Effects: effects, Owner: owner, Lease: 30 * time.Second}
 	if g.ID == 0 {
-		c.Events = []store.Event{{Kind: store.EventStart, Data: "red"}}
+		c.Events = []malefiz.Event{{Kind: malefiz.EventStart, Data: "red"}}
 	}
 	require.NoError(t, db.Commit(ctxT(t), c))
 	return c.Effects
@@ -195,7 +196,7 @@ func TestEffectQueues(t *testing.T) {
 		}},
 		{"NextEffectAt counts a card edit only once no main effect holds it back", func(t *testing.T, db *store.DB, c *clock) {
 			g := newGame("c1")
-			writer := &store.Commit{Game: g, Events: []store.Event{{Kind: store.EventStart, Data: "red"}},
+			writer := &store.Commit{Game: g, Events: []malefiz.Event{{Kind: malefiz.EventStart, Data: "red"}},
 				Effects: []store.Effect{effect("post", "lobby"), card("card 1")}, Owner: "writer", Lease: time.Minute}
 			require.NoError(t, db.Commit(ctxT(t), writer))
 			assert.True(t, writer.Head)
@@ -309,7 +310,7 @@ func TestOutageLosesNothing(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, c := openTest(t, b)
 		const turns = 60
-		games := []*store.Game{newGame("c1"), newGame("c2")}
+		games := []*malefiz.Game{newGame("c1"), newGame("c2")}
 		for _, g := range games {
 			commitTo(t, db, g, "", effect("post", "lobby"), card("card 0"))
 		}
@@ -403,7 +404,7 @@ func TestQueuedEffectsUnderRacingCommits(t *testing.T) {
 		db, _ := openTest(t, b)
 		db.QueueGap = 0
 		const games, edits = 4, 25
-		gs := make([]*store.Game, games)
+		gs := make([]*malefiz.Game, games)
 		for i := range gs {
 			gs[i] = newGame(fmt.Sprint("c", i))
 			commitTo(t, db, gs[i], "")

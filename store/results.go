@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // InitialRating is where every player of a guild, computers included,
@@ -32,11 +34,11 @@ const historyLen = 100
 // sets their FinishedAt and ratings. See InitialRating for the rating rules.
 // A player who holds several seats (a computer level, say) plays each seat's
 // matches, and the game counts once per seat in their statistics.
-func (db *DB) FinishGame(ctx context.Context, g *Game, results []Result, events ...Event) error {
+func (db *DB) FinishGame(ctx context.Context, g *malefiz.Game, results []malefiz.Result, events ...malefiz.Event) error {
 	return db.Commit(ctx, &Commit{Game: g, Events: events, Results: results})
 }
 
-func checkResults(results []Result) error {
+func checkResults(results []malefiz.Result) error {
 	if len(results) < 2 {
 		return fmt.Errorf("%d results, want 2 or more", len(results))
 	}
@@ -62,7 +64,7 @@ func checkResults(results []Result) error {
 
 // recordResults rates the players, inserts the results and updates the
 // per-player aggregates. It returns the results with their ratings set.
-func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now time.Time, results []Result, rate Rating) ([]Result, error) {
+func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now time.Time, results []malefiz.Result, rate Rating) ([]malefiz.Result, error) {
 	results = slices.Clone(results)
 	ratings, err := lockPlayers(ctx, tx, guild, now, results)
 	if err != nil {
@@ -74,7 +76,7 @@ func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now 
 	}
 	delta := make([]float64, len(results)) // no rule: the ratings stay
 	if rate != nil {
-		delta = rate(before, slices.IndexFunc(results, func(r Result) bool { return r.Won }))
+		delta = rate(before, slices.IndexFunc(results, func(r malefiz.Result) bool { return r.Won }))
 	}
 	// A player's new rating adds up the changes of all their seats.
 	after := map[string]float64{}
@@ -157,7 +159,7 @@ func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now 
 // (no games) and at InitialRating, which the transaction then fills in; the
 // rows are taken in the order of the players' keys, so that two such
 // transactions cannot deadlock.
-func lockPlayers(ctx context.Context, tx dtx, guild string, now time.Time, results []Result) (map[string]float64, error) {
+func lockPlayers(ctx context.Context, tx dtx, guild string, now time.Time, results []malefiz.Result) (map[string]float64, error) {
 	ratings := map[string]float64{}
 	computer := map[string]bool{}
 	var players []string

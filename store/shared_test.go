@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -29,14 +30,14 @@ func TestTwoHandlesUpdateOneGame(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		one, two, _ := openTwo(t, b)
 		g := newGame("c1")
-		mustCreate(t, one, g, store.Event{Kind: store.EventStart})
+		mustCreate(t, one, g, malefiz.Event{Kind: malefiz.EventStart})
 		for round := range 20 {
 			var (
 				wg   sync.WaitGroup
 				errs [2]error
 			)
 			dbs := []*store.DB{one, two}
-			var read [2]*store.Game
+			var read [2]*malefiz.Game
 			for i, db := range dbs {
 				var err error
 				read[i], err = db.Game(ctxT(t), g.ID)
@@ -45,7 +46,7 @@ func TestTwoHandlesUpdateOneGame(t *testing.T) {
 			for i, db := range dbs {
 				wg.Go(func() {
 					read[i].State = []byte{byte(round), byte(i)}
-					errs[i] = db.UpdateGame(ctxT(t), read[i], store.Event{Kind: store.EventRoll})
+					errs[i] = db.UpdateGame(ctxT(t), read[i], malefiz.Event{Kind: malefiz.EventRoll})
 				})
 			}
 			wg.Wait()
@@ -86,7 +87,7 @@ func TestTwoHandlesHandleOneTimer(t *testing.T) {
 			handled int
 		)
 		dbs := []*store.DB{one, two}
-		var due [2][]*store.Game
+		var due [2][]*malefiz.Game
 		for i, db := range dbs {
 			var err error
 			due[i], err = db.DueGames(ctxT(t), c.now, 10)
@@ -97,7 +98,7 @@ func TestTwoHandlesHandleOneTimer(t *testing.T) {
 			wg.Go(func() {
 				h := due[i][0]
 				h.Deadline, h.WakeAt = time.Time{}, time.Time{}
-				err := db.UpdateGame(ctxT(t), h, store.Event{Kind: store.EventTimeout})
+				err := db.UpdateGame(ctxT(t), h, malefiz.Event{Kind: malefiz.EventTimeout})
 				if !errors.Is(err, store.ErrConflict) {
 					assert.NoError(t, err)
 				}
@@ -216,7 +217,7 @@ func TestDueGamesSeats(t *testing.T) {
 			g.WakeAt = t0.Add(time.Duration(i) * time.Minute)
 			g.Seats = g.Seats[:1+i%2]
 			if i == 3 {
-				g.Seats = append(g.Seats, store.Seat{Color: "blue", UserID: "u9", Left: true}, store.Seat{Color: "yellow", Computer: "hard"})
+				g.Seats = append(g.Seats, malefiz.Seat{Color: "blue", UserID: "u9", Left: true}, malefiz.Seat{Color: "yellow", Computer: "hard"})
 			}
 			mustCreate(t, db, g)
 		}
@@ -239,12 +240,12 @@ func TestTwoHandlesFinishGamesOfOnePlayer(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		one, two, _ := openTwo(t, b)
 		for round := range 30 {
-			var games [2]*store.Game
+			var games [2]*malefiz.Game
 			for i := range games {
 				games[i] = newGame(fmt.Sprintf("r%d-%d", round, i))
 				mustCreate(t, one, games[i])
 			}
-			results := [2][]store.Result{
+			results := [2][]malefiz.Result{
 				{{Player: "u1", Color: "red", Won: true}, {Player: fmt.Sprint("a", round), Color: "green"}},
 				{{Player: "u1", Color: "red"}, {Player: fmt.Sprint("b", round), Color: "green", Won: true}},
 			}

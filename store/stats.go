@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // PlayerStats is one player's record in a guild.
@@ -139,18 +141,18 @@ type FinishedGame struct {
 	GameID     int64
 	ChannelID  string
 	FinishedAt time.Time
-	Turns      int      // the length of the game in turns
-	Results    []Result // in seat order; the winner has Won set
+	Turns      int              // the length of the game in turns
+	Results    []malefiz.Result // in seat order; the winner has Won set
 }
 
 // Winner returns the winning seat's result.
-func (f FinishedGame) Winner() Result {
+func (f FinishedGame) Winner() malefiz.Result {
 	for _, r := range f.Results {
 		if r.Won {
 			return r
 		}
 	}
-	return Result{}
+	return malefiz.Result{}
 }
 
 // RecentGames returns a guild's last limit finished games, newest first.
@@ -211,8 +213,8 @@ func recentGames(ctx context.Context, tx dtx, guild string, limit int) ([]Finish
 
 // gameResults returns the results of games, each game's in seat order (a
 // result whose seat is gone first), in one query.
-func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]Result, error) {
-	results := map[int64][]Result{}
+func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]malefiz.Result, error) {
+	results := map[int64][]malefiz.Result{}
 	if len(gameIDs) == 0 {
 		return results, nil
 	}
@@ -231,7 +233,7 @@ func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]Resu
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r Result
+		var r malefiz.Result
 		var id, at int64
 		if err := rows.Scan(&id, &r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit,
 			&r.Captures, &r.Captured, &r.Barricades, &r.Turns, &r.GameTurns, &at,
@@ -247,7 +249,7 @@ func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]Resu
 // GameResults returns the results of a finished game, in seat colour
 // order as stored, with the ratings before and after; none for a game that
 // did not finish.
-func (db *DB) GameResults(ctx context.Context, gameID int64) ([]Result, error) {
+func (db *DB) GameResults(ctx context.Context, gameID int64) ([]malefiz.Result, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
@@ -260,9 +262,9 @@ func (db *DB) GameResults(ctx context.Context, gameID int64) ([]Result, error) {
 		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
 	}
 	defer rows.Close()
-	var out []Result
+	var out []malefiz.Result
 	for rows.Next() {
-		var r Result
+		var r malefiz.Result
 		var finished int64
 		if err := rows.Scan(&r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit, &r.Captures, &r.Captured,
 			&r.Barricades, &r.Turns, &r.GameTurns, &finished, &r.RatingBefore, &r.RatingAfter); err != nil {

@@ -7,31 +7,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // twoResults: Anna (red) beats the easy computer (green).
-func twoResults() []store.Result {
-	return []store.Result{
+func twoResults() []malefiz.Result {
+	return []malefiz.Result{
 		{Player: "u1", Name: "Anna", Color: "red", Won: true, Captures: 2, Captured: 1, Barricades: 3, Turns: 30, GameTurns: 60},
 		{Player: "ai:easy", Name: "Computer (easy)", Computer: true, Color: "green", Captures: 1, Captured: 2, Barricades: 1, Turns: 30, GameTurns: 60},
 	}
 }
 
 // play creates a game in guild1 with the players of results and finishes it.
-func play(t *testing.T, db *store.DB, channel string, results []store.Result) *store.Game {
+func play(t *testing.T, db *store.DB, channel string, results []malefiz.Result) *malefiz.Game {
 	t.Helper()
 	g := newGame(channel)
 	g.Seats = nil
 	for _, r := range results {
-		s := store.Seat{Color: r.Color, UserID: r.Player, Name: r.Name}
+		s := malefiz.Seat{Color: r.Color, UserID: r.Player, Name: r.Name}
 		if r.Computer {
-			s = store.Seat{Color: r.Color, Computer: "easy", Name: r.Name}
+			s = malefiz.Seat{Color: r.Color, Computer: "easy", Name: r.Name}
 		}
 		g.Seats = append(g.Seats, s)
 	}
 	mustCreate(t, db, g)
-	if err := db.FinishGame(ctxT(t), g, results, store.Event{Kind: store.EventWin}); err != nil {
+	if err := db.FinishGame(ctxT(t), g, results, malefiz.Event{Kind: malefiz.EventWin}); err != nil {
 		t.Fatalf("FinishGame: %v", err)
 	}
 	return g
@@ -44,7 +45,7 @@ func TestFinishGame(t *testing.T) {
 		db, c := openTest(t, b)
 		results := twoResults()
 		g := play(t, db, "c1", results)
-		if g.Status != store.StatusFinished || !g.FinishedAt.Equal(c.now) || g.Version != 2 {
+		if g.Status != malefiz.StatusFinished || !g.FinishedAt.Equal(c.now) || g.Version != 2 {
 			t.Errorf("after FinishGame: status %s, finished %v, version %d", g.Status, g.FinishedAt, g.Version)
 		}
 		// Two equal players: the winner takes K/2.
@@ -80,18 +81,18 @@ func TestFinishGameInvalidResults(t *testing.T) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
 		mustCreate(t, db, g)
-		for name, mod := range map[string]func([]store.Result) []store.Result{
-			"one seat":    func(r []store.Result) []store.Result { return r[:1] },
-			"no winner":   func(r []store.Result) []store.Result { r[0].Won = false; return r },
-			"two winners": func(r []store.Result) []store.Result { r[1].Won = true; return r },
-			"same colour": func(r []store.Result) []store.Result { r[1].Color = "red"; return r },
-			"no player":   func(r []store.Result) []store.Result { r[1].Player = ""; return r },
+		for name, mod := range map[string]func([]malefiz.Result) []malefiz.Result{
+			"one seat":    func(r []malefiz.Result) []malefiz.Result { return r[:1] },
+			"no winner":   func(r []malefiz.Result) []malefiz.Result { r[0].Won = false; return r },
+			"two winners": func(r []malefiz.Result) []malefiz.Result { r[1].Won = true; return r },
+			"same colour": func(r []malefiz.Result) []malefiz.Result { r[1].Color = "red"; return r },
+			"no player":   func(r []malefiz.Result) []malefiz.Result { r[1].Player = ""; return r },
 		} {
 			if err := db.FinishGame(ctxT(t), g, mod(twoResults())); err == nil {
 				t.Errorf("%s: FinishGame succeeded", name)
 			}
 		}
-		if got, _ := db.Game(ctxT(t), g.ID); got.Status != store.StatusRunning || got.Version != 1 {
+		if got, _ := db.Game(ctxT(t), g.ID); got.Status != malefiz.StatusRunning || got.Version != 1 {
 			t.Errorf("after failed FinishGame: %s, version %d", got.Status, got.Version)
 		}
 	})
@@ -100,7 +101,7 @@ func TestFinishGameInvalidResults(t *testing.T) {
 func TestRatings(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
-		four := []store.Result{
+		four := []malefiz.Result{
 			{Player: "u1", Color: "red", Won: true, Turns: 20, GameTurns: 80},
 			{Player: "u2", Color: "green", Turns: 20, GameTurns: 80},
 			{Player: "u3", Color: "yellow", Turns: 20, GameTurns: 80},
@@ -112,7 +113,7 @@ func TestRatings(t *testing.T) {
 			t.Errorf("after a game of four equals: %v, %v", four[0].RatingAfter, four[1].RatingAfter)
 		}
 		// Zero-sum, and an upset pays more than a favourite's win.
-		two := []store.Result{
+		two := []malefiz.Result{
 			{Player: "u2", Color: "red", Won: true, Turns: 10, GameTurns: 20},
 			{Player: "u1", Color: "green", Turns: 10, GameTurns: 20},
 		}
@@ -133,7 +134,7 @@ func TestPlayerStatsAndLeaderboard(t *testing.T) {
 		db, c := openTest(t, b)
 		// u1: wins in 30, wins in 20, loses to u2, wins in 25: streak 1.
 		// u2: loses, -, wins, loses. ai:easy: loses, loses, -, -.
-		games := [][]store.Result{
+		games := [][]malefiz.Result{
 			{
 				{Player: "u1", Name: "Anna", Color: "red", Won: true, Captures: 2, Barricades: 1, Turns: 30, GameTurns: 90},
 				{Player: "u2", Name: "Ben", Color: "green", Captured: 1, Turns: 30, GameTurns: 90},
@@ -160,7 +161,7 @@ func TestPlayerStatsAndLeaderboard(t *testing.T) {
 		// A cancelled game counts for nothing.
 		g := newGame("x")
 		mustCreate(t, db, g)
-		g.Status = store.StatusCancelled
+		g.Status = malefiz.StatusCancelled
 		if err := db.UpdateGame(ctxT(t), g); err != nil {
 			t.Fatal(err)
 		}

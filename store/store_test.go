@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 	_ "modernc.org/sqlite"
@@ -63,23 +64,23 @@ func openTest(t testing.TB, b store.TestBackend) (*store.DB, *clock) {
 }
 
 // newGame returns an unsaved running game of two seats in channel.
-func newGame(channel string) *store.Game {
-	return &store.Game{
+func newGame(channel string) *malefiz.Game {
+	return &malefiz.Game{
 		GuildID:   "guild1",
 		ChannelID: channel,
 		HostID:    "u1",
-		Status:    store.StatusRunning,
-		Options:   store.Options{Seats: 2, TurnTimeout: time.Hour, SixAgain: true},
+		Status:    malefiz.StatusRunning,
+		Options:   malefiz.Options{Seats: 2, TurnTimeout: time.Hour, SixAgain: true},
 		State:     []byte("state 0"),
 		Locale:    "de",
-		Seats: []store.Seat{
+		Seats: []malefiz.Seat{
 			{Color: "red", UserID: "u1", Name: "Anna"},
 			{Color: "green", Computer: "easy", Name: "Computer"},
 		},
 	}
 }
 
-func mustCreate(t testing.TB, db *store.DB, g *store.Game, events ...store.Event) {
+func mustCreate(t testing.TB, db *store.DB, g *malefiz.Game, events ...malefiz.Event) {
 	t.Helper()
 	if err := db.CreateGame(ctxT(t), g, events...); err != nil {
 		t.Fatalf("CreateGame: %v", err)
@@ -170,18 +171,18 @@ func TestReopenKeepsGames(t *testing.T) {
 		}
 		c := newClock()
 		db.Now = c.Now
-		var want []*store.Game
+		var want []*malefiz.Game
 		for i, ch := range []string{"c1", "c2", "c3"} {
 			g := newGame(ch)
 			g.Deadline = t0.Add(time.Duration(i+1) * time.Hour)
 			g.WakeAt = g.Deadline
-			mustCreate(t, db, g, store.Event{Kind: store.EventStart, Data: "red"})
+			mustCreate(t, db, g, malefiz.Event{Kind: malefiz.EventStart, Data: "red"})
 			c.Advance(time.Minute)
 			g.State = []byte("state 1")
-			if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventRoll, Color: "red", Data: "4"}); err != nil {
+			if err := db.UpdateGame(ctxT(t), g, malefiz.Event{Kind: malefiz.EventRoll, Color: "red", Data: "4"}); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.SetMessageID(ctxT(t), g.ID, store.RoleTurn, "m"+ch); err != nil {
+			if err := db.SetMessageID(ctxT(t), g.ID, malefiz.RoleTurn, "m"+ch); err != nil {
 				t.Fatal(err)
 			}
 			g.TurnMessageID = "m" + ch
@@ -272,7 +273,7 @@ func TestCreateGame(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
-		mustCreate(t, db, g, store.Event{Kind: store.EventJoin, UserID: "u1", Color: "red"})
+		mustCreate(t, db, g, malefiz.Event{Kind: malefiz.EventJoin, UserID: "u1", Color: "red"})
 		if g.ID == 0 || g.Version != 1 || g.LastSeq != 1 || !g.CreatedAt.Equal(t0) || !g.UpdatedAt.Equal(t0) {
 			t.Errorf("after CreateGame: ID %d, Version %d, LastSeq %d, CreatedAt %v, UpdatedAt %v",
 				g.ID, g.Version, g.LastSeq, g.CreatedAt, g.UpdatedAt)
@@ -294,13 +295,13 @@ func TestCreateGame(t *testing.T) {
 func TestCreateGameInvalid(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
-		for name, mod := range map[string]func(*store.Game){
-			"no guild":     func(g *store.Game) { g.GuildID = "" },
-			"no channel":   func(g *store.Game) { g.ChannelID = "" },
-			"finished":     func(g *store.Game) { g.Status = store.StatusFinished },
-			"no status":    func(g *store.Game) { g.Status = "" },
-			"colour twice": func(g *store.Game) { g.Seats[1].Color = "red" },
-			"bogus status": func(g *store.Game) { g.Status = "paused" },
+		for name, mod := range map[string]func(*malefiz.Game){
+			"no guild":     func(g *malefiz.Game) { g.GuildID = "" },
+			"no channel":   func(g *malefiz.Game) { g.ChannelID = "" },
+			"finished":     func(g *malefiz.Game) { g.Status = malefiz.StatusFinished },
+			"no status":    func(g *malefiz.Game) { g.Status = "" },
+			"colour twice": func(g *malefiz.Game) { g.Seats[1].Color = "red" },
+			"bogus status": func(g *malefiz.Game) { g.Status = "paused" },
 		} {
 			t.Run(name, func(t *testing.T) {
 				g := newGame("c-" + name)
@@ -320,7 +321,7 @@ func TestCreateGameChannelBusy(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
-		g.Status = store.StatusLobby
+		g.Status = malefiz.StatusLobby
 		mustCreate(t, db, g)
 
 		if err := db.CreateGame(ctxT(t), newGame("c1")); !errors.Is(err, store.ErrChannelBusy) {
@@ -331,8 +332,8 @@ func TestCreateGameChannelBusy(t *testing.T) {
 		other.GuildID = "guild2"
 		mustCreate(t, db, other)
 
-		g.Status = store.StatusCancelled
-		if err := db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventCancel}); err != nil {
+		g.Status = malefiz.StatusCancelled
+		if err := db.UpdateGame(ctxT(t), g, malefiz.Event{Kind: malefiz.EventCancel}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.OpenGame(ctxT(t), "guild1", "c1"); !errors.Is(err, store.ErrNotFound) {
@@ -369,7 +370,7 @@ func TestUpdateGame(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, c := openTest(t, b)
 		g := newGame("c1")
-		mustCreate(t, db, g, store.Event{Kind: store.EventStart, Data: "red"})
+		mustCreate(t, db, g, malefiz.Event{Kind: malefiz.EventStart, Data: "red"})
 
 		c.Advance(time.Minute)
 		g.State = []byte("state 1")
@@ -381,10 +382,10 @@ func TestUpdateGame(t *testing.T) {
 		g.WakeAt = g.RemindAt
 		g.ReminderSent = true
 		g.Seats[0].Timeouts = 2
-		g.Seats = append(g.Seats, store.Seat{Color: "yellow", UserID: "u3", Name: "Cem", Left: true})
+		g.Seats = append(g.Seats, malefiz.Seat{Color: "yellow", UserID: "u3", Name: "Cem", Left: true})
 		if err := db.UpdateGame(ctxT(t), g,
-			store.Event{Kind: store.EventRoll, UserID: "u1", Color: "red", Data: "6"},
-			store.Event{Kind: store.EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11", At: t0.Add(time.Hour)},
+			malefiz.Event{Kind: malefiz.EventRoll, UserID: "u1", Color: "red", Data: "6"},
+			malefiz.Event{Kind: malefiz.EventMove, UserID: "u1", Color: "red", Data: "c1-e3/h11", At: t0.Add(time.Hour)},
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -392,8 +393,8 @@ func TestUpdateGame(t *testing.T) {
 			t.Errorf("after UpdateGame: Version %d, LastSeq %d, UpdatedAt %v", g.Version, g.LastSeq, g.UpdatedAt)
 		}
 		// Message IDs are recorded apart, without a new version.
-		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, store.RoleLobby, "m1"))
-		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, store.RoleTurn, "m2"))
+		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, malefiz.RoleLobby, "m1"))
+		require.NoError(t, db.SetMessageID(ctxT(t), g.ID, malefiz.RoleTurn, "m2"))
 		g.LobbyMessageID, g.TurnMessageID = "m1", "m2"
 		got, err := db.Game(ctxT(t), g.ID)
 		if err != nil {
@@ -407,7 +408,7 @@ func TestUpdateGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.Event{
+		want := []malefiz.Event{
 			{Seq: 1, At: t0, Kind: "start", Data: "red"},
 			{Seq: 2, At: c.now, Kind: "roll", UserID: "u1", Color: "red", Data: "6"},
 			{Seq: 3, At: t0.Add(time.Hour), Kind: "move", UserID: "u1", Color: "red", Data: "c1-e3/h11"},
@@ -436,12 +437,12 @@ func TestUpdateGameConflict(t *testing.T) {
 		mine, _ := db.Game(ctxT(t), g.ID)
 		theirs, _ := db.Game(ctxT(t), g.ID)
 		theirs.State = []byte("theirs")
-		if err := db.UpdateGame(ctxT(t), theirs, store.Event{Kind: store.EventRoll, Data: "1"}); err != nil {
+		if err := db.UpdateGame(ctxT(t), theirs, malefiz.Event{Kind: malefiz.EventRoll, Data: "1"}); err != nil {
 			t.Fatal(err)
 		}
 		before := *mine
 		mine.State = []byte("mine")
-		err := db.UpdateGame(ctxT(t), mine, store.Event{Kind: store.EventRoll, Data: "2"})
+		err := db.UpdateGame(ctxT(t), mine, malefiz.Event{Kind: malefiz.EventRoll, Data: "2"})
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("stale UpdateGame: %v, want ErrConflict", err)
 		}
@@ -469,18 +470,18 @@ func TestUpdateGameStatus(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
 		db, _ := openTest(t, b)
 		g := newGame("c1")
-		g.Status = store.StatusLobby
+		g.Status = malefiz.StatusLobby
 		mustCreate(t, db, g)
 
-		g.Status = store.StatusFinished
+		g.Status = malefiz.StatusFinished
 		if err := db.UpdateGame(ctxT(t), g); err == nil || errors.Is(err, store.ErrConflict) {
 			t.Errorf("UpdateGame to finished: %v, want an error pointing to FinishGame", err)
 		}
-		g.Status = store.StatusRunning
+		g.Status = malefiz.StatusRunning
 		if err := db.UpdateGame(ctxT(t), g); err != nil {
 			t.Fatal(err)
 		}
-		g.Status = store.StatusCancelled
+		g.Status = malefiz.StatusCancelled
 		g.WakeAt = t0.Add(time.Hour)
 		if err := db.UpdateGame(ctxT(t), g); err != nil {
 			t.Fatal(err)
@@ -493,11 +494,11 @@ func TestUpdateGameStatus(t *testing.T) {
 		if err := db.UpdateGame(ctxT(t), g); err != nil {
 			t.Errorf("UpdateGame of a cancelled game: %v", err)
 		}
-		g.Status = store.StatusRunning
+		g.Status = malefiz.StatusRunning
 		if err := db.UpdateGame(ctxT(t), g); err == nil {
 			t.Errorf("a cancelled game was reopened")
 		}
-		g.Status = store.StatusCancelled
+		g.Status = malefiz.StatusCancelled
 		if err := db.FinishGame(ctxT(t), g, twoResults()); err == nil {
 			t.Errorf("a cancelled game was finished")
 		}
@@ -572,7 +573,7 @@ func TestEvents(t *testing.T) {
 		if events, err := db.Events(ctxT(t), g.ID); err != nil || len(events) != 0 {
 			t.Errorf("Events of a game without: %v, %v", events, err)
 		}
-		if err := db.UpdateGame(ctxT(t), g, store.Event{}); err == nil {
+		if err := db.UpdateGame(ctxT(t), g, malefiz.Event{}); err == nil {
 			t.Errorf("UpdateGame with an event without kind succeeded")
 		}
 	})
@@ -585,10 +586,10 @@ func TestGuildSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (store.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Threads: true, Roll: "auto", Chances: true}); s != want {
+		if want := (malefiz.GuildSettings{TurnTimeout: 24 * time.Hour, Reminders: true, Threads: true, Roll: "auto", Chances: true}); s != want {
 			t.Errorf("default settings %+v, want %+v", s, want)
 		}
-		set := store.GuildSettings{TurnTimeout: 90 * time.Minute, Reminders: false, Threads: false, Roll: "button"}
+		set := malefiz.GuildSettings{TurnTimeout: 90 * time.Minute, Reminders: false, Threads: false, Roll: "button"}
 		if err := db.SetGuildSettings(ctxT(t), "guild1", set); err != nil {
 			t.Fatal(err)
 		}
@@ -600,10 +601,10 @@ func TestGuildSettings(t *testing.T) {
 		s, err = db.GuildSettings(ctxT(t), "guild1")
 		require.NoError(t, err)
 		require.True(t, s.Chances, "chances on again")
-		if s, _ := db.GuildSettings(ctxT(t), "guild2"); s != store.DefaultGuildSettings() {
+		if s, _ := db.GuildSettings(ctxT(t), "guild2"); s != malefiz.DefaultGuildSettings() {
 			t.Errorf("another guild's settings %+v", s)
 		}
-		if err := db.SetGuildSettings(ctxT(t), "guild1", store.GuildSettings{}); err == nil {
+		if err := db.SetGuildSettings(ctxT(t), "guild1", malefiz.GuildSettings{}); err == nil {
 			t.Errorf("SetGuildSettings with no timeout succeeded")
 		}
 	})
@@ -634,7 +635,7 @@ func TestBackup(t *testing.T) {
 					return
 				default:
 				}
-				err = db.UpdateGame(ctxT(t), g, store.Event{Kind: store.EventRoll, Data: "3"})
+				err = db.UpdateGame(ctxT(t), g, malefiz.Event{Kind: malefiz.EventRoll, Data: "3"})
 			}
 			done <- err
 		}()
@@ -687,7 +688,7 @@ func TestOpenCorrupt(t *testing.T) {
 			for i := range 100 {
 				g := newGame(fmt.Sprint("c", i))
 				g.State = bytes.Repeat([]byte{byte(i)}, 500)
-				mustCreate(t, db, g, store.Event{Kind: store.EventStart})
+				mustCreate(t, db, g, malefiz.Event{Kind: malefiz.EventStart})
 				ids = append(ids, g.ID)
 			}
 			if err := db.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -22,8 +23,8 @@ func TestThreadedGamesShareAChannel(t *testing.T) {
 		require.NoError(t, db.CreateGame(ctxT(t), inChannel), "one game that is not threaded may join them")
 		require.ErrorIs(t, db.CreateGame(ctxT(t), newGame("chan")), store.ErrChannelBusy)
 
-		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleThread, "777"))
-		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, store.RoleReminder, "778"))
+		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, malefiz.RoleThread, "777"))
+		require.NoError(t, db.SetMessageID(ctxT(t), first.ID, malefiz.RoleReminder, "778"))
 		got, err := db.Game(ctxT(t), first.ID)
 		require.NoError(t, err)
 		assert.True(t, got.Threaded)
@@ -50,7 +51,7 @@ func TestGameResults(t *testing.T) {
 		none, err := db.GameResults(ctxT(t), g.ID)
 		require.NoError(t, err)
 		assert.Empty(t, none)
-		results := []store.Result{
+		results := []malefiz.Result{
 			{Player: "u1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
 			{Player: "ai:easy", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20},
 		}
@@ -58,7 +59,7 @@ func TestGameResults(t *testing.T) {
 		got, err := db.GameResults(ctxT(t), g.ID)
 		require.NoError(t, err)
 		require.Len(t, got, 2)
-		byColor := map[string]store.Result{got[0].Color: got[0], got[1].Color: got[1]}
+		byColor := map[string]malefiz.Result{got[0].Color: got[0], got[1].Color: got[1]}
 		assert.Equal(t, store.InitialRating, byColor["red"].RatingBefore)
 		assert.Greater(t, byColor["red"].RatingAfter, store.InitialRating)
 		assert.Less(t, byColor["green"].RatingAfter, store.InitialRating)
@@ -73,11 +74,11 @@ func TestUserSettingsAndGames(t *testing.T) {
 		db, _ := openTest(t, b)
 		s, err := db.UserSettings(ctxT(t), "u1")
 		require.NoError(t, err)
-		assert.Equal(t, store.UserSettings{}, s)
-		require.NoError(t, db.SetUserSettings(ctxT(t), "u1", store.UserSettings{DM: true, DMRefused: true}))
+		assert.Equal(t, malefiz.UserSettings{}, s)
+		require.NoError(t, db.SetUserSettings(ctxT(t), "u1", malefiz.UserSettings{DM: true, DMRefused: true}))
 		s, err = db.UserSettings(ctxT(t), "u1")
 		require.NoError(t, err)
-		assert.Equal(t, store.UserSettings{DM: true, DMRefused: true}, s)
+		assert.Equal(t, malefiz.UserSettings{DM: true, DMRefused: true}, s)
 
 		mine := newGame("chan")
 		require.NoError(t, db.CreateGame(ctxT(t), mine))

@@ -5,25 +5,27 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/malefiz-discord/malefiz"
 )
 
 // UserSettings returns a user's settings; a user who set none has them off.
-func (db *DB) UserSettings(ctx context.Context, userID string) (UserSettings, error) {
+func (db *DB) UserSettings(ctx context.Context, userID string) (malefiz.UserSettings, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
-		return UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
+		return malefiz.UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
 	defer tx.Rollback()
-	var s UserSettings
+	var s malefiz.UserSettings
 	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused, ping_always FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused, &s.PingAlways)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
+		return malefiz.UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
 	return s, tx.Commit()
 }
 
 // SetUserSettings stores a user's settings.
-func (db *DB) SetUserSettings(ctx context.Context, userID string, s UserSettings) error {
+func (db *DB) SetUserSettings(ctx context.Context, userID string, s malefiz.UserSettings) error {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: settings of user %s: %w", userID, err)
@@ -42,7 +44,7 @@ func (db *DB) SetUserSettings(ctx context.Context, userID string, s UserSettings
 
 // UserGames returns the open games of a guild in which userID holds a seat
 // (and has not left), newest first.
-func (db *DB) UserGames(ctx context.Context, guildID, userID string) ([]*Game, error) {
+func (db *DB) UserGames(ctx context.Context, guildID, userID string) ([]*malefiz.Game, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: games of user %s: %w", userID, err)

@@ -334,12 +334,12 @@ func TestAnOutageGivesNothingUp(t *testing.T) {
 // forgot is opened again.
 func TestDMs(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", store.UserSettings{DM: true, PingAlways: true}))
+	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", malefiz.UserSettings{DM: true, PingAlways: true}))
 	e.fake.SetDMsClosed("2", true)
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "hello"}))
 	us, err := e.db.UserSettings(ctx(t), "2")
 	require.NoError(t, err)
-	assert.Equal(t, store.UserSettings{DM: true, DMRefused: true, PingAlways: true}, us)
+	assert.Equal(t, malefiz.UserSettings{DM: true, DMRefused: true, PingAlways: true}, us)
 	assert.Equal(t, "refused", e.effects()[0].Result)
 
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "one"}))
@@ -739,7 +739,7 @@ func (b braking) RoundTrip(r *http.Request) (*http.Response, error) {
 // while the turn's post goes.
 func TestTheBrakeHoldsBackWhatCanWait(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", store.UserSettings{DM: true}))
+	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", malefiz.UserSettings{DM: true}))
 	dc := e.session()
 	dc.Client.Transport = braking{dc.Client.Transport}
 	s := e.sender("p1", func(c *Config) { c.Discord = dc })

@@ -429,7 +429,7 @@ func TestActivityRacesAClick(t *testing.T) {
 func TestPlayOnTheBoard(t *testing.T) {
 	app, srv, id, users := activityGame(t)
 	board := fmt.Sprintf("mf/board/%d/0", id)
-	var sg *store.Game
+	var sg *malefiz.Game
 	require.Eventually(t, func() bool {
 		var err error
 		sg, err = app.main.db.Game(t.Context(), id)
@@ -585,7 +585,7 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	sg, err := tb.db.Game(t.Context(), tb.id)
 	require.NoError(t, err)
 	sg.Seats[1].Name = "Bob (elsewhere)"
-	require.NoError(t, tb.db.Commit(t.Context(), &store.Commit{Game: sg, Owner: "another replica", Events: []store.Event{{Kind: store.EventJoin, UserID: bob}}}))
+	require.NoError(t, tb.db.Commit(t.Context(), &store.Commit{Game: sg, Owner: "another replica", Events: []malefiz.Event{{Kind: malefiz.EventJoin, UserID: bob}}}))
 	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
 	var pushed gametable.Live
 	require.NoError(t, conn.ReadJSON(&pushed), "the change committed elsewhere is pushed; logs: %s", logs.String())
@@ -730,6 +730,6 @@ func lobbyInOneCommit(t *testing.T, db *store.DB, id int64) {
 	var first struct{ Op, Record string }
 	require.NoError(t, json.Unmarshal(effects[0].Payload, &first))
 	assert.Equal(t, "post", first.Op)
-	assert.Equal(t, string(store.RoleLobby), first.Record)
+	assert.Equal(t, string(malefiz.RoleLobby), first.Record)
 	assert.Contains(t, string(effects[0].Payload), fmt.Sprintf("mf/join/%d/0", id), "the post names the game")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -203,7 +204,7 @@ func TestFailedRunLeavesNoDatabase(t *testing.T) {
 			// A database that was there stays, with what it held.
 			db, err := store.Open(t.Context(), "malefiz.db")
 			require.NoError(t, err)
-			require.NoError(t, db.SetGuildSettings(t.Context(), fake.GuildID, store.DefaultGuildSettings()))
+			require.NoError(t, db.SetGuildSettings(t.Context(), fake.GuildID, malefiz.DefaultGuildSettings()))
 			require.NoError(t, db.Close())
 			code, _, _ = runCLI("run")
 			assert.Equal(t, 1, code)

@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // percentLine is a card's seat line with the seat's chance to win.
@@ -75,7 +75,7 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 	assert.Equal(t, lines, reasons, "every computer line says why")
 
 	sg, g := h.game(id.Game)
-	require.Equal(t, store.StatusFinished, sg.Status)
+	require.Equal(t, malefiz.StatusFinished, sg.Status)
 	result := h.lastMessage()
 	require.True(t, strings.HasPrefix(title(result), "🏆"), "the winner first: %q", title(result))
 	require.Len(t, result.ComponentsOfType(discordgo.ContainerComponent), 2, "the winner, then the turning points")

@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // accuracyLine is a line of the coach's verdict: a player's accuracy and
@@ -60,7 +60,7 @@ func TestCoach(t *testing.T) {
 	}
 	require.True(t, hinted, "Alice asked for a hint")
 	sg, _ := h.game(id.Game)
-	require.Equal(t, store.StatusFinished, sg.Status)
+	require.Equal(t, malefiz.StatusFinished, sg.Status)
 
 	// The verdict follows the result once the coach has graded the game.
 	var verdict fakediscord.Message

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
@@ -58,7 +59,7 @@ func (c *child) kill() {
 }
 
 // game reads the channel's open game from the shared database.
-func (c *child) game() *store.Game {
+func (c *child) game() *malefiz.Game {
 	c.t.Helper()
 	db, err := store.Open(c.t.Context(), c.dbPath)
 	require.NoError(c.t, err)
@@ -130,7 +131,7 @@ func TestCrashesLoseNoEffectAndSendNoneTwice(t *testing.T) {
 				t.Fatal("the crash point was never reached")
 			}
 			sg := c.game()
-			require.Equal(t, store.StatusRunning, sg.Status, "the start was committed before anything went out")
+			require.Equal(t, malefiz.StatusRunning, sg.Status, "the start was committed before anything went out")
 
 			c.start()
 			require.Eventually(t, func() bool { return c.game().TurnMessageID != "" }, 20*time.Second, 20*time.Millisecond,

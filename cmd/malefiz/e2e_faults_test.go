@@ -8,10 +8,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // rollFor clicks Roll on the turn message for the player to move with the
@@ -87,7 +87,7 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("board for someone else: ephemeral=%v controls %v %q", other.Ephemeral(), other.Message.CustomIDs(), other.Message.Text())
 	}
 	sg, g := h.game(gameID)
-	if g.TurnNumber() != 2 || sg.Status != store.StatusRunning {
+	if g.TurnNumber() != 2 || sg.Status != malefiz.StatusRunning {
 		t.Errorf("refusals changed the game: turn %d status %s", g.TurnNumber(), sg.Status)
 	}
 }
@@ -129,7 +129,7 @@ func TestTwentyClicksApplyOneRoll(t *testing.T) {
 	}
 	rolls := 0
 	for _, e := range events {
-		if e.Kind == store.EventRoll {
+		if e.Kind == malefiz.EventRoll {
 			rolls++
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // globallyLimited reports whether Discord counts call c against the bot
@@ -51,7 +51,7 @@ func TestGlobalRequestsPerHumanTurn(t *testing.T) {
 		require.Less(t, turns, 300, "no winner after 300 turns")
 	}
 	sg, _ := h.game(id.Game)
-	require.Equal(t, store.StatusFinished, sg.Status)
+	require.Equal(t, malefiz.StatusFinished, sg.Status)
 	require.Eventually(t, func() bool {
 		n, err := h.main.db.PendingEffects(h.ctx())
 		return err == nil && n == 0

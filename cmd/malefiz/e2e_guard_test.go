@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // unchanged checks that game id is still at version and LastSeq.
-func unchanged(t *testing.T, h *harness, want *store.Game, what string) {
+func unchanged(t *testing.T, h *harness, want *malefiz.Game, what string) {
 	t.Helper()
 	got, _ := h.game(want.ID)
 	assert.Equal(t, want.Version, got.Version, "%s changed the game", what)

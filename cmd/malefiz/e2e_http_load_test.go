@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // TestHTTPHundredGamesCardsShowTheirResult is issue 23's adopt race end
@@ -53,7 +53,7 @@ func TestHTTPHundredGamesCardsShowTheirResult(t *testing.T) {
 	h.start()
 	// The server's defaults: the game plays in a thread made from the
 	// card, which needs its adopted ID.
-	require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, store.DefaultGuildSettings()))
+	require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, malefiz.DefaultGuildSettings()))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -87,7 +87,7 @@ func TestHTTPHundredGamesCardsShowTheirResult(t *testing.T) {
 	for i, id := range cards {
 		sg, err := h.main.db.Game(h.ctx(), gameIDs[i])
 		require.NoError(t, err)
-		assert.Equal(t, store.StatusFinished, sg.Status, "game %d", sg.ID)
+		assert.Equal(t, malefiz.StatusFinished, sg.Status, "game %d", sg.ID)
 		assert.Equal(t, id, sg.LobbyMessageID, "game %d: the card was adopted", sg.ID)
 		assert.Equal(t, id, sg.ThreadID, "game %d played in the thread of its card", sg.ID)
 	}

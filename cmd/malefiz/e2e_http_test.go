@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
@@ -72,7 +73,7 @@ func TestHTTPWholeGame(t *testing.T) {
 	}
 	sg, g := h.game(gameID)
 	require.True(t, g.Over())
-	assert.Equal(t, store.StatusFinished, sg.Status)
+	assert.Equal(t, malefiz.StatusFinished, sg.Status)
 	answers := 0
 	for _, c := range h.fake.Calls() {
 		switch c.Route {
@@ -315,7 +316,7 @@ func (s slowAnswers) LoadGame(ctx context.Context, id int64, users ...string) (*
 	return s.Store.LoadGame(ctx, id, users...)
 }
 
-func (s slowAnswers) OpenGames(ctx context.Context, guildID, channelID string) ([]*store.Game, error) {
+func (s slowAnswers) OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error) {
 	time.Sleep(s.delay)
 	return s.Store.OpenGames(ctx, guildID, channelID)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -57,7 +58,7 @@ func TestTwentyGamesInOneChannelWithLimits(t *testing.T) {
 	const games, turnsPerGame = 20, 3
 	h := newHarnessWith(t, httpMode, deferAfterASecond, fakediscord.WithHTTPInteractions(nil))
 	defer logRateLimited(t, h.fake)
-	s := store.DefaultGuildSettings()
+	s := malefiz.DefaultGuildSettings()
 	s.Roll = "button" // the test rolls the die it chose (threads on: the default)
 	require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, s))
 
@@ -166,7 +167,7 @@ func checkCardsShowTheResult(t *testing.T, h *harness, played []*limitsGame) {
 	for _, g := range played {
 		sg, err := h.main.db.Game(h.ctx(), g.id)
 		require.NoError(t, err)
-		assert.Equal(t, store.StatusFinished, sg.Status, "game %d", g.id)
+		assert.Equal(t, malefiz.StatusFinished, sg.Status, "game %d", g.id)
 		assert.Equal(t, g.card, sg.LobbyMessageID, "game %d: its card is the lobby message", g.id)
 		require.Eventually(t, func() bool {
 			card, ok := h.fake.Message(g.card)
@@ -284,7 +285,7 @@ func turnChoice(view fakediscord.Message, user string) (fakediscord.Invocation, 
 }
 
 // snapshot reads game id's stored state.
-func snapshot(ctx context.Context, db *store.DB, id int64) (*store.Game, *engine.Game, error) {
+func snapshot(ctx context.Context, db *store.DB, id int64) (*malefiz.Game, *engine.Game, error) {
 	sg, err := db.Game(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -363,7 +364,7 @@ func TestGlobalLimitLoweredTo10(t *testing.T) {
 			}, deferAfterASecond, fakediscord.WithHTTPInteractions(nil), fakediscord.WithGuild(fakediscord.Guild{Channels: channels}),
 				fakediscord.WithLimits(limits))
 			defer logRateLimited(t, h.fake)
-			s := store.DefaultGuildSettings()
+			s := malefiz.DefaultGuildSettings()
 			s.Roll = "button" // the test rolls the die it chose (threads on: the default)
 			require.NoError(t, h.main.db.SetGuildSettings(h.ctx(), h.fake.GuildID, s))
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
@@ -72,12 +73,12 @@ func TestMissingPermissionsAreExplained(t *testing.T) {
 // seedFinished stores a finished two-player game between a and b that w wins.
 func seedFinished(t *testing.T, db *store.DB, guild, channel, a, b, w string) {
 	t.Helper()
-	g := &store.Game{GuildID: guild, ChannelID: channel, HostID: a, Status: store.StatusRunning, Options: store.Options{Seats: 2},
-		Seats: []store.Seat{{Color: "red", UserID: a, Name: "P" + a[len(a)-2:]}, {Color: "green", UserID: b, Name: "P" + b[len(b)-2:]}}}
+	g := &malefiz.Game{GuildID: guild, ChannelID: channel, HostID: a, Status: malefiz.StatusRunning, Options: malefiz.Options{Seats: 2},
+		Seats: []malefiz.Seat{{Color: "red", UserID: a, Name: "P" + a[len(a)-2:]}, {Color: "green", UserID: b, Name: "P" + b[len(b)-2:]}}}
 	if err := db.CreateGame(t.Context(), g); err != nil {
 		t.Fatal(err)
 	}
-	results := []store.Result{
+	results := []malefiz.Result{
 		{Player: a, Name: g.Seats[0].Name, Color: "red", Won: w == a, Turns: 20, GameTurns: 40},
 		{Player: b, Name: g.Seats[1].Name, Color: "green", Won: w == b, Turns: 20, GameTurns: 40},
 	}
@@ -156,7 +157,7 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		}
 	}
 	sg, g := h.game(id.Game)
-	if g.TurnNumber() != 10 || sg.Status != store.StatusRunning {
+	if g.TurnNumber() != 10 || sg.Status != malefiz.StatusRunning {
 		t.Errorf("turn %d, want 10 after three rounds", g.TurnNumber())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/ratelimit"
@@ -228,7 +229,7 @@ func playAtTheLimit(t *testing.T, mode limitsMode) limitsRun {
 	for _, id := range ids {
 		sg, err := db.Game(ctx, id)
 		require.NoError(t, err)
-		assert.Equal(t, store.StatusFinished, sg.Status, "game %d", id)
+		assert.Equal(t, malefiz.StatusFinished, sg.Status, "game %d", id)
 		effects, err := db.Effects(ctx, id)
 		require.NoError(t, err)
 		for _, e := range effects {
@@ -356,7 +357,7 @@ func playAndResign(ctx context.Context, fake *fakediscord.Fake, db *store.DB, ch
 		if err != nil {
 			return 0, err
 		}
-		if sg.Status == store.StatusFinished {
+		if sg.Status == malefiz.StatusFinished {
 			return id.Game, nil
 		}
 		select {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -93,7 +94,7 @@ func openTable(t *testing.T, fake *fakediscord.Fake, dbPath string) *table {
 	db, err := store.Open(t.Context(), dbPath)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	gs := store.DefaultGuildSettings()
+	gs := malefiz.DefaultGuildSettings()
 	gs.Threads, gs.Roll = false, "button" // the game in the channel, a Roll button
 	require.NoError(t, db.SetGuildSettings(t.Context(), fake.GuildID, gs))
 	resp, err := fake.SlashCommand(t.Context(), fakediscord.Invocation{User: alice, Name: "malefiz", Sub: "new",
@@ -117,7 +118,7 @@ func (tb *table) turnMessage() (fakediscord.Message, bool) {
 	require.Eventually(tb.t, func() bool {
 		sg, err := tb.db.Game(tb.t.Context(), tb.id)
 		require.NoError(tb.t, err)
-		if sg.Status == store.StatusFinished {
+		if sg.Status == malefiz.StatusFinished {
 			running = false
 			return true
 		}
@@ -144,7 +145,7 @@ func (tb *table) playTurn() bool {
 		return false
 	}
 	resp := tb.click(turn, fakediscord.Invocation{User: turn.Pinged[0], MessageID: turn.ID, CustomID: control(tb.t, turn, bot.ActRoll)})
-	tb.acknowledged[store.EventRoll]++
+	tb.acknowledged[malefiz.EventRoll]++
 	tb.finishTurn(turn, *resp.Message)
 	return true
 }
@@ -173,7 +174,7 @@ func (tb *table) finishTurn(turn, view fakediscord.Message) {
 		}
 		resp := tb.click(turn, *inv)
 		if act == bot.ActPlace {
-			tb.acknowledged[store.EventPlace]++
+			tb.acknowledged[malefiz.EventPlace]++
 		}
 		view = *resp.Message
 	}
@@ -220,9 +221,9 @@ func (tb *table) checkKept() {
 	for _, e := range events {
 		kinds[e.Kind]++
 	}
-	assert.Equal(tb.t, tb.acknowledged[store.EventRoll], kinds[store.EventRoll], "acknowledged rolls vs roll events")
-	assert.Equal(tb.t, tb.acknowledged[store.EventPlace], kinds[store.EventPlace], "acknowledged placements vs events")
-	assert.Equal(tb.t, kinds[store.EventRoll], kinds[store.EventMove]+kinds[store.EventPass], "every roll was played or passed")
+	assert.Equal(tb.t, tb.acknowledged[malefiz.EventRoll], kinds[malefiz.EventRoll], "acknowledged rolls vs roll events")
+	assert.Equal(tb.t, tb.acknowledged[malefiz.EventPlace], kinds[malefiz.EventPlace], "acknowledged placements vs events")
+	assert.Equal(tb.t, kinds[malefiz.EventRoll], kinds[malefiz.EventMove]+kinds[malefiz.EventPass], "every roll was played or passed")
 	require.Eventually(tb.t, func() bool {
 		n, err := tb.db.PendingEffects(tb.t.Context())
 		return err == nil && n == 0
@@ -286,9 +287,9 @@ func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 			assert.Equal(t, 1, updates, "identical clicks on two replicas applied")
 			events, err := tb.db.Events(t.Context(), tb.id)
 			require.NoError(t, err)
-			assert.Equal(t, store.EventRoll, events[len(events)-1].Kind)
-			assert.NotEqual(t, store.EventRoll, events[len(events)-2].Kind, "two rolls kept")
-			tb.acknowledged[store.EventRoll]++
+			assert.Equal(t, malefiz.EventRoll, events[len(events)-1].Kind)
+			assert.NotEqual(t, malefiz.EventRoll, events[len(events)-2].Kind, "two rolls kept")
+			tb.acknowledged[malefiz.EventRoll]++
 			// Finish that turn, then the game.
 			view, _ := fake.Message(turn.ID)
 			tb.finishTurn(turn, view)
@@ -297,7 +298,7 @@ func TestReplicasPlayAGameRoundRobin(t *testing.T) {
 			}
 			sg, err := tb.db.Game(t.Context(), tb.id)
 			require.NoError(t, err)
-			assert.Equal(t, store.StatusFinished, sg.Status)
+			assert.Equal(t, malefiz.StatusFinished, sg.Status)
 			tb.checkKept()
 			served := map[string]int{}
 			for _, c := range fake.Calls() {

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Three shards over two processes on one database, max_concurrency 2:
@@ -46,7 +46,7 @@ func TestThreeShardsOverTwoProcesses(t *testing.T) {
 	a := process(0, 2)
 	b := process(1)
 	for _, guild := range guilds {
-		gs := store.DefaultGuildSettings()
+		gs := malefiz.DefaultGuildSettings()
 		gs.Threads, gs.Roll = false, "button" // the game in the channel, a Roll button
 		require.NoError(t, a.main.db.SetGuildSettings(a.ctx(), guild, gs))
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 const (
@@ -151,14 +151,14 @@ func TestWholeGameThroughButtons(t *testing.T) {
 		t.Errorf("final message: %+v", final.Embeds)
 	}
 	sg, g := h.game(gameID)
-	if !g.Over() || sg.Status != store.StatusFinished {
+	if !g.Over() || sg.Status != malefiz.StatusFinished {
 		t.Errorf("game over=%v status=%s", g.Over(), sg.Status)
 	}
 	events, err := h.main.db.Events(h.ctx(), gameID)
 	if err != nil || len(events) < 10 {
 		t.Fatalf("events: %d, %v", len(events), err)
 	}
-	if last := events[len(events)-1]; last.Kind != store.EventWin {
+	if last := events[len(events)-1]; last.Kind != malefiz.EventWin {
 		t.Errorf("last event %s, want win", last.Kind)
 	}
 	stats, err := h.main.db.PlayerStats(h.ctx(), h.fake.GuildID, alice)

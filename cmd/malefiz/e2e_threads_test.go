@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // openGameBy opens a two-seat game by host (with extra options), seats
@@ -196,7 +196,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 		require.Less(t, f.clicks, 400, "no winner after 400 clicks")
 	}
 	sg, g := h.game(gameID)
-	require.Equal(t, store.StatusFinished, sg.Status)
+	require.Equal(t, malefiz.StatusFinished, sg.Status)
 	f.turns = g.TurnNumber()
 	f.channel, f.thread = h.fake.Traffic(h.fake.ChannelID), h.fake.Traffic(sg.ThreadID)
 
@@ -520,7 +520,7 @@ func TestResignAsksFirst(t *testing.T) {
 	}
 	after, _ := h.game(gameID)
 	require.Equal(t, sg.LastSeq, after.LastSeq, "asking changed the game")
-	require.Equal(t, store.StatusRunning, after.Status)
+	require.Equal(t, malefiz.StatusRunning, after.Status)
 	resign(t, h, bob, sg.ThreadID)
 	_, running := h.waitTurn(gameID)
 	assert.False(t, running, "alice won when bob left")
@@ -564,14 +564,14 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	no := h.click(bob, vote.ID, control(t, vote, bot.ActVoteNo))
 	assert.Contains(t, no.Message.Text(), "goes on")
 	now, _ := h.game(gameID)
-	require.Equal(t, store.StatusRunning, now.Status)
+	require.Equal(t, malefiz.StatusRunning, now.Status)
 
 	cancelIn(alice, 0)
 	vote = voteMessage()
 	yes := h.click(bob, vote.ID, control(t, vote, bot.ActVoteYes))
 	assert.Contains(t, yes.Message.Text(), "cancelled without a result")
 	now, _ = h.game(gameID)
-	require.Equal(t, store.StatusCancelled, now.Status)
+	require.Equal(t, malefiz.StatusCancelled, now.Status)
 	assert.Eventually(t, func() bool { return h.thread(sg.ThreadID).Archived }, 5*time.Second, 5*time.Millisecond)
 	// The card's edits go out from the outbox's card queue, a few
 	// seconds apart.
@@ -589,7 +589,7 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, resp.Message.Text(), "cancelled")
 	mod, _ := h.game(modID)
-	assert.Equal(t, store.StatusCancelled, mod.Status)
+	assert.Equal(t, malefiz.StatusCancelled, mod.Status)
 }
 
 // TestDirectMessagesOnYourTurn: with notify dm:on a player gets a direct

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 func countEvents(t *testing.T, h *harness, gameID int64, kind string) int {
@@ -84,12 +84,12 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 	h.start()
 	clock.Advance(10 * time.Minute)
 	h.tick()
-	if reminders(h) != 1 || countEvents(t, h, gameID, store.EventRemind) != 1 {
+	if reminders(h) != 1 || countEvents(t, h, gameID, malefiz.EventRemind) != 1 {
 		t.Fatalf("a second reminder after the restart")
 	}
 	clock.Advance(20 * time.Minute)
 	h.tick()
-	if countEvents(t, h, gameID, store.EventTimeout) != 1 {
+	if countEvents(t, h, gameID, malefiz.EventTimeout) != 1 {
 		t.Fatal("the deadline did not fire after the restart")
 	}
 	next, running := h.waitTurn(gameID)
@@ -133,7 +133,7 @@ func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 		}
 	}
 	sg, _ := h.game(gameID)
-	if sg.Seats[0].Computer == "" || countEvents(t, h, gameID, store.EventReplace) != 1 {
+	if sg.Seats[0].Computer == "" || countEvents(t, h, gameID, malefiz.EventReplace) != 1 {
 		t.Fatalf("alice was not replaced: %+v", sg.Seats[0])
 	}
 	// From now on alice's turns are played at once: bob is always to move.
@@ -146,7 +146,7 @@ func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 			h.click(bob, moves.ID, ids[0])
 		}
 	}
-	if sg, _ := h.game(gameID); sg.Seats[0].Timeouts != 3 || sg.Status != store.StatusRunning {
+	if sg, _ := h.game(gameID); sg.Seats[0].Timeouts != 3 || sg.Status != malefiz.StatusRunning {
 		t.Errorf("seat %+v status %s", sg.Seats[0], sg.Status)
 	}
 }
@@ -200,7 +200,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 		}()
 		wg.Wait()
 		h.waitTurn(gameID)
-		if n := countEvents(t, h, gameID, store.EventRoll); n != 1 {
+		if n := countEvents(t, h, gameID, malefiz.EventRoll); n != 1 {
 			t.Errorf("run %d: %d rolls for one turn, want 1", i, n)
 		}
 		_, g := h.game(gameID)

@@ -15,10 +15,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // scriptedDie rolls what the test set last, or a seeded random value.
@@ -141,7 +141,7 @@ func newThreadHarness(t testing.TB, opts ...fakediscord.Option) *harness {
 // playInChannel sets the server to threads off and roll button.
 func (h *harness) playInChannel() {
 	h.t.Helper()
-	s := store.DefaultGuildSettings()
+	s := malefiz.DefaultGuildSettings()
 	s.Threads, s.Roll = false, "button"
 	require.NoError(h.t, h.main.db.SetGuildSettings(context.Background(), h.fake.GuildID, s))
 }
@@ -270,7 +270,7 @@ func hasControl(m fakediscord.Message, action bot.Action) bool {
 // game reads a game from the database: the stored game and the engine game
 // replayed from its event log, with its whole history. Every time, it checks
 // that the stored snapshot is the state the log replays to.
-func (h *harness) game(id int64) (*store.Game, *engine.Game) {
+func (h *harness) game(id int64) (*malefiz.Game, *engine.Game) {
 	h.t.Helper()
 	for {
 		sg, err := h.main.db.Game(context.Background(), id)
@@ -345,7 +345,7 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		sg, g := h.game(gameID)
-		if sg.Status == store.StatusFinished {
+		if sg.Status == malefiz.StatusFinished {
 			// Wait for the result message too.
 			if m, ok := h.fake.LastMessage(place(sg)); ok && (strings.HasPrefix(title(m), "🏆") || strings.HasPrefix(title(m), "🎓")) {
 				return m, false
@@ -370,7 +370,7 @@ func (h *harness) waitTurn(gameID int64) (fakediscord.Message, bool) {
 }
 
 // place is where a game plays: its thread, else its channel.
-func place(sg *store.Game) string {
+func place(sg *malefiz.Game) string {
 	if sg.ThreadID != "" {
 		return sg.ThreadID
 	}

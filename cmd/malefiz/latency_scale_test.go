@@ -18,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
@@ -56,7 +57,7 @@ func benchmarkStart(b *testing.B, h *harness) {
 		g.ID, g.Version, g.LastSeq = 0, 0, 0
 		g.ChannelID = fmt.Sprintf("2200000000000%05d", i)
 		g.LobbyMessageID, g.TurnMessageID = "", ""
-		g.Seats = append([]store.Seat(nil), sg.Seats...)
+		g.Seats = append([]malefiz.Seat(nil), sg.Seats...)
 		require.NoError(b, h.main.db.CreateGame(h.ctx(), &g))
 	}
 	n, err := h.main.db.RunningGames(h.ctx())
@@ -170,14 +171,14 @@ type clickTable struct {
 // per second) would measure discordgo's waits instead, so its limits are
 // off (BenchmarkTokenThroughput measures them).
 func newClickRig(owner testing.TB, b *testing.B, d database) *clickRig {
-	return newRig(owner, b, d, clickRigGames, false, store.UserSettings{}, fakediscord.WithoutLimits())
+	return newRig(owner, b, d, clickRigGames, false, malefiz.UserSettings{}, fakediscord.WithoutLimits())
 }
 
 // newRig starts the fake with opts and creates the database, and a first
 // child opens the given number of two-player games, each in a channel of
 // its own, with or without threads; every player has the settings users
 // (/malefiz notify).
-func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool, users store.UserSettings, opts ...fakediscord.Option) *clickRig {
+func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool, users malefiz.UserSettings, opts ...fakediscord.Option) *clickRig {
 	channels := make([]string, games)
 	for i := range channels {
 		channels[i] = fmt.Sprintf("2000000000000%05d", i)
@@ -192,7 +193,7 @@ func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool,
 	require.NoError(b, err)
 	owner.Cleanup(func() { db.Close() })
 	r.db = db
-	s := store.DefaultGuildSettings()
+	s := malefiz.DefaultGuildSettings()
 	s.Threads, s.Roll = threads, "button"
 	require.NoError(b, db.SetGuildSettings(b.Context(), r.fake.GuildID, s))
 
@@ -202,7 +203,7 @@ func newRig(owner testing.TB, b *testing.B, d database, games int, threads bool,
 	defer cancel()
 	for i, ch := range channels {
 		a, c := fmt.Sprintf("3000000000000%05d", 2*i), fmt.Sprintf("3000000000000%05d", 2*i+1)
-		if users != (store.UserSettings{}) {
+		if users != (malefiz.UserSettings{}) {
 			require.NoError(b, db.SetUserSettings(b.Context(), a, users))
 			require.NoError(b, db.SetUserSettings(b.Context(), c, users))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -56,13 +57,13 @@ func TestMigrateToAndBackupPostgres(t *testing.T) {
 	src, err := store.Open(t.Context(), path)
 	require.NoError(t, err)
 	for i := range 5 {
-		g := &store.Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: store.StatusRunning,
-			Seats: []store.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
-		require.NoError(t, src.CreateGame(t.Context(), g, store.Event{Kind: store.EventStart, Data: "red"}))
-		require.NoError(t, src.FinishGame(t.Context(), g, []store.Result{
+		g := &malefiz.Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: malefiz.StatusRunning,
+			Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
+		require.NoError(t, src.CreateGame(t.Context(), g, malefiz.Event{Kind: malefiz.EventStart, Data: "red"}))
+		require.NoError(t, src.FinishGame(t.Context(), g, []malefiz.Result{
 			{Player: "u1", Color: "red", Won: i%2 == 0}, {Player: "u2", Color: "green", Won: i%2 == 1}}))
 	}
-	require.NoError(t, src.SetGuildSettings(t.Context(), "g", store.GuildSettings{TurnTimeout: time.Hour}))
+	require.NoError(t, src.SetGuildSettings(t.Context(), "g", malefiz.GuildSettings{TurnTimeout: time.Hour}))
 	require.NoError(t, src.Close())
 
 	code, out, errOut := runCLI("migrate-to", "-db", path, pg)

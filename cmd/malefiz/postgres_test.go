@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/malefiz-discord/malefiz/store"
+	"github.com/malefiz-discord/malefiz"
 )
 
 // The real program plays a whole game through the fake Discord on a
@@ -35,7 +35,7 @@ func TestWholeGameOnPostgres(t *testing.T) {
 	}
 	sg, g := h.game(gameID)
 	assert.True(t, g.Over())
-	assert.Equal(t, store.StatusFinished, sg.Status)
+	assert.Equal(t, malefiz.StatusFinished, sg.Status)
 	stats, err := h.main.db.PlayerStats(h.ctx(), h.fake.GuildID, alice)
 	require.NoError(t, err)
 	assert.Equal(t, 1, stats.Games)

@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // tokenGames are the loads BenchmarkTokenThroughput offers: games played
@@ -36,12 +36,12 @@ var tokenGames = []int{10, 50, 100}
 // dms=always, with ping:always too, a DM every turn.
 var tokenDMs = []struct {
 	name  string
-	users store.UserSettings
+	users malefiz.UserSettings
 	games []int
 }{
-	{"", store.UserSettings{}, tokenGames},
-	{"on", store.UserSettings{DM: true}, []int{10, 50}},
-	{"always", store.UserSettings{DM: true, PingAlways: true}, []int{10, 50}},
+	{"", malefiz.UserSettings{}, tokenGames},
+	{"on", malefiz.UserSettings{DM: true}, []int{10, 50}},
+	{"always", malefiz.UserSettings{DM: true, PingAlways: true}, []int{10, 50}},
 }
 
 // BenchmarkTokenThroughput measures what one bot token carries against a

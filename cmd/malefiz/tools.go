@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/render"
@@ -89,7 +90,7 @@ func backupCommand(args []string, stdout, stderr io.Writer) int {
 // from the event log: GAME as the one argument, from the database of -db
 // (dbFlag) or of the configuration; or, as before, DATABASE GAME. usage is
 // the command's usage line, for a wrong number of arguments.
-func storedGame(fs *flag.FlagSet, dbFlag, configPath, usage string) (*store.Game, *engine.Game, error) {
+func storedGame(fs *flag.FlagSet, dbFlag, configPath, usage string) (*malefiz.Game, *engine.Game, error) {
 	gameArg := fs.Arg(0)
 	switch {
 	case fs.NArg() == 2 && dbFlag == "":

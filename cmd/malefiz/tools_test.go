@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -27,7 +28,7 @@ func TestBackupAndReplayCommands(t *testing.T) {
 	}
 	copied, err := db.Game(t.Context(), gameID)
 	db.Close()
-	if err != nil || copied.Status != store.StatusRunning {
+	if err != nil || copied.Status != malefiz.StatusRunning {
 		t.Fatalf("backup holds %+v, %v", copied, err)
 	}
 	out := filepath.Join(dir, "game.gif")
