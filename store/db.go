@@ -2,12 +2,11 @@
 // the append-only event log of each game, per-guild settings, and the
 // statistics of finished games (results, ratings, leaderboards). The types
 // of games, seats, events and settings are the domain's (package malefiz);
-// the store knows nothing of Discord or of
-// the game's rules. Files: db.go opens, migrate.go migrates, tx.go begins
-// and counts the transactions, commit.go writes a change, game.go and
-// load.go read games, outbox.go and claims.go keep the outbox, results.go,
-// leaderboard.go and stats.go the statistics, backup.go and copy.go the
-// copies.
+// the store knows nothing of Discord or of the game's rules. Files: db.go
+// opens, migrate.go migrates, tx.go begins and counts the transactions,
+// commit.go writes a change, game.go and load.go read games, outbox.go and
+// claims.go keep the outbox, results.go, leaderboard.go and stats.go the
+// statistics, backup.go and copy.go the copies.
 //
 // The database is a SQLite file (the default: one process, nothing to
 // install, a backup is a file copy) or PostgreSQL (one database that several
