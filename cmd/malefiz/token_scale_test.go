@@ -168,7 +168,7 @@ func (r *clickRig) throughput(b *testing.B) {
 
 // directMessages counts, in the fake's calls from the index from on, the
 // DM channels opened, the opens Discord refused (40003, opened too fast:
-// the DM is given up) and the direct messages posted to the players.
+// the DM waits for a retry) and the direct messages posted to the players.
 func (r *clickRig) directMessages(from int) (opens, refused, dms int) {
 	channels := map[string]bool{}
 	for _, t := range r.tables {
