@@ -362,8 +362,8 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		if s.dms.paused(s.cfg.Now()) {
 			// Discord refused an open as too fast a moment ago: this
 			// open would meet the same refusal, a globally limited
-			// request for nothing. The DM waits as that one does.
-			return "", nil, &notYet{errDMOpensPaused}
+			// request for nothing. The DM goes as that one went.
+			return dmOpensPausedResult, nil, nil
 		}
 		data, err := s.dc.RequestWithBucketID(http.MethodPost, discordgo.EndpointUserChannels("@me"),
 			map[string]string{"recipient_id": ef.User}, discordgo.EndpointUserChannels("@me"), discordgo.WithContext(ctx))
@@ -373,10 +373,13 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		case isCode(err, discordgo.ErrCodeOpeningDirectMessagesTooFast):
 			// A limit without a bucket: 400 "You are opening direct
 			// messages too fast" (opcodes-and-status-codes, JSON error
-			// codes), the DM is not refused: tried again after a backoff,
-			// and no other channel is opened meanwhile.
+			// codes). The DM is given up, not the user's DMs (they are not
+			// closed): the ping in the game's channel stays the notice, and
+			// the game's later effects, its next turn card among them, do
+			// not wait behind a DM that Discord may refuse for a while. No
+			// other channel is opened meanwhile.
 			s.dms.pause(s.cfg.Now().Add(dmOpenPause))
-			return "", nil, &notYet{err}
+			return "", nil, err
 		case err != nil:
 			return "", nil, err
 		}

@@ -359,17 +359,15 @@ func TestDMs(t *testing.T) {
 	require.NotEmpty(t, dms)
 	assert.Equal(t, "three", dms[len(dms)-1].Content)
 
-	// DM channels opened too fast (400, code 40003): the DM waits and goes
-	// later, it is not given up; the opens pause on the env's clock.
-	e.s.cfg.Now = e.clock.Now
+	// DM channels opened too fast (400, code 40003): the DM is given up
+	// (the ping stays the notice; the game's next effects do not wait
+	// behind it), the user's DMs are not marked closed.
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate),
 		fakediscord.Fault{Status: http.StatusBadRequest, Code: 40003, Message: "You are opening direct messages too fast"}, 1)
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "4", Text: "four"}))
 	st := e.effects()[len(e.effects())-1]
-	assert.False(t, st.Done, "waits for a retry: %s", st.Result)
+	assert.True(t, st.Failed, "given up: %s", st.Result)
 	assert.Empty(t, e.fake.DMMessages("4"))
-	assert.Equal(t, 1, e.pass(e.s, maxBackoff))
-	assert.Equal(t, []string{"four"}, contents(e.fake.DMMessages("4")))
 	us, err = e.db.UserSettings(ctx(t), "4")
 	require.NoError(t, err)
 	assert.False(t, us.DMRefused)
@@ -612,45 +610,41 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 }
 
 // TestDMOpensTooFastPause: after Discord refuses a DM channel's open as
-// too fast (40003), the refused DM waits for a retry and no other channel
-// is opened for dmOpenPause: a DM of another game to a user whose channel
-// is not open yet waits too, without a request (it would meet the same
-// refusal); a user whose channel is open still gets theirs. Once the pause
-// is over, both go; none is given up.
+// too fast (40003), the DMs of users whose channel is not open yet are
+// given up for dmOpenPause without a request: each would have met the
+// same refusal, a globally limited request every time. A user whose
+// channel is open still gets DMs; past the pause the opens resume.
 func TestDMOpensTooFastPause(t *testing.T) {
-	e := newEnv(t)
-	e.s.cfg.Now = e.clock.Now
+	now := time.Now()
+	var mu sync.Mutex
+	e := newEnv(t, func(c *Config) {
+		c.Now = func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			return now
+		}
+	})
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "open"}))
 	tooFast := fakediscord.Fault{Status: http.StatusBadRequest, Code: discordgo.ErrCodeOpeningDirectMessagesTooFast,
 		Message: "You are opening direct messages too fast"}
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), tooFast, 1)
 	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "refused"}))
-
-	// Two other games, whose queues the refused DM does not hold.
-	deliverIn := func(channel string, ef Effect) {
-		g := *e.game
-		g.ID, g.ChannelID, g.Version = 0, channel, 0
-		require.NoError(t, e.db.CreateGame(ctx(t), &g))
-		se, err := ef.Stored()
-		require.NoError(t, err)
-		c := &store.Commit{Game: &g, Owner: e.s.owner, Lease: Lease, Effects: []store.Effect{se}}
-		require.NoError(t, e.db.Commit(ctx(t), c))
-		require.NoError(t, e.s.Reserve(c, []Effect{ef}).Deliver(time.Now(), false))
-	}
-	deliverIn("2000000000000000098", Effect{Op: DM, User: "3", Text: "paused"})
-	deliverIn("2000000000000000099", Effect{Op: DM, User: "1", Text: "kept"})
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "paused"}))
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "kept"}))
 	assert.Equal(t, 2, e.calls(fakediscord.RouteDMCreate), "no open while paused")
-	assert.Equal(t, []string{"open", "kept"}, contents(e.fake.DMMessages("1")), "an open channel is used")
-	assert.Empty(t, e.fake.DMMessages("2"))
+	states := e.effects()
+	require.Len(t, states, 4)
+	assert.True(t, states[1].Failed, "the refused DM is given up")
+	assert.Equal(t, dmOpensPausedResult, states[2].Result)
+	assert.Len(t, e.fake.DMMessages("1"), 2, "an open channel is used")
 	assert.Empty(t, e.fake.DMMessages("3"))
 
-	assert.Equal(t, 2, e.pass(e.s, maxBackoff), "both waiting DMs go once the pause is over")
-	assert.Equal(t, 4, e.calls(fakediscord.RouteDMCreate))
-	assert.Equal(t, []string{"refused"}, contents(e.fake.DMMessages("2")))
-	assert.Equal(t, []string{"paused"}, contents(e.fake.DMMessages("3")))
-	n, err := e.db.PendingEffects(ctx(t))
-	require.NoError(t, err)
-	assert.Zero(t, n, "nothing given up, nothing left")
+	mu.Lock()
+	now = now.Add(dmOpenPause)
+	mu.Unlock()
+	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "resumed"}))
+	assert.Equal(t, 3, e.calls(fakediscord.RouteDMCreate))
+	assert.Len(t, e.fake.DMMessages("3"), 1)
 }
 
 // TestACardEditHoldsBackNoPost: while the loop's edit of a game's card

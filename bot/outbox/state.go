@@ -1,7 +1,6 @@
 package outbox
 
 import (
-	"errors"
 	"sync"
 	"time"
 )
@@ -128,16 +127,17 @@ const dmChannelsKept = 50000
 // dmOpenPause is how long no DM channel is opened after Discord answered
 // 40003 "You are opening direct messages too fast"
 // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json;
-// Discord names no wait and no rate). The DMs that need an open then wait
-// for a retry without a request, as the refused one does: at most one
-// refused open a second instead of one per DM (a benchmark of fifty games
-// with a DM every turn made 1,490 refused opens in 49 s, 30 a second of the
-// bot's 45), and the opens resume as soon as Discord may take them again.
+// Discord names no wait and no rate). The DMs that needed an open then are
+// given up without a request, as they would have been after one: at most
+// one refused open a second instead of one per DM (a benchmark of fifty
+// games with a DM every turn made 1,490 refused opens in 49 s, 30 a second
+// of the bot's 45), and the opens resume as soon as Discord may take
+// them again.
 const dmOpenPause = time.Second
 
-// errDMOpensPaused is why a DM that needs its channel opened waits while
-// the opens are paused.
-var errDMOpensPaused = errors.New("DM channels opened too fast a moment ago: the open waits")
+// dmOpensPausedResult is the recorded outcome of a DM not sent because the
+// opens were paused.
+const dmOpensPausedResult = "not sent: DM channels opened too fast"
 
 // pause stops the opens until until.
 func (c *dmChannels) pause(until time.Time) {
