@@ -265,6 +265,30 @@ func (db *DB) HeldElsewhere(ctx context.Context, owner string, gameID int64) (bo
 	return held, tx.Commit()
 }
 
+// Outdated reports whether effect e of a queue (see Effect) is out of date:
+// a newer effect of its game's queue is pending, so that the state e would
+// show is not the last one. An effect of the main queue never is.
+func (db *DB) Outdated(ctx context.Context, e Effect) (bool, error) {
+	if e.Queue == "" {
+		return false, nil
+	}
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: outdated: %w", err)
+	}
+	defer tx.Rollback()
+	var id int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE game_id = ? AND queue = ? AND id > ? AND done_at IS NULL LIMIT 1`,
+		e.GameID, e.Queue, e.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, tx.Commit()
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: outdated: %w", err)
+	}
+	return true, tx.Commit()
+}
+
 // effectColumns are the columns of an Effect, as scanEffect reads them.
 const effectColumns = `id, game_id, queue, kind, payload, attempts, created_at`
 

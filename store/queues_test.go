@@ -106,6 +106,29 @@ func TestEffectQueues(t *testing.T) {
 			assert.Equal(t, []string{"ok", store.Superseded, ""},
 				[]string{states[0].Result, states[1].Result, states[2].Result})
 		}},
+		{"a held card edit is outdated once a newer one is pending, a main effect never", func(t *testing.T, db *store.DB, c *clock) {
+			g := newGame("c1")
+			commitTo(t, db, g, "", effect("post", "lobby"))
+			lobby, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, lobby, 1)
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", lobby[0].ID, "ok", nil))
+			commitTo(t, db, g, "", card("card 1"))
+			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
+			require.NoError(t, err)
+			require.Len(t, held, 1)
+			outdated, err := db.Outdated(ctxT(t), held[0])
+			require.NoError(t, err)
+			assert.False(t, outdated, "the newest state")
+
+			commitTo(t, db, g, "", card("card 2"), effect("post", "turn 2"))
+			outdated, err = db.Outdated(ctxT(t), held[0])
+			require.NoError(t, err)
+			assert.True(t, outdated, "card 2 is pending")
+			outdated, err = db.Outdated(ctxT(t), lobby[0])
+			require.NoError(t, err)
+			assert.False(t, outdated, "a main effect is never outdated")
+		}},
 		{"a card edit waits for the game's older main effects", func(t *testing.T, db *store.DB, c *clock) {
 			g, other := newGame("c1"), newGame("c2")
 			commitTo(t, db, g, "", effect("post", "lobby"), card("card 1"))

@@ -80,6 +80,7 @@ type Store interface {
 	ClaimEffects(ctx context.Context, owner string, lease time.Duration, limit int) ([]store.Effect, error)
 	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
 	HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error)
+	Outdated(ctx context.Context, e store.Effect) (bool, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
@@ -452,6 +453,17 @@ func (s *Sender) deliverClaimed(ctx context.Context, e store.Effect) {
 	ef, err := Decode(e)
 	if err != nil {
 		s.giveUp(ctx, e, "unreadable: "+err.Error())
+		return
+	}
+	// A card's edit claimed before a newer state of the card was
+	// committed (which could not replace it then) shows a state already
+	// gone: the newer edit follows, so this one is not sent. In a busy
+	// channel, whose cards share one bucket of edits, that halves the
+	// edits and the lag of the last one.
+	if outdated, err := s.db.Outdated(ctx, e); err == nil && outdated {
+		if err := s.db.RecordDeliveries(ctx, s.owner, []store.Delivery{{ID: e.ID, Result: store.Superseded}}); err != nil {
+			s.log.Error("outbox: could not record a superseded edit", "game", e.GameID, "effect", e.ID, "err", err)
+		}
 		return
 	}
 	g, err := s.db.Game(ctx, e.GameID)

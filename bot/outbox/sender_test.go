@@ -609,6 +609,36 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 	}
 }
 
+// TestAnOutdatedCardEditIsNotSent: a card's edit claimed by the loop
+// before a newer state of the card was committed (which cannot replace a
+// claimed edit) is not sent: it is recorded as superseded and the newer
+// edit goes in its turn, the card ends on the last state.
+func TestAnOutdatedCardEditIsNotSent(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
+	edit := func(body string) {
+		e.game = e.stored()
+		_, d := e.commit(e.s, Effect{Op: Edit, Target: malefiz.RoleLobby, Body: text(body), Queue: CardQueue})
+		require.NoError(t, d.Deliver(time.Now(), false), "left to the loop")
+	}
+	edit("card, turn 1")
+	claimed, err := e.db.ClaimEffects(ctx(t), e.s.owner, Lease, batch)
+	require.NoError(t, err)
+	require.Len(t, claimed, 1)
+	edit("card, turn 2")
+
+	e.s.deliverClaimed(ctx(t), claimed[0])
+	assert.Zero(t, e.calls(fakediscord.RouteMessageEdit), "the outdated edit is not sent")
+	states := e.effects()
+	require.Len(t, states, 3)
+	assert.True(t, states[1].Done)
+	assert.Equal(t, store.Superseded, states[1].Result)
+
+	assert.Equal(t, 1, e.pass(e.s, store.DefaultQueueGap))
+	assert.Equal(t, 1, e.calls(fakediscord.RouteMessageEdit))
+	assert.Equal(t, []string{"card, turn 2"}, e.messages(e.game.ChannelID))
+}
+
 // TestDMOpensTooFastPause: after Discord refuses a DM channel's open as
 // too fast (40003), the DMs of users whose channel is not open yet are
 // given up for dmOpenPause without a request: each would have met the
