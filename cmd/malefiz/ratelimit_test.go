@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/sandbox"
 )
 
 // TestRESTGoesThroughTheRateLimiter plays the start of a game in the
@@ -27,17 +28,7 @@ func TestRESTGoesThroughTheRateLimiter(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, app.Close()) })
 	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
-	post := func(path string, v any) map[string]any { t.Helper(); return sandboxPost(t, srv, path, v) }
-	controlOf := func(msgID, action string) string {
-		t.Helper()
-		m, ok := app.fake.Message(msgID)
-		require.True(t, ok)
-		return control(t, m, bot.Action(action))
-	}
-	alice, bob := "100000000000000001", "100000000000000002"
-	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
-	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": controlOf(lobby, "join")})
-	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": controlOf(lobby, "start")})
+	newActivityGame(t, app, srv, sandbox.Users("Alice", "Bob"))
 	require.Eventually(t, func() bool {
 		n, err := app.main.db.PendingEffects(t.Context())
 		return err == nil && n == 0

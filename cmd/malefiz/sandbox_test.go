@@ -22,6 +22,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
 )
 
 func TestParseUsers(t *testing.T) {
@@ -242,10 +243,11 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 		require.True(t, ok)
 		return control(t, m, bot.Action(action))
 	}
-	alice, bob := "100000000000000001", "100000000000000002"
-	lobby := post("/api/command", map[string]string{"user": alice, "line": "/malefiz new seats:2"})["message"].(string)
-	post("/api/click", map[string]string{"user": bob, "message": lobby, "custom_id": controlOf(lobby, "join")})
-	post("/api/click", map[string]string{"user": alice, "message": lobby, "custom_id": controlOf(lobby, "start")})
+	users := sandbox.Users("Alice", "Bob")
+	bob := users[1].ID
+	g, err := app.main.db.Game(t.Context(), newActivityGame(t, app, srv, users))
+	require.NoError(t, err)
+	lobby := g.LobbyMessageID
 	thread := func() fakediscord.Channel {
 		for _, c := range app.fake.Channels() {
 			if c.ID == lobby {
