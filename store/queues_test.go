@@ -44,6 +44,15 @@ func claimPayloads(t *testing.T, db *store.DB, owner string) []string {
 	return out
 }
 
+// claimOne claims as owner and wants exactly one effect: it returns it.
+func claimOne(t *testing.T, db *store.DB, owner string) store.Effect {
+	t.Helper()
+	got, err := db.ClaimEffects(ctxT(t), owner, time.Minute, 20)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	return got[0]
+}
+
 // deliverAll claims as owner and records every effect claimed as
 // delivered; it returns the payloads, in order.
 func deliverAll(t *testing.T, db *store.DB, owner string) []string {
@@ -91,15 +100,13 @@ func TestEffectQueues(t *testing.T) {
 		{"a card edit in flight is not superseded, and the next waits for it", func(t *testing.T, db *store.DB, c *clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
-			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, held, 1)
+			held := claimOne(t, db, "sender")
 			commitTo(t, db, g, "", card("card 2"))
 			commitTo(t, db, g, "", card("card 3"))
 			c.Advance(gap)
 			assert.Empty(t, claimPayloads(t, db, "other"), "card 3 waits for card 1, in flight")
 
-			require.NoError(t, db.EffectDone(ctxT(t), "sender", held[0].ID, "ok", nil))
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", held.ID, "ok", nil))
 			assert.Equal(t, []string{"card 3"}, claimPayloads(t, db, "other"))
 			states, err := db.Effects(ctxT(t), g.ID)
 			require.NoError(t, err)
@@ -109,23 +116,19 @@ func TestEffectQueues(t *testing.T) {
 		{"a held card edit is outdated once a newer one is pending, a main effect never", func(t *testing.T, db *store.DB, c *clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", effect("post", "lobby"))
-			lobby, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, lobby, 1)
-			require.NoError(t, db.EffectDone(ctxT(t), "sender", lobby[0].ID, "ok", nil))
+			lobby := claimOne(t, db, "sender")
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", lobby.ID, "ok", nil))
 			commitTo(t, db, g, "", card("card 1"))
-			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, held, 1)
-			outdated, err := db.Outdated(ctxT(t), held[0])
+			held := claimOne(t, db, "sender")
+			outdated, err := db.Outdated(ctxT(t), held)
 			require.NoError(t, err)
 			assert.False(t, outdated, "the newest state")
 
 			commitTo(t, db, g, "", card("card 2"), effect("post", "turn 2"))
-			outdated, err = db.Outdated(ctxT(t), held[0])
+			outdated, err = db.Outdated(ctxT(t), held)
 			require.NoError(t, err)
 			assert.True(t, outdated, "card 2 is pending")
-			outdated, err = db.Outdated(ctxT(t), lobby[0])
+			outdated, err = db.Outdated(ctxT(t), lobby)
 			require.NoError(t, err)
 			assert.False(t, outdated, "a main effect is never outdated")
 		}},
@@ -150,11 +153,9 @@ func TestEffectQueues(t *testing.T) {
 		{"the main queue never waits for a card edit", func(t *testing.T, db *store.DB, c *clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
-			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, held, 1)
+			held := claimOne(t, db, "sender")
 			// The card edit fails for now and waits a minute: posts go on.
-			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held[0].ID, time.Minute, "429"))
+			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held.ID, time.Minute, "429"))
 			commitTo(t, db, g, "", effect("post", "turn 1"))
 			commitTo(t, db, g, "", effect("post", "turn 2"))
 			assert.Equal(t, []string{"turn 1"}, deliverAll(t, db, "sender"))
@@ -205,10 +206,8 @@ func TestEffectQueues(t *testing.T) {
 		{"a superseding card edit keeps the retry time of the one it replaces", func(t *testing.T, db *store.DB, c *clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
-			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, held, 1)
-			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held[0].ID, time.Minute, "503"))
+			held := claimOne(t, db, "sender")
+			require.NoError(t, db.RetryEffect(ctxT(t), "sender", held.ID, time.Minute, "503"))
 			commitTo(t, db, g, "", card("card 2"))
 			next, ok, err := db.NextEffectAt(ctxT(t))
 			require.NoError(t, err)
@@ -235,14 +234,12 @@ func TestEffectQueues(t *testing.T) {
 			assert.Equal(t, t0, next, "the card edit is due")
 
 			c.Advance(time.Second)
-			held, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)
-			require.NoError(t, err)
-			require.Len(t, held, 1)
+			held := claimOne(t, db, "sender")
 			next, ok, err = db.NextEffectAt(ctxT(t))
 			require.NoError(t, err)
 			require.True(t, ok)
 			assert.Equal(t, t0.Add(time.Second+time.Minute), next, "the end of its claim")
-			require.NoError(t, db.EffectDone(ctxT(t), "sender", held[0].ID, "ok", nil))
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", held.ID, "ok", nil))
 			_, ok, err = db.NextEffectAt(ctxT(t))
 			require.NoError(t, err)
 			assert.False(t, ok)
