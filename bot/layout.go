@@ -13,6 +13,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/render"
 )
 
 // The game's messages in Discord's layout components (Components V2, the
@@ -255,12 +256,14 @@ func outboxEffect(r *request, sg *malefiz.Game, e table.Effect) outbox.Effect {
 			f := false
 			body.Reference = &discordgo.MessageReference{MessageID: msg.ReplyTo, GuildID: sg.GuildID, FailIfNotExists: &f}
 		}
-		out.Body, out.Board = mustJSON(body), msg.Board
-		if msg.Chart != nil {
-			out.Chart = mustJSON(msg.Chart)
-		}
+		out.Body = mustJSON(body)
+		out.Board, out.Chart = pictures(msg)
 	case table.Edit:
+		// An edit replaces the message's attachments: the pictures its
+		// layout shows go with it (a turn card edited by a play on the
+		// board shows the board as it is now).
 		out.Body = mustJSON(editBody(*e.Message))
+		out.Board, out.Chart = pictures(*e.Message)
 		if e.Target == malefiz.RoleLobby {
 			// The scoreboard card's edits wait in a queue of their
 			// own: the newest supersedes the pending one, a few
@@ -281,6 +284,16 @@ func outboxEffect(r *request, sg *malefiz.Game, e table.Effect) outbox.Effect {
 		}
 	}
 	return out
+}
+
+// pictures are the board and the chance chart (as stored) that msg shows,
+// for the outbox to draw and attach.
+func pictures(msg table.Message) (*render.Scene, json.RawMessage) {
+	var chart json.RawMessage
+	if msg.Chart != nil {
+		chart = mustJSON(msg.Chart)
+	}
+	return msg.Board, chart
 }
 
 // chartFile draws a result's chance chart (a table.Chart as stored) as

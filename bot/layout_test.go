@@ -2,6 +2,7 @@ package bot
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,5 +152,54 @@ func TestTurnCardWithinDiscordsLimits(t *testing.T) {
 			assert.Equal(t, []string{"Jogar no tabuleiro"}, board, "Play on the board, once")
 			t.Logf("%d components in %d rows", n, len(rows))
 		})
+	}
+}
+
+// TestAPlayOnTheBoardEditsTheCardWithItsBoard: a barricade taken on the
+// Activity's board leaves the turn going on (its square to place), and
+// the turn card in the thread is edited to show it; the edit shows the
+// board, so it must upload board.png with it, or Discord refuses the edit
+// ("No attachment named board.png") and the thread keeps the old moves.
+func TestAPlayOnTheBoardEditsTheCardWithItsBoard(t *testing.T) {
+	const barricade = "players=rg turn=r r=e2 g=i7 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13"
+	tb := turnTable(t, barricade, false)
+	tb.Game.TurnMessageID = "42"
+	rolled(t, tb, 1)
+	turn := tb.State.TurnNumber()
+	require.NoError(t, tb.Play(table.Actor{UserID: "1", Name: "Ann", Lang: "en"},
+		table.CustomID{Action: table.ActMove, Game: tb.Game.ID, Turn: turn, Arg: "e2-e3"}))
+	require.Equal(t, engine.PhasePlace, tb.State.Phase())
+
+	var edits int
+	for _, e := range tb.Effects() {
+		if e.Kind != table.Edit || e.Target != malefiz.RoleTurn {
+			continue
+		}
+		edits++
+		ef := outboxEffect(nil, tb.Game, e)
+		require.Contains(t, string(ef.Body), boardURL, "the card shows the board")
+		require.NotNil(t, ef.Board, "the edit carries the board it shows")
+	}
+	assert.Equal(t, 1, edits, "the turn card edited once")
+}
+
+// TestEveryPictureShownIsUploaded: whatever a message shows as an
+// attachment (the board, the chance chart) goes with it, for a post and
+// for an edit alike.
+func TestEveryPictureShownIsUploaded(t *testing.T) {
+	sg := &malefiz.Game{ID: 7, ChannelID: "c"}
+	scene := &render.Scene{}
+	chart := &table.Chart{}
+	for _, kind := range []table.Kind{table.Post, table.Edit} {
+		for _, msg := range []table.Message{
+			{Board: scene, Embeds: []table.Embed{{Board: true}}},
+			{Chart: chart, Embeds: []table.Embed{{Chart: true}}},
+			{Board: scene, Chart: chart, Embeds: []table.Embed{{Board: true}, {Chart: true}}},
+		} {
+			ef := outboxEffect(nil, sg, table.Effect{Kind: kind, Message: &msg, Target: malefiz.RoleTurn})
+			body := string(ef.Body)
+			assert.Equal(t, strings.Contains(body, boardURL), ef.Board != nil, "%s: board shown and uploaded", kind)
+			assert.Equal(t, strings.Contains(body, chartURL), ef.Chart != nil, "%s: chart shown and uploaded", kind)
+		}
 	}
 }
