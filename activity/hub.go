@@ -1,11 +1,7 @@
 package activity
 
 import (
-	"context"
 	"sync"
-
-	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Hub tells the open Activities of a game that it changed. Every commit
@@ -56,24 +52,4 @@ func (h *Hub) Watchers(id int64) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.watchers[id])
-}
-
-// Store returns s telling h of every game it commits. The bot is given
-// this store: the Activity learns of a change where it is committed, by
-// whatever path it came.
-func (h *Hub) Store(s bot.Store) bot.Store { return watchedStore{Store: s, hub: h} }
-
-// watchedStore is a bot.Store whose commits wake the hub.
-type watchedStore struct {
-	bot.Store
-	hub *Hub
-}
-
-// Commit commits c and, once committed, wakes the watchers of its game.
-func (s watchedStore) Commit(ctx context.Context, c *store.Commit) error {
-	err := s.Store.Commit(ctx, c)
-	if err == nil && c.Game != nil && c.Game.ID != 0 {
-		s.hub.Changed(c.Game.ID)
-	}
-	return err
 }

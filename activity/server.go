@@ -1,8 +1,8 @@
 // Package activity is Malefiz as a Discord Activity: the page Discord opens
 // inside the client, its board drawn live, and the few endpoints it talks
 // to under Discord's proxy prefix /.proxy/. It decides nothing: a play
-// goes to the bot's one path of every change (bot.Bot.Play), the same
-// table and commit as a click in the thread, and every commit of a game
+// goes to the game service (package game) as a command, the same
+// table and commit as a click in the thread, answered at commit, and every commit of a game
 // is pushed to the pages that show it (Hub).
 //
 // The way in is Discord's: the page calls ready(), authorize (scope
@@ -30,9 +30,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
 )
 
@@ -43,14 +43,15 @@ const Prefix = "/.proxy/"
 //go:embed static
 var staticFiles embed.FS
 
-// Games is what the Activity asks of the bot; *bot.Bot is one.
+// Games is what the Activity asks of the game service; *game.Service is
+// one. A play, a lobby's action and a new lobby are its commands, answered
+// at commit: the thread's messages follow from the outbox.
 type Games interface {
-	Play(ctx context.Context, id int64, guild string, user table.Actor, play table.CustomID) error
-	Lobby(ctx context.Context, id int64, guild string, user table.Actor, act string) error
+	Apply(ctx context.Context, cmd game.Command) (*game.Outcome, error)
+	Open(ctx context.Context, n game.NewLobby) (*game.Outcome, error)
+	Later(o *game.Outcome)
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
-	NewLobbyForm(lang string) []bot.FormField
-	NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -65,7 +66,7 @@ type Channel func(ctx context.Context, id string) (guild string, thread bool, er
 // so that the user grants the Activity no scope beyond identify.
 type Member func(ctx context.Context, guildID, userID string) (bool, error)
 
-var _ Games = (*bot.Bot)(nil)
+var _ Games = (*game.Service)(nil)
 
 // Config is what a Server needs. Games, Hub, Member, Channel, ClientID
 // and ClientSecret are required.
@@ -374,7 +375,7 @@ func (s *Server) serveNewForm(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, s.cfg.Games.NewLobbyForm(sess.Lang))
+	writeJSON(w, http.StatusOK, game.LobbyForm(sess.Lang))
 }
 
 // serveNewLobby opens a lobby in the session's channel with the options
@@ -392,12 +393,17 @@ func (s *Server) serveNewLobby(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	id, err := s.cfg.Games.NewLobby(r.Context(), sess.Guild, sess.Channel, sess.Thread, actor, values)
+	// In a thread the game stays in it; elsewhere it gets a thread of
+	// its own when the server plays in threads. No interaction says the
+	// server's language: the lobby speaks its host's.
+	out, err := s.cfg.Games.Open(r.Context(), game.NewLobby{Guild: sess.Guild, Channel: sess.Channel, User: actor, Lang: sess.Lang,
+		Threads: !sess.Thread, Values: values})
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]int64{"ID": id})
+	s.cfg.Games.Later(out)
+	writeJSON(w, http.StatusOK, map[string]int64{"ID": out.Table.Game.ID})
 }
 
 // gameID reads the {id} of the path.
@@ -447,8 +453,8 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	err := s.cfg.Games.Play(r.Context(), id, sess.Guild, actor, table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg})
-	if err != nil {
+	play := game.Play{ID: table.CustomID{Action: table.Action(p.Action), Game: id, Turn: p.Turn, Arg: p.Arg}}
+	if _, err := s.cfg.Games.Apply(r.Context(), game.Command{Game: id, Guild: sess.Guild, User: actor, Action: play}); err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
@@ -468,13 +474,22 @@ func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad lobby action")
 		return
 	}
+	act, ok := lobbyActions[body.Action]
+	if !ok {
+		s.fail(w, r, sess, table.Refuse(locales.ErrUnknownButton))
+		return
+	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	if err := s.cfg.Games.Lobby(r.Context(), id, sess.Guild, actor, body.Action); err != nil {
+	if _, err := s.cfg.Games.Apply(r.Context(), game.Command{Game: id, Guild: sess.Guild, User: actor, Action: act}); err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
+
+// lobbyActions are the lobby's actions the page sends, by name: the
+// lobby's buttons in the thread.
+var lobbyActions = map[string]game.Action{"join": game.Join{}, "leave": game.Leave{}, "start": game.Start{}}
 
 // liveWrite bounds a push; livePing keeps the socket open through proxies.
 const (
@@ -529,7 +544,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			// A game the session may not read (another guild's) is
 			// refused once, in words, and the socket closed (4004); the
 			// page does not reconnect.
-			text, refused := bot.Refusal(err, sess.Lang)
+			text, refused := game.Refusal(err, sess.Lang)
 			if !refused {
 				s.log.Warn("activity push", "game", id, "err", err)
 				return false
@@ -586,7 +601,7 @@ func (s *Server) serveSandboxAuthorize(w http.ResponseWriter, r *http.Request) {
 // fail answers the error of a play or a read: a refusal in the user's
 // words (nothing changed, logged at info), or a failure (logged).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, sess Session, err error) {
-	text, refused := bot.Refusal(err, sess.Lang)
+	text, refused := game.Refusal(err, sess.Lang)
 	if refused {
 		s.log.Info("activity refused", "path", r.URL.Path, "user", sess.UserID, "err", err)
 		writeJSON(w, http.StatusConflict, map[string]string{"error": text})

@@ -33,6 +33,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -54,13 +55,9 @@ type Discord interface {
 
 var _ Discord = (*discordgo.Session)(nil)
 
-// GameDefaults are the settings of a new game when /malefiz new does not say.
-type GameDefaults struct {
-	Seats    int    // seats offered in a lobby, 2 to 4
-	Level    string // level of computer players added to a lobby
-	SixAgain bool   // house rule six-again
-	SafeRow2 bool   // house rule safe-row-2
-}
+// GameDefaults are the settings of a new game when /malefiz new does not
+// say (see game.Defaults).
+type GameDefaults = game.Defaults
 
 // Config is what a Bot needs. Store, Discord and Renderer are required.
 type Config struct {
@@ -100,20 +97,17 @@ type Bot struct {
 	dc       Discord
 	renderer *render.Renderer
 	log      *slog.Logger
-	dice     engine.Dice
-	draw     func(n int) int
 	now      func() time.Time
-	defaults GameDefaults
 	owner    string
 	hooks    Hooks
 	deferAt  time.Duration
 	activity bool
 
-	locks         outbox.KeyedLocks // one action at a time per game
-	out           *outbox.Sender    // delivers the outbox
-	coach         *coach            // grades the people's moves in the background
-	panel         *panel            // the subcommands that change no game
-	boards        *boards           // draws the boards
+	games         *game.Service  // every change to a game
+	out           *outbox.Sender // delivers the outbox
+	coach         *coach         // grades the people's moves in the background
+	panel         *panel         // the subcommands that change no game
+	boards        *boards        // draws the boards
 	subcommands   []subcommand
 	heavy         chan struct{}
 	inflight      sync.WaitGroup
@@ -138,8 +132,7 @@ const BoardWidth = 640
 func New(cfg Config) *Bot {
 	b := &Bot{
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
-		dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now, defaults: cfg.Defaults, owner: cfg.Owner,
-		hooks: cfg.Hooks, deferAt: cfg.DeferAfter, activity: cfg.Activity,
+		now: cfg.Now, owner: cfg.Owner, hooks: cfg.Hooks, deferAt: cfg.DeferAfter, activity: cfg.Activity,
 		heavy:         make(chan struct{}, maxHeavy),
 		wakeScheduler: make(chan struct{}, 1),
 	}
@@ -149,12 +142,6 @@ func New(cfg Config) *Bot {
 	if b.renderer == nil {
 		b.renderer = render.New(BoardWidth)
 	}
-	if b.dice == nil {
-		b.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
-	}
-	if b.draw == nil {
-		b.draw = rand.IntN
-	}
 	if b.now == nil {
 		b.now = time.Now
 	}
@@ -162,18 +149,15 @@ func New(cfg Config) *Bot {
 		host, _ := os.Hostname()
 		b.owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
 	}
-	if b.defaults.Seats < 2 || b.defaults.Seats > 4 {
-		b.defaults.Seats = 4
-	}
 	if b.deferAt <= 0 {
 		b.deferAt = defaultDeferAfter
-	}
-	if b.defaults.Level == "" {
-		b.defaults.Level = "normal"
 	}
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
 	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
 		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
+	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
+		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
+		Committed: b.committed, Observe: b.hooks.observeCommit})
 	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
@@ -181,8 +165,16 @@ func New(cfg Config) *Bot {
 	return b
 }
 
-// Wait blocks until every interaction in flight has been handled.
-func (b *Bot) Wait() { b.inflight.Wait() }
+// Games is the game service the bot plays through, for the other
+// front-ends (the Activity) to play the same games.
+func (b *Bot) Games() *game.Service { return b.games }
+
+// Wait blocks until every interaction in flight has been handled, and the
+// deliveries the game service left running are done.
+func (b *Bot) Wait() {
+	b.inflight.Wait()
+	b.games.Wait()
+}
 
 // HandleInteraction is the discordgo handler for INTERACTION_CREATE events:
 // session.AddHandler(bot.HandleInteraction).

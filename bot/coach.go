@@ -221,7 +221,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 			return err
 		}
 		msg := t.CoachMessage(all, t.Hinted(events))
-		e, err := outboxEffect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
+		e, err := layout{}.Effect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
-	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 )
 
 // CommandName is the bot's one slash command.
@@ -28,15 +28,6 @@ func InviteURL(clientID string) string {
 		clientID, Permissions)
 }
 
-// turnTimeoutChoices are the turn timeouts offered by /malefiz new and settings.
-var turnTimeoutChoices = []struct {
-	value string
-	label msg
-}{
-	{"5m", locales.Timeout5m}, {"15m", locales.Timeout15m}, {"1h", locales.Timeout1h}, {"6h", locales.Timeout6h},
-	{"12h", locales.Timeout12h}, {"24h", locales.Timeout24h}, {"72h", locales.Timeout3d}, {"168h", locales.Timeout7d},
-}
-
 // runFunc runs a subcommand.
 type runFunc func(ctx context.Context, r *request, opts options) error
 
@@ -53,43 +44,18 @@ type subcommand struct {
 
 // timeoutChoices are the turn timeouts as the choices of a command option.
 func timeoutChoices() []*discordgo.ApplicationCommandOptionChoice {
-	out := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(turnTimeoutChoices))
-	for _, c := range turnTimeoutChoices {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{
-			Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
-	}
-	return out
+	return choicesOf(game.TimeoutChoices)
 }
 
 // rollChoices are the roll modes as the choices of a command option.
-func rollChoices() []*discordgo.ApplicationCommandOptionChoice {
-	var out []*discordgo.ApplicationCommandOptionChoice
-	for _, c := range []struct {
-		value string
-		label msg
-	}{{table.RollAuto, locales.RollAuto}, {table.RollButton, locales.RollButton}} {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: tr("en", c.label), NameLocalizations: localizations(c.label), Value: c.value})
-	}
-	return out
-}
+func rollChoices() []*discordgo.ApplicationCommandOptionChoice { return choicesOf(game.RollChoices) }
 
 func gameSubcommands(b *Bot) []subcommand {
-	levels := levelChoices()
-	timeouts := timeoutChoices()
-	minSeats, minBots := 2.0, 0.0
 	return []subcommand{
-		{name: "new", desc: locales.CmdNew, run: b.cmdNew, options: []*discordgo.ApplicationCommandOption{
-			intOption("seats", locales.OptSeats, &minSeats, 4),
-			intOption("bots", locales.OptBots, &minBots, 3),
-			stringOption("level", locales.OptLevel, levels),
-			stringOption("turn-timeout", locales.OptTurnTimeout, timeouts),
-			stringOption("roll", locales.OptRoll, rollChoices()),
-			boolOption("six-again", locales.OptSixAgain),
-			boolOption("safe-row-2", locales.OptSafeRow2),
-		}},
+		{name: "new", desc: locales.CmdNew, run: b.cmdNew, options: lobbyOptions()},
 		{name: "join", desc: locales.CmdJoin, run: b.onGame(inLobby, joinGame)},
 		{name: "leave", desc: locales.CmdLeave, run: b.onGame(seatedIn, leaveGame)},
-		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, func(r *request, _ *malefiz.Game) (action, error) { return startGame(b.draw, actor(r)), nil })},
+		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, startGame)},
 		{name: "board", desc: locales.CmdBoard, run: b.onGame(seatedIn, boardOf)},
 		{name: "resign", desc: locales.CmdResign, run: b.onGame(seatedIn, resignGame)},
 		{name: "cancel", desc: locales.CmdCancel, run: b.onGame(hostedBy, cancelGame)},
@@ -225,7 +191,7 @@ func (b *Bot) command(ctx context.Context, r *request) error {
 // askResign answers /malefiz resign (or leave) in a running game privately
 // with the choice: Resign, or Keep playing. Nothing changes until Resign.
 func askResign(r *request, sg *malefiz.Game) error {
-	if !seated(r.userID)(sg) {
+	if !game.Seated(r.userID)(sg) {
 		return refuse(locales.ErrNotInGame)
 	}
 	cid := func(a Action) string { return CustomID{Action: a, Game: sg.ID}.String() }

@@ -13,6 +13,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
 )
 
@@ -242,10 +243,17 @@ func mustJSON(v any) json.RawMessage {
 	return data
 }
 
-// outboxEffect is e as the outbox keeps it, for game sg; an Adopt names
-// the interaction of r. A result's ratings are added in the commit (see
-// withRatingsAtCommit).
-func outboxEffect(r *request, sg *malefiz.Game, e table.Effect) outbox.Effect {
+// layout is the Discord form of the table's effects, made at commit by
+// the game service (game.Layout): Components V2 bodies, the interaction
+// a follow-up or an adoption goes through, the ratings in a result.
+type layout struct{}
+
+var _ game.Layout = layout{}
+
+// Effect is e as the outbox keeps it, for game sg; an Adopt names
+// the interaction via. A result's ratings are added in the commit (see
+// WithRatings).
+func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Effect {
 	out := outbox.Effect{Op: outbox.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	switch e.Kind {
@@ -271,19 +279,35 @@ func outboxEffect(r *request, sg *malefiz.Game, e table.Effect) outbox.Effect {
 			out.Queue = outbox.CardQueue
 		}
 	case table.Adopt:
-		out.App, out.Token = r.i.AppID, r.i.Token
+		if via != nil {
+			out.App, out.Token = via.App, via.Token
+		}
 	}
 	// Only a click is named: its answer is an update (or a deferred
 	// update), whereas after a deferred channel message ("thinking…")
 	// Discord's first follow-up edits that message instead of making one
 	// (https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message).
-	if e.Followup && r != nil && r.isClick() && r.i.Token != "" {
-		at, err := discordgo.SnowflakeTimestamp(r.i.ID)
+	if e.Followup && via != nil && via.Click && via.Token != "" {
+		at, err := discordgo.SnowflakeTimestamp(via.ID)
 		if err == nil {
-			out.Via = &outbox.Interaction{App: r.i.AppID, Token: r.i.Token, Channel: r.i.ChannelID, At: at}
+			out.Via = &outbox.Interaction{App: via.App, Token: via.Token, Channel: via.Channel, At: at}
 		}
 	}
 	return out
+}
+
+// WithRatings completes the result posts efs[i], i in posts, with the
+// rating changes of rated, in lang, inside the commit that finishes the
+// game.
+func (layout) WithRatings(lang string, rated []malefiz.Result, efs []outbox.Effect, posts []int) error {
+	for _, i := range posts {
+		body, err := withRatings(lang, rated, efs[i].Body)
+		if err != nil {
+			return err
+		}
+		efs[i].Body = body
+	}
+	return nil
 }
 
 // pictures are the board and the chance chart (as stored) that msg shows,

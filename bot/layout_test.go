@@ -176,7 +176,7 @@ func TestAPlayOnTheBoardEditsTheCardWithItsBoard(t *testing.T) {
 			continue
 		}
 		edits++
-		ef := outboxEffect(nil, tb.Game, e)
+		ef := layout{}.Effect(nil, tb.Game, e)
 		require.Contains(t, string(ef.Body), boardURL, "the card shows the board")
 		require.NotNil(t, ef.Board, "the edit carries the board it shows")
 	}
@@ -196,7 +196,7 @@ func TestEveryPictureShownIsUploaded(t *testing.T) {
 			{Chart: chart, Embeds: []table.Embed{{Chart: true}}},
 			{Board: scene, Chart: chart, Embeds: []table.Embed{{Board: true}, {Chart: true}}},
 		} {
-			ef := outboxEffect(nil, sg, table.Effect{Kind: kind, Message: &msg, Target: malefiz.RoleTurn})
+			ef := layout{}.Effect(nil, sg, table.Effect{Kind: kind, Message: &msg, Target: malefiz.RoleTurn})
 			body := string(ef.Body)
 			assert.Equal(t, strings.Contains(body, boardURL), ef.Board != nil, "%s: board shown and uploaded", kind)
 			assert.Equal(t, strings.Contains(body, chartURL), ef.Chart != nil, "%s: chart shown and uploaded", kind)

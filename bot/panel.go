@@ -10,6 +10,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 )
 
 // panel answers the subcommands that change no game: the statistics, the
@@ -50,7 +51,7 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 	}
 	changed := false
 	if v := o.string("turn-timeout", ""); v != "" {
-		d, err := parseTimeout(v)
+		d, err := game.ParseTimeout(v)
 		if err != nil {
 			return err
 		}
@@ -74,7 +75,7 @@ func (p *panel) cmdSettings(ctx context.Context, r *request, o options) error {
 		}
 		s.Roll, changed = v, true
 	}
-	s.Roll = serverRoll(s)
+	s.Roll = game.ServerRoll(s)
 	if changed {
 		if err := p.db.SetGuildSettings(ctx, r.i.GuildID, s); err != nil {
 			return err
@@ -108,5 +109,5 @@ func settingsText(c *locales.Catalog, lang string, saved bool, s malefiz.GuildSe
 		key = locales.SettingsSaved
 	}
 	return c.Tr(lang, key, table.FormatDuration(lang, s.TurnTimeout), onOff(s.Reminders), onOff(s.Threads),
-		c.Choice(lang, rollLabel(serverRoll(s))), onOff(s.Chances), onOff(s.Hints))
+		c.Choice(lang, rollLabel(game.ServerRoll(s))), onOff(s.Chances), onOff(s.Hints))
 }

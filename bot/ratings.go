@@ -12,7 +12,6 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
-	"github.com/malefiz-discord/malefiz/store"
 )
 
 // A finished game's result shows each player's rating change. The store
@@ -49,25 +48,6 @@ func colorIndex(name string) int {
 		}
 	}
 	return -1
-}
-
-// withRatingsAtCommit completes the result posts at indexes posts of efs
-// (and their stored payloads in stored, index for index) with the rating
-// changes of rated, inside the commit that finishes the game.
-func withRatingsAtCommit(lang string, rated []malefiz.Result, posts []int, efs []outbox.Effect, stored []store.Effect) error {
-	for _, i := range posts {
-		body, err := withRatings(lang, rated, efs[i].Body)
-		if err != nil {
-			return err
-		}
-		efs[i].Body = body
-		se, err := efs[i].Stored()
-		if err != nil {
-			return err
-		}
-		stored[i].Payload = se.Payload
-	}
-	return nil
 }
 
 // withRatings adds a finished game's rating changes to a result message's

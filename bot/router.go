@@ -11,6 +11,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 )
 
 // route sends a request to its handler: a slash command to its subcommand,
@@ -39,21 +40,20 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		}
 		id.Arg = data.Values[0]
 	}
-	a := actor(r)
-	var decide action
+	var act game.Action
 	switch id.Action {
 	case ActJoin:
-		decide = changeLobby(a, table.Join(a))
+		act = game.Join{}
 	case ActLeave:
-		decide = changeLobby(a, table.Leave(a))
+		act = game.Leave{}
 	case ActAddBot:
-		decide = changeLobby(a, table.AddComputer(a, id.Arg))
+		act = game.AddComputer{Level: id.Arg}
 	case ActStart:
-		decide = startGame(b.draw, a)
+		act = game.Start{}
 	case ActCancel:
-		decide = func(t *table.Table) error { return t.Cancel(a) }
+		act = game.Cancel{}
 	case ActResign:
-		decide = func(t *table.Table) error { return t.Resign(a) }
+		act = game.Resign{}
 	case ActKeep:
 		return keepPlaying(r)
 	case ActVoteYes, ActVoteNo:
@@ -64,42 +64,27 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 			return refuse(locales.ErrForeignButton)
 		}
 		r.originChecked = true
-		decide = func(t *table.Table) error {
-			if sg := t.Game; r.i.GuildID != sg.GuildID || (r.i.ChannelID != sg.ChannelID && r.i.ChannelID != sg.ThreadID) {
-				return refuse(locales.ErrForeignButton)
-			}
-			return t.Vote(a, id.Action == ActVoteYes)
-		}
+		act = game.Vote{Yes: id.Action == ActVoteYes, Guild: r.i.GuildID, Channel: r.i.ChannelID}
 	case ActRematch:
 		return b.rematch(ctx, r, id.Game)
 	case ActReview:
 		return b.review(ctx, r, id.Game)
 	case ActHint:
-		decide = func(t *table.Table) error { return t.Hint(a, id) }
+		act = game.Hint{ID: id}
 	case table.ActBoard:
 		return launchActivity(r)
 	case ActRoll, ActPawn, ActMove, ActBack, ActPlace, ActPlaceRow:
-		decide = func(t *table.Table) error { return t.Turn(a, id) }
+		act = game.Turn{ID: id}
 	default:
 		return refuse(locales.ErrUnknownButton)
 	}
-	return b.change(ctx, r, id.Game, decide)
-}
-
-// changeLobby is the decision of a lobby change (see table.ChangeLobby).
-func changeLobby(a table.Actor, change table.LobbyChange) action {
-	return func(t *table.Table) error { return t.ChangeLobby(a, change) }
-}
-
-// startGame is the decision that starts a game: who begins is drawn.
-func startGame(draw func(n int) int, a table.Actor) action {
-	return func(t *table.Table) error { return t.Start(a, draw(max(len(t.Game.Seats), 1))) }
+	return b.change(ctx, r, id.Game, act)
 }
 
 // onGame is the run of a subcommand about the request's game (see
 // openGame): want picks it among several, decide says what to do with it:
 // a change, or nil when it answered by itself.
-func (b *Bot) onGame(want func(r *request) func(*malefiz.Game) bool, decide func(r *request, sg *malefiz.Game) (action, error)) runFunc {
+func (b *Bot) onGame(want func(r *request) func(*malefiz.Game) bool, decide func(r *request, sg *malefiz.Game) (game.Action, error)) runFunc {
 	return func(ctx context.Context, r *request, _ options) error {
 		sg, err := b.openGame(ctx, r, want(r))
 		if err != nil {
@@ -127,39 +112,29 @@ func say(keys ...msg) runFunc {
 
 // The subcommands about the request's game.
 var (
-	seatedIn  = func(r *request) func(*malefiz.Game) bool { return seated(r.userID) }
+	seatedIn  = func(r *request) func(*malefiz.Game) bool { return game.Seated(r.userID) }
 	inLobby   = func(*request) func(*malefiz.Game) bool { return lobby }
 	hostedBy  = func(r *request) func(*malefiz.Game) bool { return hosted(r.userID) }
 	lobbyOfBy = func(r *request) func(*malefiz.Game) bool {
 		return func(sg *malefiz.Game) bool { return lobby(sg) && hosted(r.userID)(sg) }
 	}
-	joinGame = func(r *request, _ *malefiz.Game) (action, error) {
-		a := actor(r)
-		return changeLobby(a, table.Join(a)), nil
-	}
-	cancelGame = func(r *request, _ *malefiz.Game) (action, error) {
-		a := actor(r)
-		return func(t *table.Table) error { return t.Cancel(a) }, nil
-	}
-	boardOf = func(r *request, _ *malefiz.Game) (action, error) {
-		a := actor(r)
-		return func(t *table.Table) error { return t.PrivateBoard(a) }, nil
-	}
+	joinGame   = func(*request, *malefiz.Game) (game.Action, error) { return game.Join{}, nil }
+	startGame  = func(*request, *malefiz.Game) (game.Action, error) { return game.Start{}, nil }
+	cancelGame = func(*request, *malefiz.Game) (game.Action, error) { return game.Cancel{}, nil }
+	boardOf    = func(*request, *malefiz.Game) (game.Action, error) { return game.PrivateBoard{}, nil }
 	// leaveGame leaves a lobby; a running game asks first (askResign).
-	leaveGame = func(r *request, sg *malefiz.Game) (action, error) {
+	leaveGame = func(r *request, sg *malefiz.Game) (game.Action, error) {
 		if sg.Status == malefiz.StatusRunning {
 			return nil, askResign(r, sg)
 		}
-		a := actor(r)
-		return changeLobby(a, table.Leave(a)), nil
+		return game.Leave{}, nil
 	}
 	// resignGame asks before leaving a running game; a lobby is left.
-	resignGame = func(r *request, sg *malefiz.Game) (action, error) {
+	resignGame = func(r *request, sg *malefiz.Game) (game.Action, error) {
 		if sg.Status != malefiz.StatusLobby {
 			return nil, askResign(r, sg)
 		}
-		a := actor(r)
-		return changeLobby(a, table.Leave(a)), nil
+		return game.Leave{}, nil
 	}
 )
 

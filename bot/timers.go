@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 )
 
 const (
@@ -96,7 +96,7 @@ func (b *Bot) wakeSafely(ctx context.Context, id int64) (err error) {
 			err = fmt.Errorf("game %d: %w", id, errPanic)
 		}
 	}()
-	return b.change(ctx, nil, id, (*table.Table).Due)
+	return b.change(ctx, nil, id, game.Due{})
 }
 
 // skipList remembers games left alone until a time.

@@ -26,8 +26,25 @@ func (m *Main) activityConfig(cfg *bot.Config) {
 		return
 	}
 	m.hub = activity.NewHub()
-	cfg.Store = m.hub.Store(cfg.Store)
+	cfg.Store = watchedStore{Store: cfg.Store, hub: m.hub}
 	cfg.Activity = true
+}
+
+// watchedStore is the bot's store telling the Activity's hub of every game
+// it commits: the Activity learns of a change where it is committed, by
+// whatever path it came.
+type watchedStore struct {
+	bot.Store
+	hub *activity.Hub
+}
+
+// Commit commits c and, once committed, wakes the watchers of its game.
+func (s watchedStore) Commit(ctx context.Context, c *store.Commit) error {
+	err := s.Store.Commit(ctx, c)
+	if err == nil && c.Game != nil && c.Game.ID != 0 {
+		s.hub.Changed(c.Game.ID)
+	}
+	return err
 }
 
 // startActivity makes the Activity's server once the bot runs: its client
@@ -41,7 +58,7 @@ func (m *Main) startActivity(client *http.Client) error {
 		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
 	}
 	cfg := activity.Config{
-		Games: m.bot, Hub: m.hub, Member: m.guildMember, Channel: m.channelGuild, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
+		Games: m.bot.Games(), Hub: m.hub, Member: m.guildMember, Channel: m.channelGuild, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
 		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
 	}
 	if m.ActivityOptions != nil {
@@ -123,7 +140,7 @@ func (m *Main) listenGames(ctx context.Context) {
 	}
 	for ctx.Err() == nil {
 		m.Logger.Debug("activity: listening to the other replicas' changes")
-		err := m.db.ListenGames(ctx, m.bot.Owner(), func(id int64) {
+		err := m.db.ListenGames(ctx, m.bot.Games().Owner(), func(id int64) {
 			m.Logger.Debug("activity: a change from another replica", "game", id)
 			m.hub.Changed(id)
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/game"
 )
 
 // BenchmarkActivityPush measures how soon the pages that show a game see a
@@ -101,7 +102,8 @@ func BenchmarkActivityPush(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		require.NoError(b, app.main.Bot().Play(b.Context(), id, app.fake.GuildID, actor, play))
+		_, err := app.main.Bot().Games().Apply(b.Context(), game.Command{Game: id, Guild: app.fake.GuildID, User: actor, Action: game.Play{ID: play}})
+		require.NoError(b, err)
 		for _, ch := range pushes[id] {
 			select {
 			case at := <-ch:

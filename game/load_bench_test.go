@@ -1,14 +1,15 @@
-package bot
+package game
 
 import (
-	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // longGame plays a random two-player game of at least moves moves and
@@ -42,22 +43,24 @@ func longGame(tb testing.TB, moves int) *engine.Game {
 	}
 }
 
-// BenchmarkLoadGame measures what every click starts with: reading a game
-// of 200 moves from the database and decoding its state (the snapshot, not
-// a replay of the history), with the server's settings.
+// BenchmarkLoadGame measures what every command starts with: reading a
+// game of 200 moves from the database and decoding its state (the
+// snapshot, not a replay of the history), with the server's settings.
 func BenchmarkLoadGame(b *testing.B) {
-	bot, db, _ := newTimerBot(b)
+	db, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "malefiz.db"))
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = db.Close() })
+	s := New(Config{Store: db, Layout: textLayout{}})
 	g := longGame(b, 200)
 	state, err := g.MarshalSnapshot()
 	require.NoError(b, err)
 	sg := &malefiz.Game{GuildID: "1", ChannelID: "c", HostID: "1", Status: malefiz.StatusRunning, State: state,
 		Seats: []malefiz.Seat{{Color: "red", UserID: "1", Name: "Ann"}, {Color: "blue", UserID: "2", Name: "Ben"}}}
-	require.NoError(b, db.CreateGame(context.Background(), sg, malefiz.Event{Kind: malefiz.EventStart, Color: "red"}))
-	ctx := context.Background()
+	require.NoError(b, db.CreateGame(b.Context(), sg, malefiz.Event{Kind: malefiz.EventStart, Color: "red"}))
 	b.Run("store+decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := bot.load(ctx, sg.ID, nil); err != nil {
+			if _, _, err := s.load(b.Context(), sg.ID, "1"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,0 +1,127 @@
+package game
+
+import (
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+)
+
+// Command is one action on an existing game by a person or a timer: who
+// acts, where they act from, on which game, and what they ask.
+type Command struct {
+	Game int64
+	// User is who acts; the zero Actor is a timer.
+	User table.Actor
+	// Guild is the server a person's command comes from: a game of
+	// another server is not found (the command learns nothing of it). A
+	// click is checked by its Origin, or by its front-end, instead.
+	Guild string
+	// Origin is where a click comes from (its message, channel, custom
+	// ID), checked against the game before anything is decided; nil for
+	// a command, a play on the board, a timer, or a click its front-end
+	// checked itself.
+	Origin *table.Origin
+	// Via is the interaction the command answers, if any.
+	Via *Via
+	// Action is what is asked.
+	Action Action
+}
+
+// Action is what a command asks of its game: one of the types of this
+// file, each a decision of the game's table.
+type Action interface {
+	decide(s *Service, t *table.Table, a table.Actor) error
+}
+
+// Join takes a seat in a lobby.
+type Join struct{}
+
+// Leave gives a lobby's seat up.
+type Leave struct{}
+
+// AddComputer seats a computer of Level in a lobby.
+type AddComputer struct{ Level string }
+
+// Start starts a lobby's game (the host); who begins is drawn.
+type Start struct{}
+
+// Cancel closes a lobby, or asks the players to end a running game.
+type Cancel struct{}
+
+// Resign leaves a running game.
+type Resign struct{}
+
+// Vote answers a cancel vote, clicked in Guild and Channel: the vote's
+// message is where the game plays.
+type Vote struct {
+	Yes            bool
+	Guild, Channel string
+}
+
+// Turn is a step of a turn clicked on a turn card (roll, pick a pawn,
+// move, back, place the barricade, a row of squares): ID is the
+// component's custom ID.
+type Turn struct{ ID table.CustomID }
+
+// Play is a step of a turn made on the board (roll, move, back, place):
+// the decision of the click with the same custom ID, made without a
+// message; the thread's card follows.
+type Play struct{ ID table.CustomID }
+
+// Hint asks what the computer would play this turn, privately.
+type Hint struct{ ID table.CustomID }
+
+// PrivateBoard shows the game to its player privately, playable there.
+type PrivateBoard struct{}
+
+// JoinRematch takes a seat in a rematch's lobby.
+type JoinRematch struct{}
+
+// Due runs the game's timer: a deadline, a reminder, a lobby's end.
+type Due struct{}
+
+func (Join) decide(_ *Service, t *table.Table, a table.Actor) error {
+	return t.ChangeLobby(a, table.Join(a))
+}
+
+func (Leave) decide(_ *Service, t *table.Table, a table.Actor) error {
+	return t.ChangeLobby(a, table.Leave(a))
+}
+
+func (c AddComputer) decide(_ *Service, t *table.Table, a table.Actor) error {
+	return t.ChangeLobby(a, table.AddComputer(a, c.Level))
+}
+
+func (Start) decide(s *Service, t *table.Table, a table.Actor) error {
+	return t.Start(a, s.draw(max(len(t.Game.Seats), 1)))
+}
+
+func (Cancel) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Cancel(a) }
+
+func (Resign) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Resign(a) }
+
+func (v Vote) decide(_ *Service, t *table.Table, a table.Actor) error {
+	if sg := t.Game; v.Guild != sg.GuildID || (v.Channel != sg.ChannelID && v.Channel != sg.ThreadID) {
+		return table.Refuse(locales.ErrForeignButton)
+	}
+	return t.Vote(a, v.Yes)
+}
+
+func (c Turn) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Turn(a, c.ID) }
+
+func (c Play) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Play(a, c.ID) }
+
+func (c Hint) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Hint(a, c.ID) }
+
+func (PrivateBoard) decide(_ *Service, t *table.Table, a table.Actor) error { return t.PrivateBoard(a) }
+
+func (JoinRematch) decide(_ *Service, t *table.Table, a table.Actor) error { return t.JoinRematch(a) }
+
+func (Due) decide(_ *Service, t *table.Table, _ table.Actor) error { return t.Due() }
+
+// inGuild refuses a game that is not of guild as if it did not exist.
+func inGuild(t *table.Table, guild string) error {
+	if t.Game.GuildID != guild {
+		return table.Refuse(locales.ErrUnknownGame, t.Game.ID)
+	}
+	return nil
+}
