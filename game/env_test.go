@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -189,10 +188,4 @@ func (e *env) firstMove(id int64, user table.Actor) Play {
 	require.NotEmpty(e.t, l.Moves)
 	m := l.Moves[0]
 	return Play{ID: table.CustomID{Action: table.ActMove, Game: id, Turn: l.Turn, Arg: m.From + "-" + m.To}}
-}
-
-// row is the row of a square's name ("e3": 3; "home": 0).
-func row(square string) int {
-	n, _ := strconv.Atoi(strings.TrimLeft(square, "abcdefghijklmnopq"))
-	return n
 }
