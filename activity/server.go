@@ -51,6 +51,8 @@ type Games interface {
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
 	NewLobbyForm(lang string) []bot.FormField
 	NewLobby(ctx context.Context, guild, channel string, inThread bool, user table.Actor, values map[string]any) (int64, error)
+	LobbyComputer(ctx context.Context, id int64, guild string, user table.Actor, act, arg string) error
+	BoardHint(ctx context.Context, id int64, guild string, user table.Actor, turn int) (table.LiveHint, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -154,6 +156,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/games/{id}", s.serveGame)
 	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
 	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
+	m.HandleFunc("POST /api/games/{id}/hint", s.serveHint)
 	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
 	if cfg.Authorize != nil {
 		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
@@ -455,25 +458,58 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// serveLobby applies a lobby action (join, leave, start) through the
-// bot's change path; the lobby decides who may.
+// serveLobby applies a lobby action through the bot's change path: join,
+// leave, start, or about a computer player (add one of the level Arg
+// names; the host removes the one at colour Arg); the lobby decides who
+// may.
 func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.actingSession(w, r)
 	if !ok {
 		return
 	}
 	id, ok := gameID(r)
-	var body struct{ Action string }
-	if !ok || readJSON(w, r, &body) != nil {
+	var body struct{ Action, Arg string }
+	if !ok || readJSON(w, r, &body) != nil || len(body.Arg) > table.MaxArgLen {
 		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad lobby action")
 		return
 	}
 	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
-	if err := s.cfg.Games.Lobby(r.Context(), id, sess.Guild, actor, body.Action); err != nil {
+	var err error
+	switch body.Action {
+	case bot.LobbyAddComputer, bot.LobbyRemoveComputer:
+		err = s.cfg.Games.LobbyComputer(r.Context(), id, sess.Guild, actor, body.Action, body.Arg)
+	default:
+		err = s.cfg.Games.Lobby(r.Context(), id, sess.Guild, actor, body.Action)
+	}
+	if err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// serveHint answers the player to move, and only them, with the hint of
+// the turn card's Hint button for the turn the page names: the move the
+// computer would play and why (Bot.BoardHint decides, and refuses where
+// the server's hints are off or it is not their move to choose).
+func (s *Server) serveHint(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.actingSession(w, r)
+	if !ok {
+		return
+	}
+	id, ok := gameID(r)
+	var body struct{ Turn int }
+	if !ok || readJSON(w, r, &body) != nil || body.Turn < 0 {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad hint")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	h, err := s.cfg.Games.BoardHint(r.Context(), id, sess.Guild, actor, body.Turn)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, h)
 }
 
 // liveWrite bounds a push; livePing keeps the socket open through proxies.
