@@ -207,9 +207,11 @@ func (t *Table) Hint(a Actor, id CustomID) error {
 
 // LiveHint is a hint as the Activity shows it to the player who asked:
 // the move the computer would play (From "home" or a square, To a
-// square) and the same words as the Hint button's answer.
+// square, Place the square for the barricade it takes, if it takes one)
+// and the same words as the Hint button's answer.
 type LiveHint struct {
 	From, To string
+	Place    string `json:",omitempty"`
 	Text     string
 }
 
@@ -251,7 +253,11 @@ func (t *Table) BoardHint(a Actor, turn int) (LiveHint, error) {
 		text = tr(lang, locales.HintAnswer, moveLine(lang, m), why)
 	}
 	t.record(EventHint, a.UserID, seat.Color, m.String())
-	return LiveHint{From: fromName(m.From), To: m.To.String(), Text: text}, nil
+	h := LiveHint{From: fromName(m.From), To: m.To.String(), Text: text}
+	if m.Place != engine.NoSquare {
+		h.Place = m.Place.String()
+	}
+	return h, nil
 }
 
 // withHint adds the Hint button to rows, the buttons of a move to choose,
