@@ -30,9 +30,10 @@ type Live struct {
 	// Moves are the viewer's choices (distinct from–to) on their turn,
 	// each marked as the turn message's buttons are.
 	Moves []LiveMove
-	// Pending is the move that took a barricade, waiting for its square;
-	// Places are the free squares it may go to, Suggested the best of
-	// them with their reasons.
+	// Pending is the move that took a barricade, waiting for its square,
+	// for every viewer (Pawns and Blocks show it made, the barricade
+	// lifted); Places are the free squares it may go to, Suggested the
+	// best of them with their reasons, for the mover only.
 	Pending   *LiveMove
 	Places    []string
 	Suggested []LiveSuggestion
@@ -71,8 +72,9 @@ type LiveChoice struct {
 	Value, Label, Hint string
 }
 
-// LiveSeat is one seat: its colour, who plays it, pawns at home and the
-// chance to win when the server shows it (-1 when not).
+// LiveSeat is one seat: its colour, who plays it (named as the thread
+// names them: "Computer (normal)"), pawns at home and the chance to win
+// when the server shows it (-1 when not).
 type LiveSeat struct {
 	Color    string
 	Name     string
