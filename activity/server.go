@@ -155,6 +155,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/games/{id}", s.serveGame)
 	m.HandleFunc("POST /api/games/{id}/play", s.servePlay)
 	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
+	m.HandleFunc("POST /api/games/{id}/hint", s.serveHint)
 	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
 	if cfg.Authorize != nil {
 		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
@@ -461,20 +462,22 @@ func (s *Server) servePlay(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// serveLobby applies a lobby action (join, leave, start) through the
-// bot's change path; the lobby decides who may.
+// serveLobby applies a lobby action as a command of the game service: join,
+// leave, start, or about a computer player (add one of the level Arg
+// names; the host removes the one at colour Arg); the lobby decides who
+// may.
 func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.actingSession(w, r)
 	if !ok {
 		return
 	}
 	id, ok := gameID(r)
-	var body struct{ Action string }
-	if !ok || readJSON(w, r, &body) != nil {
+	var body struct{ Action, Arg string }
+	if !ok || readJSON(w, r, &body) != nil || len(body.Arg) > table.MaxArgLen {
 		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad lobby action")
 		return
 	}
-	act, ok := lobbyActions[body.Action]
+	act, ok := lobbyAction(body.Action, body.Arg)
 	if !ok {
 		s.fail(w, r, sess, table.Refuse(locales.ErrUnknownButton))
 		return
@@ -487,9 +490,56 @@ func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// lobbyActions are the lobby's actions the page sends, by name: the
-// lobby's buttons in the thread.
-var lobbyActions = map[string]game.Action{"join": game.Join{}, "leave": game.Leave{}, "start": game.Start{}}
+// The lobby's actions the page sends (serveLobby): its buttons and menu
+// in the thread, and the host's removal of a computer.
+const (
+	LobbyJoin           = "join"
+	LobbyLeave          = "leave"
+	LobbyStart          = "start"
+	LobbyAddComputer    = string(table.ActAddBot) // Arg: the level
+	LobbyRemoveComputer = "removebot"             // Arg: the computer's colour
+)
+
+// lobbyAction is the command of the lobby action the page names.
+func lobbyAction(name, arg string) (game.Action, bool) {
+	switch name {
+	case LobbyJoin:
+		return game.Join{}, true
+	case LobbyLeave:
+		return game.Leave{}, true
+	case LobbyStart:
+		return game.Start{}, true
+	case LobbyAddComputer:
+		return game.AddComputer{Level: arg}, true
+	case LobbyRemoveComputer:
+		return game.RemoveComputer{Color: arg}, true
+	}
+	return nil, false
+}
+
+// serveHint answers the player to move, and only them, with the hint of
+// the turn card's Hint button for the turn the page names: the move the
+// computer would play and why (the table decides, and refuses where
+// the server's hints are off or it is not their move to choose).
+func (s *Server) serveHint(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.actingSession(w, r)
+	if !ok {
+		return
+	}
+	id, ok := gameID(r)
+	var body struct{ Turn int }
+	if !ok || readJSON(w, r, &body) != nil || body.Turn < 0 {
+		s.refuse(w, r, http.StatusBadRequest, sess.Lang, locales.ErrUnknownButton, "bad hint")
+		return
+	}
+	actor := table.Actor{UserID: sess.UserID, Name: sess.Name, Lang: sess.Lang}
+	o, err := s.cfg.Games.Apply(r.Context(), game.Command{Game: id, Guild: sess.Guild, User: actor, Action: game.BoardHint{Turn: body.Turn}})
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, o.Table.Advice)
+}
 
 // liveWrite bounds a push; livePing keeps the socket open through proxies.
 const (

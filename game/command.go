@@ -41,6 +41,10 @@ type Leave struct{}
 // AddComputer seats a computer of Level in a lobby.
 type AddComputer struct{ Level string }
 
+// RemoveComputer frees a lobby's seat of Color, held by a computer (the
+// host).
+type RemoveComputer struct{ Color string }
+
 // Start starts a lobby's game (the host); who begins is drawn.
 type Start struct{}
 
@@ -70,6 +74,10 @@ type Play struct{ ID table.CustomID }
 // Hint asks what the computer would play this turn, privately.
 type Hint struct{ ID table.CustomID }
 
+// BoardHint asks, on the board, what the computer would play in Turn:
+// the outcome's Table.Advice, recorded as a hint asked for, as Hint's.
+type BoardHint struct{ Turn int }
+
 // PrivateBoard shows the game to its player privately, playable there.
 type PrivateBoard struct{}
 
@@ -89,6 +97,10 @@ func (Leave) decide(_ *Service, t *table.Table, a table.Actor) error {
 
 func (c AddComputer) decide(_ *Service, t *table.Table, a table.Actor) error {
 	return t.ChangeLobby(a, table.AddComputer(a, c.Level))
+}
+
+func (c RemoveComputer) decide(_ *Service, t *table.Table, a table.Actor) error {
+	return t.ChangeLobby(a, table.RemoveComputer(a, c.Color))
 }
 
 func (Start) decide(s *Service, t *table.Table, a table.Actor) error {
@@ -111,6 +123,11 @@ func (c Turn) decide(_ *Service, t *table.Table, a table.Actor) error { return t
 func (c Play) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Play(a, c.ID) }
 
 func (c Hint) decide(_ *Service, t *table.Table, a table.Actor) error { return t.Hint(a, c.ID) }
+
+func (c BoardHint) decide(_ *Service, t *table.Table, a table.Actor) error {
+	_, err := t.BoardHint(a, c.Turn)
+	return err
+}
 
 func (PrivateBoard) decide(_ *Service, t *table.Table, a table.Actor) error { return t.PrivateBoard(a) }
 

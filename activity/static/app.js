@@ -13,6 +13,7 @@ const state = {
   selected: null, // the origin ("home" or a square) of the pawn picked
   pending: new Set(), // the requests in flight, by what they ask
   anims: [], // the pieces to slide in on the next drawing
+  hint: null, // the hint asked for this turn: { Turn, From, To, Text }
 };
 
 function format(text, ...args) {
@@ -217,6 +218,10 @@ function changes(prev, live) {
   const gone = (prev.Blocks || []).filter((b) => !(live.Blocks || []).includes(b));
   const added = (live.Blocks || []).filter((b) => !(prev.Blocks || []).includes(b));
   if (gone.length === 1 && added.length === 1) out.push({ color: "", from: gone[0], to: added[0], fromXY: spot(gone[0]) });
+  // A barricade taken earlier (lifted off Pending.To) is put down.
+  if (!gone.length && added.length === 1 && prev.Pending) {
+    out.push({ color: "", from: prev.Pending.To, to: added[0], fromXY: spot(prev.Pending.To) });
+  }
   return out;
 }
 
@@ -253,7 +258,7 @@ function render() {
     }
     el("rect", { x: h.X - h.W / 2, y: h.Y - h.H / 2, width: h.W, height: h.H, rx: 0.32, fill: on ? st.Tint : "#e2cea0", stroke: on ? st.Dark : "#b0966a", "stroke-width": 0.07 }, houses);
     const seat = seats.find((s) => s.Color === h.Color);
-    const home = seat ? seat.Home : 0;
+    const home = !seat ? 0 : live.Status === "lobby" ? h.Slots.length : seat.Home;
     h.Slots.forEach(([x, y], i) => {
       el("circle", { cx: x, cy: y, r: 0.36, fill: "#0000", stroke: on ? st.Dark : "#b0966a", "stroke-opacity": 0.5, "stroke-width": 0.04 }, houses);
       if (i < home) {
@@ -262,14 +267,23 @@ function render() {
       }
     });
   }
-  for (const b of live.Blocks || []) {
-    const s = squareAt(b), g = el("g", { class: "barricade" }, pieces);
+  const blocks = live.Status === "lobby" ? L.Squares.filter((s) => s.BarricadeStart).map((s) => s.Name) : live.Blocks || [];
+  for (const b of blocks) {
+    const s = squareAt(b), g = el("g", { class: "barricade", "data-square": b }, pieces);
     drawBarricade(g, s.X, s.Y);
     animate(g, anims.find((a) => a.color === "" && a.to === b), s.X, s.Y);
   }
   for (const p of live.Pawns || []) {
     const s = squareAt(p.Square), g = drawPawn(pieces, p.Color, s.X, s.Y);
+    g.setAttribute("data-square", p.Square);
     animate(g, anims.find((a) => a.color === p.Color && a.to === p.Square), s.X, s.Y);
+  }
+  // A move that took a barricade, waiting for its square: the pawn is
+  // drawn on it, the barricade lifted above it until it is put down.
+  if (live.Pending) {
+    const s = squareAt(live.Pending.To);
+    const g = el("g", { class: "lifted", "data-square": live.Pending.To, transform: `translate(${s.X + 0.46} ${s.Y - 0.52}) scale(0.7)` }, pieces);
+    drawBarricade(g, 0, 0);
   }
 
   // The card beside rows 8 to 10: whose turn, the die.
@@ -278,7 +292,8 @@ function render() {
     el("rect", { x: card.x, y: card.y, width: card.w, height: card.h, rx: 0.3, fill: L.Colors.card, stroke: L.Colors.cardEdge, "stroke-width": 0.08 }, panel);
     const c = live.Winner || live.ToMove, seat = seats.find((s) => s.Color === c);
     drawPawn(panel, c, card.x + 0.8, card.y + 0.8);
-    text(panel, (seat ? seat.Name : c).slice(0, 14), card.x + 1.4, card.y + 0.8, 0.55, L.Colors.line, "name");
+    const name = seat ? seat.Name : c, short = name.length > 24 ? name.slice(0, 23) + "…" : name;
+    text(panel, short, card.x + 1.4, card.y + 0.8, Math.min(0.55, 7.6 / Math.max(short.length, 1)), L.Colors.line, "name");
     if (live.Winner) text(panel, "★", card.x + 2.9, card.y + 1.9, 1.0, L.Colors.cardEdge, "coord");
     else if (live.Roll) drawDie(panel, live.Roll, card.x + 2.9, card.y + 1.85, 1.2);
   }
@@ -301,9 +316,12 @@ function render() {
       }
       interactive(g, from, () => { state.selected = state.selected === from ? null : from; render(); });
     }
+    const hint = state.hint && state.hint.Turn === live.Turn ? state.hint : null;
     for (const m of moves.filter((m) => m.From === state.selected)) {
       const s = squareAt(m.To);
-      const g = el("g", { class: "target" + (m.Captures ? " captures" : ""), "data-to": m.To }, marks);
+      const hinted = hint && hint.From === m.From && hint.To === m.To;
+      const g = el("g", { class: "target" + (m.Captures ? " captures" : "") + (hinted ? " hinted" : ""), "data-to": m.To }, marks);
+      if (hinted) el("circle", { class: "hint-ring", cx: s.X, cy: s.Y, r: 0.5 }, g);
       el("circle", { class: "spot", cx: s.X, cy: s.Y, r: 0.36 }, g);
       const mark = m.Goal ? "★" : m.Barricade ? "🚧" : m.Captures ? "✕" : "";
       if (mark) text(g, mark, s.X, s.Y + 0.02, 0.5, "#fff");
@@ -316,8 +334,10 @@ function render() {
   if (you && live.Phase === "place") {
     for (const sq of live.Places || []) {
       const s = squareAt(sq), why = suggested.get(sq);
-      const g = el("g", { class: "place" + (why ? " suggested" : ""), "data-square": sq }, marks);
+      const hinted = state.hint && state.hint.Turn === live.Turn && state.hint.Place === sq;
+      const g = el("g", { class: "place" + (why ? " suggested" : "") + (hinted ? " hinted" : ""), "data-square": sq }, marks);
       el("circle", { class: "spot", cx: s.X, cy: s.Y, r: why ? 0.34 : 0.26 }, g);
+      if (hinted) el("circle", { class: "hint-ring", cx: s.X, cy: s.Y, r: 0.5 }, g);
       if (why) el("title", {}, g).textContent = why;
       interactive(g, why ? `${sq}: ${why}` : sq, () => send("place", sq));
     }
@@ -332,11 +352,13 @@ function render() {
   }
   renderBar();
   renderSeats();
+  renderLobby();
 }
 
 function renderBar() {
   const live = state.live, T = state.texts, said = $("said"), actions = $("actions");
   actions.replaceChildren();
+  $("game-no").textContent = live.Game ? format(T.gameNo, live.Game) : "";
   let line = live.Said || "";
   if (live.Status === "lobby") line = T.notStarted;
   else if (live.Winner) line = format(T.won, (live.Seats.find((s) => s.Color === live.Winner) || {}).Name || live.Winner);
@@ -351,9 +373,12 @@ function renderBar() {
     if (seated) actions.append(button(T.leave, "secondary", () => lobby("leave"), "leave"));
     if (live.Host && live.Seats.length >= 2) actions.append(button(T.start, "", () => lobby("start"), "start"));
   }
-  if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", "")));
+  if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", ""), "roll"));
+  if (live.Hints) actions.append(button("💡 " + T.hint, "secondary", askHint, "hint"));
   if (live.YourTurn && live.Phase === "place") actions.append(button(T.back, "secondary", () => send("back", "")));
   $("legend").textContent = live.Legend || "";
+  const hint = state.hint && state.hint.Turn === live.Turn && live.YourTurn ? state.hint.Text : "";
+  markdown($("hint"), hint);
 }
 
 function button(label, cls, act, id) {
@@ -366,9 +391,9 @@ function button(label, cls, act, id) {
 }
 
 function renderSeats() {
-  const ol = $("seats");
+  const ol = $("seats"), lb = state.live.Lobby;
   ol.replaceChildren();
-  for (const s of state.live.Seats) {
+  for (const s of state.live.Seats || []) {
     const li = document.createElement("li");
     li.dataset.color = s.Color;
     if (s.Color === state.live.ToMove) li.classList.add("to-move");
@@ -378,13 +403,66 @@ function renderSeats() {
     dot.style.background = pawnStyle(s.Color).Fill;
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = (s.Computer ? "🤖 " : "") + s.Name;
+    name.textContent = s.Name;
     const meta = document.createElement("span");
     meta.className = "meta";
     meta.textContent = s.Chance >= 0 ? Math.round(s.Chance * 100) + "%" : "";
     li.append(dot, name, meta);
+    if (lb && lb.RemoveComputers && s.Computer) {
+      const x = button("✕", "secondary remove", () => lobby("removebot", s.Color), "remove-" + s.Color);
+      x.setAttribute("aria-label", format(state.texts.removeComputer, s.Name));
+      x.title = x.getAttribute("aria-label");
+      li.append(x);
+    }
     ol.append(li);
   }
+  for (const c of (lb && lb.Free) || []) { // the lobby's free seats, as its card lists them
+    const li = document.createElement("li");
+    li.dataset.color = c;
+    li.className = "free";
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = pawnStyle(c).Fill;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = lb.FreeSeat;
+    li.append(dot, name);
+    ol.append(li);
+  }
+}
+
+// renderLobby shows a lobby as its card does (host, rules, time, die)
+// and the menu of computer players the viewer may seat.
+function renderLobby() {
+  const lb = state.live.Lobby, sel = $("add-computer");
+  document.body.dataset.status = state.live.Status || "";
+  $("lobby").hidden = !lb;
+  sel.hidden = !(lb && lb.Levels && lb.Levels.length);
+  if (!lb) return;
+  $("lobby-host").textContent = lb.Host;
+  const ul = $("lobby-options");
+  ul.replaceChildren(...lb.Options.map((o) => { const li = document.createElement("li"); li.textContent = o; return li; }));
+  sel.replaceChildren();
+  const opt = (value, label, title) => {
+    const o = document.createElement("option");
+    o.value = value; o.textContent = label; if (title) o.title = title;
+    sel.append(o);
+  };
+  opt("", "🤖 " + lb.AddComputer);
+  for (const l of lb.Levels || []) opt(l.Value, `${l.Label} · ${l.Hint}`, l.Hint);
+  sel.setAttribute("aria-label", lb.AddComputer);
+  sel.onchange = () => { if (sel.value) lobby("addbot", sel.value); };
+}
+
+// askHint asks the server for the turn's hint, shown to this player
+// only: its words under the bar, its move marked on the board.
+async function askHint() {
+  const live = state.live;
+  const h = await request(`hint/${live.Turn}`, `api/games/${state.gameId}/hint`, { Turn: live.Turn });
+  if (!h || !state.live || state.live.Turn !== live.Turn) return;
+  state.hint = { Turn: live.Turn, From: h.From, To: h.To, Place: h.Place || "", Text: h.Text };
+  state.selected = h.From;
+  render();
 }
 
 // send sends a play for the turn shown; the server decides, and the new
@@ -395,21 +473,26 @@ function send(action, arg) {
   request(`${action}/${state.live.Turn}/${arg}`, `api/games/${state.gameId}/play`, { Turn: state.live.Turn, Action: action, Arg: arg });
 }
 
-// lobby sends a lobby action: join, leave, or start (the host).
-function lobby(action) { request("lobby/" + action, `api/games/${state.gameId}/lobby`, { Action: action }); }
+// lobby sends a lobby action: join, leave, start (the host), or about a
+// computer player (addbot with its level, removebot with its colour).
+function lobby(action, arg = "") {
+  request(`lobby/${action}/${arg}`, `api/games/${state.gameId}/lobby`, { Action: action, Arg: arg });
+}
 
 // request posts body unless the same request is in flight (a double tap);
 // other requests go at once (the server puts them in order and refuses
-// what came too late). A refusal is shown in the note.
+// what came too late). A refusal is shown in the note. It returns the
+// answer, or nothing when refused.
 async function request(key, path, body) {
-  if (state.pending.has(key)) return;
+  if (state.pending.has(key)) return undefined;
   state.pending.add(key);
   document.body.dataset.busy = "1";
   note("");
   try {
-    await api("POST", path, body);
+    return await api("POST", path, body);
   } catch (e) {
     note(e.message);
+    return undefined;
   } finally {
     state.pending.delete(key);
     document.body.dataset.busy = state.pending.size ? "1" : "";
@@ -469,7 +552,7 @@ async function main() {
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
   const games = await api("GET", "api/games"); // the session's guild and channel
-  if (!games.length) { $("new").open = true; return; } // the form says what to do
+  if (!games.length) { showNewForm(); return; }
   openGame(games[0].ID);
   if (games.length > 1) pickList(games);
 }
@@ -523,10 +606,19 @@ async function newLobbyForm() {
   };
 }
 
+// showNewForm opens a channel without a game on the form of a new one:
+// the board stays hidden until there is a game to draw.
+function showNewForm() {
+  document.body.dataset.view = "new";
+  $("new").open = true;
+  markdown($("said"), state.texts.newHere);
+}
+
 // openGame shows game id: its state now and after every change.
 function openGame(id) {
   if (state.socket) { state.socket.onclose = null; state.socket.close(); }
-  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [] });
+  delete document.body.dataset.view;
+  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [], hint: null });
   listen();
 }
 

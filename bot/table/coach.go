@@ -197,22 +197,45 @@ func (t *Table) firstReason(lang string, reasons []ai.Reason) string {
 // the move the computer (hard) would play and why, and records that they
 // asked: the verdict says so. A server without hints refuses.
 func (t *Table) Hint(a Actor, id CustomID) error {
+	h, err := t.BoardHint(a, id.Turn)
+	if err != nil {
+		return err
+	}
+	t.answer(Private, Text(h.Text))
+	return nil
+}
+
+// LiveHint is a hint as the Activity shows it to the player who asked:
+// the move the computer would play (From "home" or a square, To a
+// square, Place the square for the barricade it takes, if it takes one)
+// and the same words as the Hint button's answer.
+type LiveHint struct {
+	From, To string
+	Place    string `json:",omitempty"`
+	Text     string
+}
+
+// BoardHint is Hint's decision for the Activity, as plain data: the move
+// the computer (hard) would play for a, the player to move in turn with
+// the die rolled, in a's words, recorded as a hint asked for. A server
+// without hints, another player, another turn or phase is refused.
+func (t *Table) BoardHint(a Actor, turn int) (LiveHint, error) {
 	if !t.Settings.Hints {
-		return Refuse(locales.HintOff)
+		return LiveHint{}, Refuse(locales.HintOff)
 	}
 	if t.Game.Status != malefiz.StatusRunning || t.State == nil {
-		return Refuse(locales.ErrGameEnded)
+		return LiveHint{}, Refuse(locales.ErrGameEnded)
 	}
 	i, ok := t.SeatOf(a.UserID)
 	if !ok {
-		return Refuse(locales.ErrNotInGame)
+		return LiveHint{}, Refuse(locales.ErrNotInGame)
 	}
 	seat := &t.Game.Seats[i]
-	if t.State.Turn() != SeatColor(seat) || id.Turn != t.State.TurnNumber() {
-		return Refuse(locales.ErrNotYourTurn)
+	if t.State.Turn() != SeatColor(seat) || turn != t.State.TurnNumber() {
+		return LiveHint{}, Refuse(locales.ErrNotYourTurn)
 	}
 	if t.State.Phase() != engine.PhaseMove {
-		return Refuse(locales.ErrNotYourTurn)
+		return LiveHint{}, Refuse(locales.ErrNotYourTurn)
 	}
 	newAI := t.AI
 	if newAI == nil {
@@ -220,7 +243,7 @@ func (t *Table) Hint(a Actor, id CustomID) error {
 	}
 	p, err := newAI(ai.Hard, uint64(t.Game.ID)*1000003+uint64(t.State.TurnNumber()))
 	if err != nil {
-		return err
+		return LiveHint{}, err
 	}
 	pos, roll := t.State.Position(), t.State.Rolled()
 	m := p.Choose(pos, roll, t.Rules(), t.State.LegalMoves())
@@ -230,8 +253,12 @@ func (t *Table) Hint(a Actor, id CustomID) error {
 		text = tr(lang, locales.HintAnswer, moveLine(lang, m), why)
 	}
 	t.record(EventHint, a.UserID, seat.Color, m.String())
-	t.answer(Private, Text(text))
-	return nil
+	h := LiveHint{From: fromName(m.From), To: m.To.String(), Text: text}
+	if m.Place != engine.NoSquare {
+		h.Place = m.Place.String()
+	}
+	t.Advice = &h
+	return h, nil
 }
 
 // withHint adds the Hint button to rows, the buttons of a move to choose,

@@ -2,6 +2,7 @@ package table
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -29,21 +30,51 @@ type Live struct {
 	// Moves are the viewer's choices (distinct from–to) on their turn,
 	// each marked as the turn message's buttons are.
 	Moves []LiveMove
-	// Pending is the move that took a barricade, waiting for its square;
-	// Places are the free squares it may go to, Suggested the best of
-	// them with their reasons.
+	// Pending is the move that took a barricade, waiting for its square,
+	// for every viewer (Pawns and Blocks show it made, the barricade
+	// lifted); Places are the free squares it may go to, Suggested the
+	// best of them with their reasons, for the mover only.
 	Pending   *LiveMove
 	Places    []string
 	Suggested []LiveSuggestion
 	Legend    string // the marks the moves use, in words
+	// Hints: the viewer may ask for a hint now (the server's hints are
+	// on, and it is their move to choose; see BoardHint).
+	Hints bool `json:",omitempty"`
 	// Host: the viewer opened the game; SeatsMax: the seats a lobby
 	// offers.
 	Host     bool
 	SeatsMax int
+	// Lobby is the lobby card's content while the game is in its lobby.
+	Lobby *LiveLobby `json:",omitempty"`
 }
 
-// LiveSeat is one seat: its colour, who plays it, pawns at home and the
-// chance to win when the server shows it (-1 when not).
+// LiveLobby is a lobby as its card in the channel shows it, in the
+// viewer's words, with what the viewer may do about its computers.
+type LiveLobby struct {
+	Host    string   // "Host: Ann", as the card says it; "" when the host has no seat
+	Options []string // the rules, the time per turn, the die: a line each
+	// Free are the colours of the free seats, in order; FreeSeat says
+	// one.
+	Free     []string
+	FreeSeat string
+	// Levels are the computer players the viewer may seat (a seat is
+	// free, and they are seated or the host); none when they may not.
+	Levels []LiveChoice `json:",omitempty"`
+	// AddComputer is the menu's prompt; RemoveComputers: the viewer (the
+	// host) may free a computer's seat.
+	AddComputer     string
+	RemoveComputers bool `json:",omitempty"`
+}
+
+// LiveChoice is a choice of a menu: its value, its label and a hint.
+type LiveChoice struct {
+	Value, Label, Hint string
+}
+
+// LiveSeat is one seat: its colour, who plays it (named as the thread
+// names them: "Computer (normal)"), pawns at home and the chance to win
+// when the server shows it (-1 when not).
 type LiveSeat struct {
 	Color    string
 	Name     string
@@ -90,7 +121,7 @@ func (t *Table) Live(userID, lang string) Live {
 		pos = t.State.Position()
 	}
 	for _, s := range t.Game.Seats {
-		ls := LiveSeat{Color: s.Color, Name: s.Name, Computer: s.Computer != "", Left: s.Left,
+		ls := LiveSeat{Color: s.Color, Name: seatName(lang, &s, plain), Computer: s.Computer != "", Left: s.Left,
 			You: s.UserID == userID && userID != "" && !s.Left, Chance: -1}
 		if c, err := engine.ParseColor(s.Color); err == nil && t.State != nil {
 			ls.Home = pos.Home(c)
@@ -100,17 +131,40 @@ func (t *Table) Live(userID, lang string) Live {
 		}
 		l.Seats = append(l.Seats, ls)
 	}
+	if t.Game.Status == malefiz.StatusLobby {
+		l.Lobby = t.liveLobby(userID, lang)
+	}
 	if t.State == nil {
 		return l
 	}
 	l.Turn, l.Phase = t.State.TurnNumber(), phaseNames[t.State.Phase()]
+	// A move that took a barricade and waits for its square is drawn
+	// made, for everyone: the pawn on the square, the barricade lifted
+	// off it (see Pending).
+	pending, placing := t.State.Pending()
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		switch p := pos.At(s); {
+		p := pos.At(s)
+		if placing && (s == pending.From || s == pending.To) {
+			continue
+		}
+		switch {
 		case p == engine.Barricade:
 			l.Blocks = append(l.Blocks, s.String())
 		case p.IsPawn():
 			l.Pawns = append(l.Pawns, LivePiece{Color: p.Color().String(), Square: s.String()})
 		}
+	}
+	if placing {
+		mover := pos.Turn()
+		l.Pawns = append(l.Pawns, LivePiece{Color: mover.String(), Square: pending.To.String()})
+		if pending.From == engine.NoSquare {
+			for i := range l.Seats {
+				if l.Seats[i].Color == mover.String() {
+					l.Seats[i].Home--
+				}
+			}
+		}
+		l.Pending = &LiveMove{From: fromName(pending.From), To: pending.To.String(), Barricade: true}
 	}
 	if t.State.Over() {
 		l.Winner = t.State.Winner().String()
@@ -126,15 +180,20 @@ func (t *Table) Live(userID, lang string) Live {
 	seat := t.ToMove()
 	l.YourTurn = seat != nil && seat.UserID == userID && userID != "" && checkTurnErr(t, userID) == nil
 	if seat != nil {
-		if t.State.Phase() == engine.PhaseRoll {
-			l.Said = tr(lang, locales.BoardOthersRoll, t.seatLabel(seat))
-		} else {
-			l.Said = tr(lang, locales.BoardOthersMove, t.seatLabel(seat), t.State.Rolled())
+		label := ColorEmoji[SeatColor(seat)] + " " + seatName(lang, seat, Quote)
+		switch t.State.Phase() {
+		case engine.PhaseRoll:
+			l.Said = tr(lang, locales.BoardOthersRoll, label)
+		case engine.PhasePlace:
+			l.Said = tr(lang, locales.BoardOthersPlace, label)
+		default:
+			l.Said = tr(lang, locales.BoardOthersMove, label, t.State.Rolled())
 		}
 	}
 	if !l.YourTurn {
 		return l
 	}
+	l.Hints = t.Settings.Hints && t.State.Phase() == engine.PhaseMove && seat.Computer == ""
 	var marks legendMarks
 	switch t.State.Phase() {
 	case engine.PhaseMove:
@@ -147,8 +206,6 @@ func (t *Table) Live(userID, lang string) Live {
 			l.Moves = append(l.Moves, m)
 		}
 	case engine.PhasePlace:
-		pending, _ := t.State.Pending()
-		l.Pending = &LiveMove{From: fromName(pending.From), To: pending.To.String(), Barricade: true}
 		for _, sq := range t.State.PlacementSquares() {
 			l.Places = append(l.Places, sq.String())
 		}
@@ -158,6 +215,32 @@ func (t *Table) Live(userID, lang string) Live {
 	}
 	l.Legend = marks.line(lang)
 	return l
+}
+
+// plain leaves a name as it is: the page writes text, not Markdown.
+func plain(s string) string { return s }
+
+// liveLobby is the lobby as its card says it, in lang, and what userID
+// may do about its computers (the decisions stay AddComputer's and
+// RemoveComputer's).
+func (t *Table) liveLobby(userID, lang string) *LiveLobby {
+	lb := &LiveLobby{Options: t.lobbyOptions(lang), AddComputer: tr(lang, locales.ButtonAddComputer),
+		FreeSeat: strings.Trim(tr(lang, locales.LobbyFreeSeat), "*_")}
+	if i := slices.IndexFunc(t.Game.Seats, func(s malefiz.Seat) bool { return s.UserID == t.Game.HostID && s.Computer == "" }); i >= 0 {
+		lb.Host = tr(lang, locales.LobbyHost, seatName(lang, &t.Game.Seats[i], plain))
+	}
+	for i := len(t.Game.Seats); i < t.Game.Options.Seats && i < len(Colors); i++ {
+		lb.Free = append(lb.Free, Colors[i].String())
+	}
+	_, seated := t.SeatOf(userID)
+	isHost := userID != "" && t.Game.HostID == userID
+	if len(lb.Free) > 0 && (seated || isHost) {
+		for _, o := range levelOptions(lang) {
+			lb.Levels = append(lb.Levels, LiveChoice{Value: o.Value, Label: o.Label, Hint: o.Description})
+		}
+	}
+	lb.RemoveComputers = isHost
+	return lb
 }
 
 // checkTurnErr is checkTurn for the current turn.

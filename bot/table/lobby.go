@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -148,6 +149,26 @@ func AddComputer(a Actor, level string) LobbyChange {
 		t.Game.Seats = append(t.Game.Seats, malefiz.Seat{Computer: level, Name: level})
 		t.recolor()
 		return malefiz.Event{Kind: malefiz.EventJoin, UserID: a.UserID, Data: "ai:" + level}, locales.LobbyComputerAdded, nil
+	}
+}
+
+// RemoveComputer frees the seat of colour that a computer player holds,
+// at the request of a, the host: the lobby's seats are theirs to fill. A
+// colour that names no computer's seat (a person's, a free one, or one
+// taken since the page was drawn) is refused, nothing changed.
+func RemoveComputer(a Actor, color string) LobbyChange {
+	return func(t *Table) (malefiz.Event, locales.Key, error) {
+		if t.Game.HostID != a.UserID || a.UserID == "" {
+			return malefiz.Event{}, "", Refuse(locales.ErrOnlyHostRemoves)
+		}
+		i := slices.IndexFunc(t.Game.Seats, func(s malefiz.Seat) bool { return s.Color == color && color != "" })
+		if i < 0 || t.Game.Seats[i].Computer == "" || t.Game.Seats[i].UserID != "" {
+			return malefiz.Event{}, "", Refuse(locales.ErrNoComputerThere)
+		}
+		level := t.Game.Seats[i].Computer
+		t.Game.Seats = slices.Delete(t.Game.Seats, i, i+1)
+		t.recolor()
+		return malefiz.Event{Kind: malefiz.EventLeave, UserID: a.UserID, Data: "ai:" + level}, locales.LobbyComputerRemoved, nil
 	}
 }
 
@@ -308,26 +329,8 @@ func (t *Table) lobbyEmbed() Embed {
 			lines = append(lines, ColorEmoji[c]+" "+tr(lang, locales.LobbyFreeSeat))
 		}
 	}
-	rules := tr(lang, locales.LobbyRulesStandard)
-	var house []string
-	if t.Game.Options.SixAgain {
-		house = append(house, tr(lang, locales.LobbyRuleSixAgain))
-	}
-	if t.Game.Options.SafeRow2 {
-		house = append(house, tr(lang, locales.LobbyRuleSafeRow2))
-	}
-	if len(house) > 0 {
-		rules = strings.Join(house, ", ")
-	}
-	lines = append(lines, "", tr(lang, locales.LobbyRules, rules))
-	if d := t.TurnTimeout(); d > 0 {
-		lines = append(lines, tr(lang, locales.LobbyTimeout, FormatDuration(lang, d)))
-	}
-	roll := locales.RollAuto
-	if !t.autoRoll() {
-		roll = locales.RollButton
-	}
-	lines = append(lines, tr(lang, locales.LobbyRoll, tr(lang, roll)))
+	lines = append(lines, "")
+	lines = append(lines, t.lobbyOptions(lang)...)
 	if t.Settings.Threads && !t.Game.Threaded {
 		lines = append(lines, "", tr(lang, locales.LobbyNoThreads))
 	}
@@ -340,6 +343,44 @@ func (t *Table) lobbyEmbed() Embed {
 	}
 	return Embed{Title: title, Description: strings.Join(lines, "\n"), Color: 0xE8B923,
 		Footer: tr(lang, locales.GameFooter, t.Game.ID)}
+}
+
+// lobbyOptions are the lobby's options in lang, a line each, as its
+// card says them: the rules (standard, or the house rules), the time per
+// turn when there is one, and the die.
+func (t *Table) lobbyOptions(lang string) []string {
+	rules := tr(lang, locales.LobbyRulesStandard)
+	var house []string
+	if t.Game.Options.SixAgain {
+		house = append(house, tr(lang, locales.LobbyRuleSixAgain))
+	}
+	if t.Game.Options.SafeRow2 {
+		house = append(house, tr(lang, locales.LobbyRuleSafeRow2))
+	}
+	if len(house) > 0 {
+		rules = strings.Join(house, ", ")
+	}
+	lines := []string{tr(lang, locales.LobbyRules, rules)}
+	if d := t.TurnTimeout(); d > 0 {
+		lines = append(lines, tr(lang, locales.LobbyTimeout, FormatDuration(lang, d)))
+	}
+	roll := locales.RollAuto
+	if !t.autoRoll() {
+		roll = locales.RollButton
+	}
+	return append(lines, tr(lang, locales.LobbyRoll, tr(lang, roll)))
+}
+
+// levelOptions are the computer players' levels a lobby offers, in lang:
+// the menu's options of the card, the choices of the Activity's.
+func levelOptions(lang string) []Option {
+	var opts []Option
+	for _, l := range ai.Levels() {
+		level := string(l)
+		opts = append(opts, Option{Label: tr(lang, locales.Level(level)), Value: level,
+			Description: tr(lang, locales.LevelHint(level))})
+	}
+	return opts
 }
 
 // lobbyRows are the lobby's buttons and its menu of computer players.
@@ -357,13 +398,7 @@ func (t *Table) lobbyRows() []Row {
 		rows[0].Buttons = append(rows[0].Buttons, b)
 	}
 	if len(t.Game.Seats) < t.Game.Options.Seats {
-		var opts []Option
-		for _, l := range ai.Levels() {
-			level := string(l)
-			opts = append(opts, Option{Label: tr(lang, locales.Level(level)), Value: level,
-				Description: tr(lang, locales.LevelHint(level))})
-		}
-		rows = append(rows, Row{Menu: &Menu{CustomID: cid(ActAddBot), Placeholder: tr(lang, locales.ButtonAddComputer), Options: opts}})
+		rows = append(rows, Row{Menu: &Menu{CustomID: cid(ActAddBot), Placeholder: tr(lang, locales.ButtonAddComputer), Options: levelOptions(lang)}})
 	}
 	return rows
 }

@@ -54,6 +54,9 @@ type Table struct {
 	Events []malefiz.Event
 	// Reply is the answer to the request, if any.
 	Reply *Reply
+	// Advice is the hint this change gave (BoardHint), for the board to
+	// draw for the player who asked.
+	Advice *LiveHint
 	// Dirty: the stored game changed and is committed.
 	Dirty bool
 	// Wake: a timer changed; the scheduler looks again after the commit.

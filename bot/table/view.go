@@ -47,17 +47,26 @@ func (t *Table) seatLabel(s *malefiz.Seat) string {
 		return "?"
 	}
 	c := SeatColor(s)
-	name := Quote(s.Name)
-	if s.Computer != "" {
-		name = tr(t.Game.Locale, locales.Computer, tr(t.Game.Locale, locales.Level(s.Computer)))
-		if s.UserID != "" {
-			name = tr(t.Game.Locale, locales.ComputerReplacing, Quote(s.Name), name)
-		}
-	}
+	name := seatName(t.Game.Locale, s, Quote)
 	if !c.Valid() {
 		return name
 	}
 	return ColorEmoji[c] + " " + name
+}
+
+// seatName names a seat in lang as the thread does, without its colour:
+// a person by their name (through quote), a computer as "Computer
+// (normal)", a computer playing for someone who left as "Ann, played by
+// Computer (normal)".
+func seatName(lang string, s *malefiz.Seat, quote func(string) string) string {
+	if s.Computer == "" {
+		return quote(s.Name)
+	}
+	name := tr(lang, locales.Computer, tr(lang, locales.Level(s.Computer)))
+	if s.UserID != "" {
+		name = tr(lang, locales.ComputerReplacing, quote(s.Name), name)
+	}
+	return name
 }
 
 // ColorLabel is a colour's emoji and name in lang.
