@@ -26,7 +26,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -103,20 +102,15 @@ type Bot struct {
 	deferAt  time.Duration
 	activity bool
 
-	games         *game.Service  // every change to a game
-	out           *outbox.Sender // delivers the outbox
-	coach         *coach         // grades the people's moves in the background
-	panel         *panel         // the subcommands that change no game
-	boards        *boards        // draws the boards
-	subcommands   []subcommand
-	heavy         chan struct{}
-	inflight      sync.WaitGroup
-	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
-	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
-	// not known): a timer after it needs no wake-up.
-	schedulerNext atomic.Int64
-	handle        handler  // the route with its middleware
-	skip          skipList // games whose timer panicked, skipped for a while
+	games       *game.Service  // every change to a game
+	out         *outbox.Sender // delivers the outbox
+	coach       *coach         // grades the people's moves in the background
+	panel       *panel         // the subcommands that change no game
+	boards      *boards        // draws the boards
+	subcommands []subcommand
+	heavy       chan struct{}
+	inflight    sync.WaitGroup
+	handle      handler // the route with its middleware
 }
 
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
@@ -133,8 +127,7 @@ func New(cfg Config) *Bot {
 	b := &Bot{
 		db: cfg.Store, dc: cfg.Discord, renderer: cfg.Renderer, log: cfg.Logger,
 		now: cfg.Now, owner: cfg.Owner, hooks: cfg.Hooks, deferAt: cfg.DeferAfter, activity: cfg.Activity,
-		heavy:         make(chan struct{}, maxHeavy),
-		wakeScheduler: make(chan struct{}, 1),
+		heavy: make(chan struct{}, maxHeavy),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
@@ -157,7 +150,7 @@ func New(cfg Config) *Bot {
 		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
 		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
-		Committed: b.committed, Observe: b.hooks.observeCommit})
+		Committed: b.committed, Observe: b.hooks.observeCommit, Logger: b.log})
 	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)

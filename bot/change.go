@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -101,24 +100,9 @@ func origin(r *request) table.Origin {
 }
 
 // committed is told of each commit the game service made: the coach
-// grades the moves it recorded, the scheduler looks at its timer.
+// grades the moves it recorded.
 func (b *Bot) committed(t *table.Table) {
-	if t.Wake {
-		b.nudgeScheduler(t.Game.WakeAt)
-	}
 	if graded(t.Events) && t.Coached() {
 		b.coach.nudge(t.Game.ID)
-	}
-}
-
-// nudgeScheduler wakes the scheduler to look at the deadlines again when a
-// game's timer at wake comes before the scheduler's next look.
-func (b *Bot) nudgeScheduler(wake time.Time) {
-	if next := b.schedulerNext.Load(); wake.IsZero() || (next != 0 && wake.UnixMilli() >= next) {
-		return
-	}
-	select {
-	case b.wakeScheduler <- struct{}{}:
-	default:
 	}
 }

@@ -328,3 +328,17 @@ func (b *Bot) review(ctx context.Context, r *request, id int64) error {
 	}
 	return r.reply(t.Reply, b.boards.file)
 }
+
+// sleep waits for d, or until nudge wakes it; it reports false when ctx
+// ended first.
+func sleep(ctx context.Context, d time.Duration, nudge <-chan struct{}) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-nudge:
+	case <-timer.C:
+	}
+	return true
+}

@@ -3,11 +3,16 @@ package bot
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // answerRecorder is a Discord that only takes interaction responses.
@@ -24,7 +29,10 @@ func (a *answerRecorder) InteractionRespond(_ *discordgo.Interaction, r *discord
 // statsBot returns a bot whose database holds games finished games of
 // player "1" against "2" in guild "1".
 func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
-	bot, db, _ := newTimerBot(b)
+	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "t.db"))
+	require.NoError(b, err)
+	b.Cleanup(func() { db.Close() })
+	bot := New(Config{Store: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	rec := &answerRecorder{}
 	bot.dc = rec
 	for i := range games {

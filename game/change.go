@@ -248,6 +248,9 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 		}
 		return nil, nil, err
 	}
+	if t.Wake {
+		s.nudgeScheduler(sg.WakeAt)
+	}
 	s.committed(t)
 	return c, efs, nil
 }

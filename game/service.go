@@ -19,9 +19,11 @@ package game
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
@@ -33,7 +35,8 @@ import (
 
 // Store is what the service reads and writes: a game with what its
 // decisions need, a channel's open games, the log of a finished game, the
-// commit of a change and a server's settings. *store.DB implements it.
+// commit of a change, a server's settings and the games' timers.
+// *store.DB implements it.
 type Store interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
@@ -41,6 +44,9 @@ type Store interface {
 	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
 	Commit(ctx context.Context, c *store.Commit) error
 	GuildSettings(ctx context.Context, guildID string) (malefiz.GuildSettings, error)
+	// The timers: the due games claimed for a while, the next timer.
+	ClaimDueGames(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]int64, error)
+	NextWake(ctx context.Context) (time.Time, bool, error)
 }
 
 // Layout makes the front-end's message bodies of the table's effects, at
@@ -94,9 +100,11 @@ type Config struct {
 	// Activity: the Activity is served; the cards offer Play on the board.
 	Activity bool
 	// Committed, when set, is told of each commit after it is durable,
-	// with its table: the coach grades what it made, the scheduler looks
-	// at its timer.
+	// with its table (the coach grades what it made).
 	Committed func(t *table.Table)
+	// Logger logs what fails in the background (the timers); nil means
+	// slog.Default().
+	Logger *slog.Logger
 	// Observe, when set, is told how long each commit took and how it
 	// ended (metrics).
 	Observe func(start time.Time, err error)
@@ -116,14 +124,26 @@ type Service struct {
 	committed func(t *table.Table)
 	observe   func(start time.Time, err error)
 
+	log *slog.Logger
+
 	locks    outbox.KeyedLocks // one command at a time per game
 	inflight sync.WaitGroup    // deliveries left running after an answer
+
+	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
+	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
+	// not known): a timer after it needs no wake-up.
+	schedulerNext atomic.Int64
+	skip          skipList // games whose timer panicked, skipped for a while
 }
 
 // New returns the Service of cfg.
 func New(cfg Config) *Service {
 	s := &Service{db: cfg.Store, out: cfg.Outbox, layout: cfg.Layout, dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now,
-		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, committed: cfg.Committed, observe: cfg.Observe}
+		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, committed: cfg.Committed, observe: cfg.Observe,
+		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1)}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
 	if s.dice == nil {
 		s.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
 	}

@@ -415,3 +415,35 @@ func TestChannelGames(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, games)
 }
+
+// TestTheBoardsLobbyAndHint: the host removes a computer from a lobby,
+// another may not; on a server with hints, the player to move asks the
+// board for a hint and gets the move as data, recorded as a hint asked.
+func TestTheBoardsLobbyAndHint(t *testing.T) {
+	e := newEnv(t)
+	gs, err := e.db.GuildSettings(t.Context(), e.fake.GuildID)
+	require.NoError(t, err)
+	gs.Hints = true
+	require.NoError(t, e.db.SetGuildSettings(t.Context(), e.fake.GuildID, gs))
+	sg := e.open(ann, map[string]any{"seats": 3.0, "bots": 2.0})
+	_, err = e.do(sg.ID, cat, Join{})
+	var ref *table.Refusal
+	require.ErrorAs(t, err, &ref, "the lobby is full")
+	computer := e.stored(sg.ID).Seats[1]
+	require.NotEmpty(t, computer.Computer)
+	_, err = e.do(sg.ID, ben, RemoveComputer{Color: computer.Color})
+	require.ErrorAs(t, err, &ref, "only the host removes a computer")
+	e.must(sg.ID, ann, RemoveComputer{Color: computer.Color})
+	assert.Len(t, e.stored(sg.ID).Seats, 2)
+
+	e.must(sg.ID, ann, Start{})
+	l := e.live(sg.ID, ann)
+	require.True(t, l.YourTurn)
+	o, err := e.s.Apply(t.Context(), Command{Game: sg.ID, Guild: e.fake.GuildID, User: ann, Action: BoardHint{Turn: l.Turn}})
+	require.NoError(t, err)
+	require.NotNil(t, o.Table.Advice)
+	assert.NotEmpty(t, o.Table.Advice.To)
+	assert.NotEmpty(t, o.Table.Advice.Text)
+	_, err = e.s.Apply(t.Context(), Command{Game: sg.ID, Guild: e.fake.GuildID, User: ben, Action: BoardHint{Turn: l.Turn}})
+	require.ErrorAs(t, err, &ref, "not Ben's turn")
+}

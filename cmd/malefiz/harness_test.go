@@ -393,7 +393,7 @@ func testLogger(buf *logBuffer) *slog.Logger {
 // messages it posts.
 func (h *harness) tick() int {
 	h.t.Helper()
-	n, err := h.main.Bot().Tick(h.ctx())
+	n, err := h.main.Bot().Games().Tick(h.ctx())
 	if err != nil {
 		h.t.Fatalf("tick: %v", err)
 	}

@@ -187,7 +187,7 @@ func (a *sandboxApp) tick(ctx context.Context) error {
 	a.tickMu.Lock()
 	defer a.tickMu.Unlock()
 	for range maxTickRounds {
-		n, err := a.main.Bot().Tick(ctx)
+		n, err := a.main.Bot().Games().Tick(ctx)
 		if err != nil || n == 0 {
 			return err
 		}

@@ -141,7 +141,7 @@ func (m *Main) run(ctx context.Context) error {
 		wg.Go(func() { m.bot.RunCoach(runCtx) })
 		wg.Go(func() { m.listenGames(runCtx) }) // activity.go
 		if !m.ManualTimers {
-			wg.Go(func() { m.bot.RunScheduler(runCtx) })
+			wg.Go(func() { m.bot.Games().RunScheduler(runCtx) })
 		}
 		wg.Wait()
 	}()

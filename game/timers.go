@@ -1,4 +1,4 @@
-package bot
+package game
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-
-	"github.com/malefiz-discord/malefiz/game"
 )
 
 const (
@@ -31,30 +29,30 @@ const (
 // that ran out of time, lobbies never started, computers with more turns to
 // play. It sleeps until the next timer stored in the database, so it
 // resumes after a restart by itself.
-func (b *Bot) RunScheduler(ctx context.Context) {
+func (s *Service) RunScheduler(ctx context.Context) {
 	for {
-		b.schedulerNext.Store(0) // looking now: every new timer wakes it again
-		n, err := b.Tick(ctx)
+		s.schedulerNext.Store(0) // looking now: every new timer wakes it again
+		n, err := s.Tick(ctx)
 		if err != nil && ctx.Err() == nil {
-			b.log.Error("scheduler", "err", err)
+			s.log.Error("scheduler", "err", err)
 		}
 		wait := idleWait
-		switch next, ok, err := b.db.NextWake(ctx); {
+		switch next, ok, err := s.db.NextWake(ctx); {
 		case n >= duePerPass:
 			wait = 0
 		case err != nil:
 			if ctx.Err() == nil {
-				b.log.Error("scheduler: could not read the next timer", "err", err, "retry in", retryWait)
+				s.log.Error("scheduler: could not read the next timer", "err", err, "retry in", retryWait)
 			}
 			wait = retryWait
 		case ok:
-			wait = min(max(next.Sub(b.now()), 0), idleWait)
+			wait = min(max(next.Sub(s.now()), 0), idleWait)
 			if n == 0 && wait == 0 {
 				wait = claimedWait // due, but another process holds it
 			}
 		}
-		b.schedulerNext.Store(b.now().Add(wait).UnixMilli())
-		if !sleep(ctx, wait, b.wakeScheduler) {
+		s.schedulerNext.Store(s.now().Add(wait).UnixMilli())
+		if !sleep(ctx, wait, s.wakeScheduler) {
 			return
 		}
 	}
@@ -68,17 +66,17 @@ func (b *Bot) RunScheduler(ctx context.Context) {
 //
 // The due games are claimed in the database for timerLease, so that when
 // several processes share it each game's timer is worked on by one of them.
-func (b *Bot) Tick(ctx context.Context) (int, error) {
-	due, err := b.db.ClaimDueGames(ctx, b.owner, b.now(), timerLease, duePerPass)
+func (s *Service) Tick(ctx context.Context) (int, error) {
+	due, err := s.db.ClaimDueGames(ctx, s.owner, s.now(), timerLease, duePerPass)
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range due {
-		if b.skip.has(id, b.now()) {
+		if s.skip.has(id, s.now()) {
 			continue
 		}
-		if err := b.wakeSafely(ctx, id); err != nil {
-			b.log.Error("timer", "game", id, "err", err)
+		if err := s.wakeSafely(ctx, id); err != nil {
+			s.log.Error("timer", "game", id, "err", err)
 		}
 	}
 	return len(due), nil
@@ -87,16 +85,21 @@ func (b *Bot) Tick(ctx context.Context) (int, error) {
 // wakeSafely runs a game's due timer; a panic is logged with its stack and
 // the game is skipped for a while, so that one bad game never stops the
 // others, nor crashes the process again and again.
-func (b *Bot) wakeSafely(ctx context.Context, id int64) (err error) {
+func (s *Service) wakeSafely(ctx context.Context, id int64) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("panic in a timer; the game is skipped for a while", "game", id, "panic", p,
+			s.log.Error("panic in a timer; the game is skipped for a while", "game", id, "panic", p,
 				"skip", skipAfterPanic, "stack", string(debug.Stack()))
-			b.skip.add(id, b.now().Add(skipAfterPanic))
-			err = fmt.Errorf("game %d: %w", id, errPanic)
+			s.skip.add(id, s.now().Add(skipAfterPanic))
+			err = fmt.Errorf("game %d: panic in its timer (logged with its stack)", id)
 		}
 	}()
-	return b.change(ctx, nil, id, game.Due{})
+	o, err := s.Change(ctx, Command{Game: id, Action: Due{}})
+	if err != nil {
+		return err
+	}
+	o.Deliver()
+	return nil
 }
 
 // skipList remembers games left alone until a time.
@@ -137,4 +140,16 @@ func sleep(ctx context.Context, d time.Duration, nudge <-chan struct{}) bool {
 	case <-timer.C:
 	}
 	return true
+}
+
+// nudgeScheduler wakes the scheduler to look at the deadlines again when a
+// game's timer at wake comes before the scheduler's next look.
+func (s *Service) nudgeScheduler(wake time.Time) {
+	if next := s.schedulerNext.Load(); wake.IsZero() || (next != 0 && wake.UnixMilli() >= next) {
+		return
+	}
+	select {
+	case s.wakeScheduler <- struct{}{}:
+	default:
+	}
 }

@@ -1,4 +1,4 @@
-package bot
+package game
 
 import (
 	"context"
@@ -10,13 +10,17 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // newTimerBot returns a bot on a fresh database with a fixed clock, and no
 // Discord: the timers exercised here (lobby expiry without a message) make
 // no Discord call.
-func newTimerBot(tb testing.TB) (*Bot, *store.DB, time.Time) {
+func newTimerService(tb testing.TB) (*Service, *store.DB, time.Time) {
 	tb.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
 	if err != nil {
@@ -24,7 +28,8 @@ func newTimerBot(tb testing.TB) (*Bot, *store.DB, time.Time) {
 	}
 	tb.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	b := New(Config{Store: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now }})
+	b := New(Config{Store: db, Outbox: outbox.New(outbox.Config{Store: db, Owner: "test"}), Layout: textLayout{}, Owner: "test",
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now }})
 	return b, db, now
 }
 
@@ -44,7 +49,7 @@ func addLobbies(tb testing.TB, db *store.DB, n int, prefix string, wake time.Tim
 }
 
 func TestTickTouchesOnlyDueGames(t *testing.T) {
-	b, db, now := newTimerBot(t)
+	b, db, now := newTimerService(t)
 	pending := addLobbies(t, db, 50, "p", now.Add(time.Hour))
 	due := addLobbies(t, db, 3, "d", now.Add(-time.Second))
 	n, err := b.Tick(context.Background())
@@ -69,7 +74,7 @@ func TestTickTouchesOnlyDueGames(t *testing.T) {
 // BenchmarkSchedulerPass is one scheduler pass with 10,000 games waiting on
 // timers and 10 of them due.
 func BenchmarkSchedulerPass(b *testing.B) {
-	bot, db, now := newTimerBot(b)
+	bot, db, now := newTimerService(b)
 	addLobbies(b, db, 10000, "p", now.Add(time.Hour))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -81,4 +86,51 @@ func BenchmarkSchedulerPass(b *testing.B) {
 			b.Fatalf("Tick = %d, %v", n, err)
 		}
 	}
+}
+
+// TestTheSchedulerRunsDueTimers: the scheduler started with games waiting
+// runs the timer that falls due (a lobby past its life closes) and stops
+// with its context.
+func TestTheSchedulerRunsDueTimers(t *testing.T) {
+	s, db, now := newTimerService(t)
+	due := addLobbies(t, db, 2, "d", now.Add(-time.Second))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { s.RunScheduler(ctx); close(done) }()
+	require.Eventually(t, func() bool {
+		for _, id := range due {
+			if g, _ := db.Game(context.Background(), id); g.Status != malefiz.StatusCancelled {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 10*time.Millisecond)
+	s.nudgeScheduler(now.Add(time.Second)) // wakes it: nothing due, it sleeps again
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scheduler did not stop with its context")
+	}
+}
+
+// TestATimerThatPanicsIsSkipped: a game whose timer panics is logged and
+// left alone for a while; the other games' timers run.
+func TestATimerThatPanicsIsSkipped(t *testing.T) {
+	s, db, now := newTimerService(t)
+	ids := addLobbies(t, db, 2, "d", now.Add(-time.Second))
+	s.committed = func(tb *table.Table) {
+		if tb.Game.ID == ids[0] {
+			panic("a bad game")
+		}
+	}
+	n, err := s.Tick(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.True(t, s.skip.has(ids[0], now), "the bad game is skipped")
+	assert.False(t, s.skip.has(ids[1], now))
+	assert.False(t, s.skip.has(ids[0], now.Add(skipAfterPanic)), "for a while")
+	g, err := db.Game(t.Context(), ids[1])
+	require.NoError(t, err)
+	assert.Equal(t, malefiz.StatusCancelled, g.Status, "the other game's timer ran")
 }
