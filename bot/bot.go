@@ -104,7 +104,6 @@ type Bot struct {
 
 	games       *game.Service  // every change to a game
 	out         *outbox.Sender // delivers the outbox
-	coach       *coach         // grades the people's moves in the background
 	panel       *panel         // the subcommands that change no game
 	boards      *boards        // draws the boards
 	subcommands []subcommand
@@ -150,8 +149,7 @@ func New(cfg Config) *Bot {
 		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
 		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
-		Committed: b.committed, Observe: b.hooks.observeCommit, Logger: b.log})
-	b.coach = newCoach(b.db, b.log, b.out, cfg.CoachOff)
+		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
 	b.handle = recoverer(b.route)
@@ -218,8 +216,10 @@ func (b *Bot) RunSender(ctx context.Context) {
 			break
 		}
 		b.log.Error("outbox: could not complete the results of an older version", "err", err)
-		if !sleep(ctx, 10*time.Second, nil) {
+		select {
+		case <-ctx.Done():
 			return
+		case <-time.After(10 * time.Second):
 		}
 	}
 	b.out.Run(ctx)

@@ -98,11 +98,3 @@ func origin(r *request) table.Origin {
 	}
 	return o
 }
-
-// committed is told of each commit the game service made: the coach
-// grades the moves it recorded.
-func (b *Bot) committed(t *table.Table) {
-	if graded(t.Events) && t.Coached() {
-		b.coach.nudge(t.Game.ID)
-	}
-}

@@ -6,22 +6,17 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // The bot's use of the database, in the few methods each part needs;
 // *store.DB implements them all (Store).
 
-// Games is what the change path reads and writes: a game with what its
-// decisions need, and the commit of a change.
+// Games is what the adapter reads of the games besides the game
+// service's own store (game.Store): a user's games (/malefiz games).
 type Games interface {
-	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
-	Game(ctx context.Context, id int64) (*malefiz.Game, error)
-	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
 	UserGames(ctx context.Context, guildID, userID string) ([]*malefiz.Game, error)
-	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
-	Commit(ctx context.Context, c *store.Commit) error
-	SetMessageID(ctx context.Context, gameID int64, role malefiz.MessageRole, messageID string) error
 }
 
 // Outbox is what delivery needs (package outbox), and what the upgrade of
@@ -32,12 +27,6 @@ type Outbox interface {
 	GameResults(ctx context.Context, gameID int64) ([]malefiz.Result, error)
 	UndeliveredEffects(ctx context.Context, kind string) ([]store.Effect, error)
 	RewriteEffect(ctx context.Context, id int64, payload []byte) (bool, error)
-}
-
-// Timers is what the scheduler needs.
-type Timers interface {
-	ClaimDueGames(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]int64, error)
-	NextWake(ctx context.Context) (time.Time, bool, error)
 }
 
 // Settings are the servers' and the users' settings.
@@ -56,14 +45,14 @@ type Stats interface {
 	RecentGames(ctx context.Context, guild string, limit int) ([]store.FinishedGame, error)
 }
 
-// Store is every part of the database the bot uses.
+// Store is every part of the database the bot uses: the game service's,
+// and the adapter's own.
 type Store interface {
+	game.Store
 	Games
 	Outbox
-	Timers
 	Settings
 	Stats
-	Coaching
 }
 
 var _ Store = (*store.DB)(nil)

@@ -251,6 +251,9 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	if t.Wake {
 		s.nudgeScheduler(sg.WakeAt)
 	}
+	if graded(t.Events) && t.Coached() {
+		s.coach.nudge(sg.ID)
+	}
 	s.committed(t)
 	return c, efs, nil
 }

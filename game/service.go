@@ -47,6 +47,8 @@ type Store interface {
 	// The timers: the due games claimed for a while, the next timer.
 	ClaimDueGames(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]int64, error)
 	NextWake(ctx context.Context) (time.Time, bool, error)
+	// The coach's grades (see RunCoach).
+	Coaching
 }
 
 // Layout makes the front-end's message bodies of the table's effects, at
@@ -100,10 +102,13 @@ type Config struct {
 	// Activity: the Activity is served; the cards offer Play on the board.
 	Activity bool
 	// Committed, when set, is told of each commit after it is durable,
-	// with its table (the coach grades what it made).
+	// with its table.
 	Committed func(t *table.Table)
-	// Logger logs what fails in the background (the timers); nil means
-	// slog.Default().
+	// CoachOff turns the coach off: no move is graded (RunCoach returns
+	// at once).
+	CoachOff bool
+	// Logger logs what fails in the background (the timers, the
+	// coach); nil means slog.Default().
 	Logger *slog.Logger
 	// Observe, when set, is told how long each commit took and how it
 	// ended (metrics).
@@ -124,7 +129,8 @@ type Service struct {
 	committed func(t *table.Table)
 	observe   func(start time.Time, err error)
 
-	log *slog.Logger
+	log   *slog.Logger
+	coach *coach // grades the people's moves in the background
 
 	locks    outbox.KeyedLocks // one command at a time per game
 	inflight sync.WaitGroup    // deliveries left running after an answer
@@ -144,6 +150,7 @@ func New(cfg Config) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff)
 	if s.dice == nil {
 		s.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
 	}

@@ -236,32 +236,7 @@ func TestAWholeGameOnTheBoard(t *testing.T) {
 	})
 	sg := e.open(ann, map[string]any{"seats": 2.0, "bots": 1.0, "level": "easy"})
 	e.must(sg.ID, ann, Start{})
-	mind, err := ai.New(ai.Normal, 1)
-	require.NoError(t, err)
-	var place engine.Square
-	for turn := 0; turn < 1000; turn++ {
-		l := e.live(sg.ID, ann)
-		if l.Status != malefiz.StatusRunning {
-			break
-		}
-		require.True(t, l.YourTurn, "the computer plays itself: Ann is to move when asked (turn %d)", turn)
-		var g engine.Game
-		require.NoError(t, g.UnmarshalSnapshot(e.stored(sg.ID).State))
-		id := table.CustomID{Game: sg.ID, Turn: l.Turn}
-		switch g.Phase() {
-		case engine.PhaseRoll:
-			id.Action = table.ActRoll
-		case engine.PhasePlace:
-			id.Action, id.Arg = table.ActPlace, place.String()
-		default:
-			m := mind.Choose(g.Position(), g.Rolled(), g.Rules(), g.LegalMoves())
-			id.Action, id.Arg, place = table.ActMove, fromName(m.From)+"-"+m.To.String(), m.Place
-		}
-		v := e.stored(sg.ID).Version
-		_, err := e.s.Apply(t.Context(), Command{Game: sg.ID, Guild: e.fake.GuildID, User: ann, Action: Play{ID: id}})
-		require.NoError(t, err, "turn %d: %+v", turn, id)
-		assert.Equal(t, v+1, e.stored(sg.ID).Version)
-	}
+	e.playToTheEnd(sg.ID, ann)
 	e.s.Wait()
 	g := e.stored(sg.ID)
 	require.Equal(t, malefiz.StatusFinished, g.Status)
@@ -279,6 +254,40 @@ func TestAWholeGameOnTheBoard(t *testing.T) {
 		text = append(text, m.Content)
 	}
 	assert.Contains(t, fmt.Sprint(text), "ratings: 101", "the result completed with the ratings at commit")
+}
+
+// playToTheEnd plays game id on the board as user, whose moves the normal
+// computer chooses, until it ends: every play one commit.
+func (e *env) playToTheEnd(id int64, user table.Actor) {
+	t := e.t
+	t.Helper()
+	mind, err := ai.New(ai.Normal, 1)
+	require.NoError(t, err)
+	var place engine.Square
+	for turn := 0; turn < 1000; turn++ {
+		l := e.live(id, user)
+		if l.Status != malefiz.StatusRunning {
+			return
+		}
+		require.True(t, l.YourTurn, "the computer plays itself: %s is to move when asked (turn %d)", user.Name, turn)
+		var g engine.Game
+		require.NoError(t, g.UnmarshalSnapshot(e.stored(id).State))
+		cid := table.CustomID{Game: id, Turn: l.Turn}
+		switch g.Phase() {
+		case engine.PhaseRoll:
+			cid.Action = table.ActRoll
+		case engine.PhasePlace:
+			cid.Action, cid.Arg = table.ActPlace, place.String()
+		default:
+			m := mind.Choose(g.Position(), g.Rolled(), g.Rules(), g.LegalMoves())
+			cid.Action, cid.Arg, place = table.ActMove, fromName(m.From)+"-"+m.To.String(), m.Place
+		}
+		v := e.stored(id).Version
+		_, err := e.s.Apply(t.Context(), Command{Game: id, Guild: e.fake.GuildID, User: user, Action: Play{ID: cid}})
+		require.NoError(t, err, "turn %d: %+v", turn, cid)
+		assert.Equal(t, v+1, e.stored(id).Version)
+	}
+	t.Fatalf("game %d did not end in 1,000 plays", id)
 }
 
 // fromName names a move's origin as the custom IDs do.

@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/malefiz-discord/malefiz/bot"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -80,7 +80,7 @@ func printGrading(w io.Writer, t *gametable.Table, g *engine.Game, dbFlag, confi
 		fmt.Fprintln(w, "Coach: no move graded.")
 		return nil
 	}
-	grades, err := bot.EngineGrades(stored)
+	grades, err := game.EngineGrades(stored)
 	if err != nil {
 		return err
 	}

@@ -138,7 +138,7 @@ func (m *Main) run(ctx context.Context) error {
 		defer close(m.done)
 		var wg sync.WaitGroup
 		wg.Go(func() { m.bot.RunSender(runCtx) })
-		wg.Go(func() { m.bot.RunCoach(runCtx) })
+		wg.Go(func() { m.bot.Games().RunCoach(runCtx) })
 		wg.Go(func() { m.listenGames(runCtx) }) // activity.go
 		if !m.ManualTimers {
 			wg.Go(func() { m.bot.Games().RunScheduler(runCtx) })

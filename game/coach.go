@@ -1,4 +1,4 @@
-package bot
+package game
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -61,11 +60,12 @@ const coachIdle = time.Minute
 
 // coach queues and grades games.
 type coach struct {
-	db   Store
-	log  *slog.Logger
-	out  *outbox.Sender
-	off  bool
-	wake chan struct{}
+	db     Coaching
+	log    *slog.Logger
+	out    *outbox.Sender
+	layout Layout
+	off    bool
+	wake   chan struct{}
 
 	mu     sync.Mutex
 	queue  []int64
@@ -75,8 +75,8 @@ type coach struct {
 	gradeMu sync.Mutex
 }
 
-func newCoach(db Store, log *slog.Logger, out *outbox.Sender, off bool) *coach {
-	return &coach{db: db, log: log, out: out, off: off, wake: make(chan struct{}, 1),
+func newCoach(db Coaching, log *slog.Logger, out *outbox.Sender, layout Layout, off bool) *coach {
+	return &coach{db: db, log: log, out: out, layout: layout, off: off, wake: make(chan struct{}, 1),
 		queued: map[int64]bool{}, grader: ai.NewGrader()}
 }
 
@@ -113,8 +113,8 @@ func (c *coach) next() (int64, bool) {
 // RunCoach grades the games' moves until ctx ends: first the games whose
 // grading a previous run left unfinished, then each game as its commits
 // queue it. It does nothing when the coach is off (Config.CoachOff).
-func (b *Bot) RunCoach(ctx context.Context) {
-	c := b.coach
+func (s *Service) RunCoach(ctx context.Context) {
+	c := s.coach
 	if c.off {
 		return
 	}
@@ -221,7 +221,7 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 			return err
 		}
 		msg := t.CoachMessage(all, t.Hinted(events))
-		e, err := layout{}.Effect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
+		e, err := c.layout.Effect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
 		if err != nil {
 			return err
 		}
@@ -291,54 +291,4 @@ func EngineGrades(stored []store.Grade) ([]ai.Grade, error) {
 		out[i] = g
 	}
 	return out, nil
-}
-
-// review answers a click on the verdict's Review button: the player's own
-// review, privately. It reads the game and changes nothing.
-func (b *Bot) review(ctx context.Context, r *request, id int64) error {
-	sg, err := b.db.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return refuse(locales.ErrNoSuchGame)
-	} else if err != nil {
-		return err
-	}
-	if r.i.GuildID != sg.GuildID {
-		return refuse(locales.ErrForeignButton)
-	}
-	stored, final, err := b.db.Grades(ctx, id)
-	if err != nil {
-		return err
-	}
-	grades, err := EngineGrades(stored)
-	if err != nil {
-		return err
-	}
-	t := &table.Table{Game: sg}
-	if final {
-		events, err := b.db.Events(ctx, id)
-		if err != nil {
-			return err
-		}
-		if t.State, err = table.Replay(sg, events); err != nil {
-			return err
-		}
-	}
-	if err := t.Review(actor(r), grades, final); err != nil {
-		return err
-	}
-	return r.reply(t.Reply, b.boards.file)
-}
-
-// sleep waits for d, or until nudge wakes it; it reports false when ctx
-// ended first.
-func sleep(ctx context.Context, d time.Duration, nudge <-chan struct{}) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-nudge:
-	case <-timer.C:
-	}
-	return true
 }
