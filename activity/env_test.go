@@ -224,12 +224,13 @@ func (e *env) call(method, path, session string, body any) (int, map[string]any)
 	return resp.StatusCode, out
 }
 
-// lobby opens a lobby of two seats in the stand-in's channel hosted by
-// host, as /malefiz new does, and returns its ID.
+// lobby opens a lobby of two seats (the die rolled by a button) in
+// channel, in a thread of its own, hosted by host, as /malefiz new does,
+// and returns its ID.
 func (e *env) lobby(host fakediscord.OAuth2User, channel string) int64 {
 	e.t.Helper()
 	o, err := e.games.Open(e.t.Context(), game.NewLobby{Guild: e.fake.GuildID, Channel: channel,
-		User: actor(host), Lang: "en", Values: map[string]any{"seats": 2.0}})
+		User: actor(host), Lang: "en", Threads: true, Values: map[string]any{"seats": 2.0, "roll": table.RollButton}})
 	require.NoError(e.t, err)
 	require.NoError(e.t, o.Deliver())
 	return o.Table.Game.ID
