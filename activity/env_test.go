@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -260,10 +261,11 @@ func (e *env) otherGuildGame(host fakediscord.OAuth2User) int64 {
 	return g.ID
 }
 
-// live is game id as u sees it, read from the service.
+// live is game id as u sees it, in their language, read from the
+// service.
 func (e *env) live(id int64, u fakediscord.OAuth2User) table.Live {
 	e.t.Helper()
-	l, err := e.games.Live(e.t.Context(), id, e.fake.GuildID, u.ID, "en")
+	l, err := e.games.Live(e.t.Context(), id, e.fake.GuildID, u.ID, locales.Language(u.Locale))
 	require.NoError(e.t, err)
 	return l
 }
