@@ -172,8 +172,8 @@ const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'
 // ServeHTTP serves the Activity; requests outside Prefix are not found.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, strings.TrimSuffix(Prefix, "/"))
-	if !ok || rest == "" {
-		if ok {
+	if !ok || !strings.HasPrefix(rest, "/") { // "/.proxyx" is not below Prefix
+		if ok && rest == "" {
 			http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 			return
 		}

@@ -29,11 +29,13 @@ var pageKeys = map[string]locales.Key{
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left
-// for the script to fill (%s, %d).
+// for the script to fill (%s, %d), and lang itself as "lang" (the page's
+// <html lang>).
 func pageTexts(lang string) map[string]string {
-	out := make(map[string]string, len(pageKeys))
+	out := make(map[string]string, len(pageKeys)+1)
 	for name, key := range pageKeys {
 		out[name] = locales.Tr(lang, key)
 	}
+	out["lang"] = locales.Language(lang)
 	return out
 }

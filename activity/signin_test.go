@@ -1,0 +1,259 @@
+package activity
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+)
+
+// signInFailed is the sign-in's refusal in English.
+var signInFailed = locales.Tr("en", locales.ActivitySignInFailed)
+
+// TestSignIn proves the way in: a code the Discord client handed out is
+// exchanged for the user's token and a session that names the user (their
+// display name and language), the guild and the channel the page was
+// opened in, for at most 12 hours; the answer carries the token for
+// authenticate and the page's texts, never the client secret. In a DM the
+// session names no guild.
+func TestSignIn(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name           string
+		user           fakediscord.OAuth2User
+		guild, channel string
+		lang           string
+	}{
+		{"in the guild's channel", ann, "guild", "channel", "en"},
+		{"in German", ben, "guild", "channel", "de"},
+		{"in a DM", cat, "", "", "en"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := map[string]string{"Code": e.code(tt.user)}
+			if tt.guild != "" {
+				body["Guild"], body["Channel"] = e.fake.GuildID, e.fake.ChannelID
+			}
+			before := time.Now()
+			status, out := e.call(http.MethodPost, "api/token", "", body)
+			require.Equal(t, http.StatusOK, status, "%v", out)
+			assert.NotContains(t, fmt.Sprint(out), e.fake.ClientSecret(), "the secret stays on the server")
+			assert.True(t, strings.HasPrefix(out["access_token"].(string), "access."), "the token for authenticate: %v", out)
+			assert.Equal(t, map[string]any{"id": tt.user.ID, "name": tt.user.Name}, out["user"])
+			texts := out["texts"].(map[string]any)
+			assert.Equal(t, locales.Tr(tt.lang, locales.ButtonJoin), texts["join"], "the page's texts in the user's language")
+
+			sess, err := e.act.sessions.read(out["session"].(string))
+			require.NoError(t, err)
+			assert.Equal(t, tt.user.ID, sess.UserID)
+			assert.Equal(t, tt.user.Name, sess.Name)
+			assert.Equal(t, tt.lang, sess.Lang)
+			assert.Equal(t, body["Guild"], sess.Guild)
+			assert.Equal(t, body["Channel"], sess.Channel)
+			assert.False(t, sess.Thread)
+			assert.WithinRange(t, sess.Expires, before.Add(sessionTTL), time.Now().Add(sessionTTL),
+				"12 hours, not the week the token lasts")
+		})
+	}
+}
+
+// TestSignInRefused proves that a sign-in the page should not send is
+// refused in the sign-in's words with the status of its fault, gets no
+// session, and is logged: a forged, a reused or a missing code, IDs that
+// are no IDs, a user who is not a member of the guild the page names, a
+// guild the bot is not in, a channel of another guild or none.
+func TestSignInRefused(t *testing.T) {
+	e := newEnv(t)
+	used := e.code(ann)
+	e.signInWith(t, used)
+	tests := []struct {
+		name   string
+		body   any
+		status int
+		logged string
+	}{
+		{"a forged code", map[string]string{"Code": "forged", "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID},
+			http.StatusUnauthorized, "sign-in refused"},
+		{"a code used before", map[string]string{"Code": used, "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID},
+			http.StatusUnauthorized, "sign-in refused"},
+		{"no code", map[string]string{"Guild": e.fake.GuildID, "Channel": e.fake.ChannelID}, http.StatusBadRequest, "bad token request"},
+		{"a code too long", map[string]string{"Code": strings.Repeat("c", 201)}, http.StatusBadRequest, "bad token request"},
+		{"not JSON", "Code=abc", http.StatusBadRequest, "bad token request"},
+		{"a guild that is no ID", map[string]string{"Code": e.code(ann), "Guild": "../1", "Channel": e.fake.ChannelID},
+			http.StatusBadRequest, "bad token request"},
+		{"a channel that is no ID", map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": "c1"},
+			http.StatusBadRequest, "bad token request"},
+		{"an ID too long", map[string]string{"Code": e.code(ann), "Guild": "123456789012345678901", "Channel": e.fake.ChannelID},
+			http.StatusBadRequest, "bad token request"},
+		{"a user not a member", map[string]string{"Code": e.code(eve), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID},
+			http.StatusForbidden, "not a member"},
+		{"a guild the bot is not in", map[string]string{"Code": e.code(ann), "Guild": otherGuild, "Channel": otherChannel},
+			http.StatusForbidden, "not a member"},
+		{"a channel of another guild", map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": otherChannel},
+			http.StatusForbidden, "not of its guild"},
+		{"a guild without its channel", map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID},
+			http.StatusForbidden, "not of its guild"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(e.logs.String())
+			status, out := e.call(http.MethodPost, "api/token", "", tt.body)
+			assert.Equal(t, tt.status, status, "%v", out)
+			assert.Equal(t, signInFailed, out["error"])
+			assert.Nil(t, out["session"])
+			assert.Nil(t, out["access_token"])
+			assert.Contains(t, e.logs.String()[before:], tt.logged)
+		})
+	}
+}
+
+// signInWith signs in with code in the stand-in's channel, which must
+// succeed.
+func (e *env) signInWith(t *testing.T, code string) string {
+	t.Helper()
+	status, out := e.call(http.MethodPost, "api/token", "",
+		map[string]string{"Code": code, "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	return out["session"].(string)
+}
+
+// TestSignInWhenDiscordFails proves that when Discord fails a call of the
+// sign-in (the member or the channel asked with the bot's token, the
+// user's /users/@me), the user is refused, with no session, and the
+// failure is logged.
+func TestSignInWhenDiscordFails(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name   string
+		route  string
+		status int
+		logged string
+	}{
+		{"the user", fakediscord.RouteCurrentUser, http.StatusUnauthorized, "activity user unknown"},
+		{"the member", fakediscord.RouteGuildMember, http.StatusForbidden, "not a member"},
+		{"the channel", fakediscord.RouteChannel, http.StatusForbidden, "not of its guild"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code := e.code(ann)
+			e.fake.FailNext(fakediscord.OnRoute(tt.route), fakediscord.ServerError, 1)
+			before := len(e.logs.String())
+			status, out := e.call(http.MethodPost, "api/token", "",
+				map[string]string{"Code": code, "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
+			assert.Equal(t, tt.status, status, "%v", out)
+			assert.Equal(t, signInFailed, out["error"])
+			assert.Nil(t, out["session"])
+			assert.Zero(t, e.fake.PendingFaults(), "Discord was asked")
+			assert.Contains(t, e.logs.String()[before:], tt.logged)
+		})
+	}
+}
+
+// TestSignInWhenDiscordAnswersBadly proves that the code exchange and the
+// user's read trust only a well-formed answer from Discord: an endpoint
+// that is down, a token that is not a bearer token, an error status, a
+// user without an ID all refuse the sign-in (401, no session).
+func TestSignInWhenDiscordAnswersBadly(t *testing.T) {
+	bearer := `{"access_token":"tok","token_type":"Bearer","expires_in":60}`
+	user := `{"id":"100000000000000101","username":"ann","locale":"en-US"}`
+	tests := []struct {
+		name        string
+		token, me   string // the answers of the token endpoint and /users/@me; "" is a 500
+		down        bool   // nothing listens at the API's address
+		status      int
+		sessionName string // the session's user's name on success
+	}{
+		{"a good answer names the user by username without a display name", bearer, user, false, http.StatusOK, "ann"},
+		{"Discord is down", bearer, user, true, http.StatusUnauthorized, ""},
+		{"the exchange fails", "", user, false, http.StatusUnauthorized, ""},
+		{"no access token", `{"token_type":"Bearer"}`, user, false, http.StatusUnauthorized, ""},
+		{"not a bearer token", `{"access_token":"tok","token_type":"MAC"}`, user, false, http.StatusUnauthorized, ""},
+		{"the exchange answers no JSON", `<html>`, user, false, http.StatusUnauthorized, ""},
+		{"the user is not read", bearer, "", false, http.StatusUnauthorized, ""},
+		{"a user without an ID", bearer, `{"username":"ann"}`, false, http.StatusUnauthorized, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			answer := func(w http.ResponseWriter, body string) {
+				if body == "" {
+					http.Error(w, "down for maintenance", http.StatusInternalServerError)
+					return
+				}
+				_, _ = w.Write([]byte(body))
+			}
+			discord := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/api/v10/oauth2/token":
+					assert.Equal(t, "app-secret", r.PostFormValue("client_secret"))
+					assert.Equal(t, "the-code", r.PostFormValue("code"))
+					answer(w, tt.token)
+				case "/api/v10/users/@me":
+					assert.Equal(t, "Bearer tok", r.Header.Get("Authorization"))
+					answer(w, tt.me)
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			if tt.down {
+				discord.Close()
+			} else {
+				t.Cleanup(discord.Close)
+			}
+			e := newEnv(t, func(c *Config) { c.APIURL, c.ClientSecret = discord.URL+"/", "app-secret" })
+			status, out := e.call(http.MethodPost, "api/token", "", map[string]string{"Code": "the-code"})
+			assert.Equal(t, tt.status, status, "%v", out)
+			if tt.status != http.StatusOK {
+				assert.Equal(t, signInFailed, out["error"])
+				assert.Nil(t, out["session"])
+				return
+			}
+			sess, err := e.act.sessions.read(out["session"].(string))
+			require.NoError(t, err)
+			assert.Equal(t, tt.sessionName, sess.Name)
+			assert.WithinDuration(t, time.Now().Add(time.Minute), sess.Expires, 5*time.Second, "no longer than the token")
+		})
+	}
+}
+
+// TestSignInLimits proves the two bounds of the sign-in: one user signs in
+// five times at once, then is refused in their language (429); one
+// address signs in fifty times at once, then is refused before Discord is
+// asked anything.
+func TestSignInLimits(t *testing.T) {
+	e := newEnv(t)
+	var statuses []int
+	var refusal map[string]any
+	for range 6 {
+		status, out := e.call(http.MethodPost, "api/token", "",
+			map[string]string{"Code": e.code(ben), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
+		statuses = append(statuses, status)
+		refusal = out
+	}
+	assert.Equal(t, []int{200, 200, 200, 200, 200, http.StatusTooManyRequests}, statuses)
+	assert.Equal(t, locales.Tr("de", locales.ActivityTooFast), refusal["error"], "in Ben's words")
+	assert.Contains(t, e.logs.String(), "sign-ins of "+ben.ID)
+	status, _ := e.call(http.MethodPost, "api/token", "",
+		map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
+	assert.Equal(t, http.StatusOK, status, "another user has a bucket of their own")
+
+	// The address: 7 sign-ins above; 43 more pass to the exchange.
+	calls := len(e.fake.Calls())
+	for i := range 43 {
+		status, _ := e.call(http.MethodPost, "api/token", "", map[string]string{"Code": "x"})
+		require.Equal(t, http.StatusUnauthorized, status, "sign-in %d is exchanged", i)
+	}
+	require.Equal(t, 43, len(e.fake.Calls())-calls, "each asked Discord")
+	status, out := e.call(http.MethodPost, "api/token", "", map[string]string{"Code": "x"})
+	assert.Equal(t, http.StatusTooManyRequests, status)
+	assert.Equal(t, locales.Tr("en", locales.ActivityTooFast), out["error"])
+	assert.Equal(t, 43, len(e.fake.Calls())-calls, "the refused sign-in asked Discord nothing")
+	assert.Contains(t, e.logs.String(), "sign-ins from 127.0.0.1")
+}

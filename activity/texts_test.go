@@ -1,0 +1,53 @@
+package activity
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+)
+
+// TestPageTexts proves that in every language of the catalog the page gets
+// each of its texts as the catalog words it, none missing from the
+// catalog (a missing key would come back as the key itself), and the
+// language it is in.
+func TestPageTexts(t *testing.T) {
+	langs := locales.Default.Languages()
+	require.Contains(t, langs, "de")
+	for _, lang := range langs {
+		t.Run(lang, func(t *testing.T) {
+			texts := pageTexts(lang)
+			assert.Equal(t, lang, texts["lang"])
+			for name, key := range pageKeys {
+				assert.Equal(t, locales.Tr(lang, key), texts[name], name)
+				assert.NotEqual(t, string(key), texts[name], "%s is in the catalog", name)
+			}
+			assert.Len(t, texts, len(pageKeys)+1)
+		})
+	}
+	assert.NotEqual(t, pageTexts("en")["join"], pageTexts("de")["join"], "each in its language")
+}
+
+// TestPageTextsAreTheScripts proves that every text the page's script reads
+// (texts.NAME, T.NAME) is one the server sends: a name the server does not
+// send shows nothing, or the script's fallback.
+func TestPageTextsAreTheScripts(t *testing.T) {
+	script, err := os.ReadFile("static/app.js")
+	require.NoError(t, err)
+	sent := pageTexts("de")
+	var read []string
+	for _, m := range regexp.MustCompile(`\b(?:texts|T)\.([A-Za-z]+)`).FindAllSubmatch(script, -1) {
+		if name := string(m[1]); !slices.Contains(read, name) {
+			read = append(read, name)
+		}
+	}
+	require.GreaterOrEqual(t, len(read), 15, "the script reads its texts so: %v", read)
+	for _, name := range read {
+		assert.Contains(t, sent, name, "the script reads texts.%s", name)
+	}
+}
