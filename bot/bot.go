@@ -152,7 +152,15 @@ func New(cfg Config) *Bot {
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
-	b.handle = recoverer(b.route)
+	b.handle = recoverer(func(ctx context.Context, r *request) error {
+		switch r.i.Type {
+		case discordgo.InteractionApplicationCommand:
+			return b.command(ctx, r)
+		case discordgo.InteractionMessageComponent:
+			return b.component(ctx, r)
+		}
+		return nil
+	})
 	return b
 }
 

@@ -35,16 +35,23 @@ func (b *Bot) change(ctx context.Context, r *request, id int64, act game.Action)
 	return b.answerAndDeliver(ctx, r, o)
 }
 
-// answerAndDeliver answers r (nil for a timer) with outcome o, then
-// delivers o's effects: the path after every change, a new game's too.
+// answerAndDeliver answers r (nil for a timer) with outcome o, then hands
+// o's effects to the outbox, after the answer and outside the game's lock
+// (see game.Outcome.Deliver): the path after every change, a new game's
+// too. Nothing is decided here: the effects are final. A missing
+// permission Discord answered is told to the user.
 func (b *Bot) answerAndDeliver(ctx context.Context, r *request, o *game.Outcome) error {
 	defer o.Release() // if the answer panics
-	var err error
-	if r != nil {
-		r.settings, r.settingsRead = o.Settings, true
-		err = answer(r, o, b.boards.file)
+	if r == nil {
+		o.Deliver()
+		return nil
 	}
-	b.deliver(ctx, r, o)
+	r.settings, r.settingsRead = o.Settings, true
+	err := answer(r, o, b.boards.file)
+	b.tellDMRefused(ctx, r) // before the deliveries, which take a while
+	if refused := o.Deliver(); refused != nil {
+		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
+	}
 	return err
 }
 
@@ -56,19 +63,6 @@ func answer(r *request, o *game.Outcome, board func(render.Scene) (*discordgo.Fi
 		return nil
 	}
 	return r.reply(o.Reply, board)
-}
-
-// deliver hands the effects of outcome o to the outbox, after the answer
-// and outside the game's lock (see game.Outcome.Deliver). Nothing is
-// decided here: the effects are final. A missing permission Discord
-// answered is told to the user.
-func (b *Bot) deliver(ctx context.Context, r *request, o *game.Outcome) {
-	if r != nil {
-		b.tellDMRefused(ctx, r) // before the deliveries, which take a while
-	}
-	if refused := o.Deliver(); refused != nil && r != nil {
-		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
-	}
 }
 
 // actor is who makes the request, as the table sees them.

@@ -6,7 +6,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/game"
 )
 
@@ -64,33 +63,6 @@ const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.Pe
 // thread, starting one fails and the game stays where it was made.)
 func canMakeThreads(i *discordgo.Interaction) bool {
 	return i.AppPermissions&threadPermissions == threadPermissions
-}
-
-// openGame finds the game a command in the request's channel is about:
-// the game of the thread it is run in, else the channel's one open game,
-// else, of several, the newest that want accepts.
-func (b *Bot) openGame(ctx context.Context, r *request, want func(*malefiz.Game) bool) (*malefiz.Game, error) {
-	games, err := b.db.OpenGames(ctx, r.i.GuildID, r.i.ChannelID)
-	if err != nil {
-		return nil, err
-	}
-	for _, sg := range games {
-		if sg.ThreadID == r.i.ChannelID {
-			return sg, nil
-		}
-	}
-	switch {
-	case len(games) == 0:
-		return nil, refuse(locales.ErrNoGameHere)
-	case len(games) == 1:
-		return games[0], nil
-	}
-	for _, sg := range games {
-		if want(sg) {
-			return sg, nil
-		}
-	}
-	return nil, refuse(locales.ErrWhichGame)
 }
 
 // hosted accepts the games userID hosts.

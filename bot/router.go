@@ -14,18 +14,6 @@ import (
 	"github.com/malefiz-discord/malefiz/game"
 )
 
-// route sends a request to its handler: a slash command to its subcommand,
-// a click to the action its custom ID names.
-func (b *Bot) route(ctx context.Context, r *request) error {
-	switch r.i.Type {
-	case discordgo.InteractionApplicationCommand:
-		return b.command(ctx, r)
-	case discordgo.InteractionMessageComponent:
-		return b.component(ctx, r)
-	}
-	return nil
-}
-
 // component handles a click on a button or a choice in a select menu: most
 // change the game their custom ID names, by a decision of its table.
 func (b *Bot) component(ctx context.Context, r *request) error {
@@ -86,7 +74,7 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 // a change, or nil when it answered by itself.
 func (b *Bot) onGame(want func(r *request) func(*malefiz.Game) bool, decide func(r *request, sg *malefiz.Game) (game.Action, error)) runFunc {
 	return func(ctx context.Context, r *request, _ options) error {
-		sg, err := b.openGame(ctx, r, want(r))
+		sg, err := b.games.CommandGame(ctx, r.i.GuildID, r.i.ChannelID, want(r))
 		if err != nil {
 			return err
 		}

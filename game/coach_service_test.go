@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
@@ -52,6 +53,18 @@ func TestTheCoachGradesAGame(t *testing.T) {
 		_, _ = e.out.Pass(t.Context())
 		return len(e.fake.ChannelMessages(e.stored(sg.ID).ThreadID)) > posts
 	}, 10*time.Second, 20*time.Millisecond, "the verdict posted")
+
+	rp, err := e.s.Review(t.Context(), id, e.fake.GuildID, ann)
+	require.NoError(t, err)
+	require.NotNil(t, rp)
+	assert.Equal(t, table.Private, rp.Kind, "Ann's review, for her alone")
+	var ref *table.Refusal
+	_, err = e.s.Review(t.Context(), id, "999", ann)
+	require.ErrorAs(t, err, &ref)
+	assert.Equal(t, locales.ErrForeignButton, ref.Key)
+	_, err = e.s.Review(t.Context(), 1<<40, e.fake.GuildID, ann)
+	require.ErrorAs(t, err, &ref)
+	assert.Equal(t, locales.ErrNoSuchGame, ref.Key)
 }
 
 // TestTheCoachOff: with the coach off, RunCoach returns at once and no

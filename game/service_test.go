@@ -456,3 +456,40 @@ func TestTheBoardsLobbyAndHint(t *testing.T) {
 	_, err = e.s.Apply(t.Context(), Command{Game: sg.ID, Guild: e.fake.GuildID, User: ben, Action: BoardHint{Turn: l.Turn}})
 	require.ErrorAs(t, err, &ref, "not Ben's turn")
 }
+
+// TestCommandGame: the game a command in a channel is about: its thread's
+// game, the channel's one open game, or of several the one wanted.
+func TestCommandGame(t *testing.T) {
+	e := newEnv(t)
+	gs, err := e.db.GuildSettings(t.Context(), e.fake.GuildID)
+	require.NoError(t, err)
+	gs.Threads = true
+	require.NoError(t, e.db.SetGuildSettings(t.Context(), e.fake.GuildID, gs))
+	all := func(*malefiz.Game) bool { return true }
+	none := func(*malefiz.Game) bool { return false }
+	var ref *table.Refusal
+	_, err = e.s.CommandGame(t.Context(), e.fake.GuildID, e.fake.ChannelID, all)
+	require.ErrorAs(t, err, &ref)
+	assert.Equal(t, locales.ErrNoGameHere, ref.Key)
+
+	a := e.open(ann, nil)
+	sg, err := e.s.CommandGame(t.Context(), e.fake.GuildID, e.fake.ChannelID, none)
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, sg.ID, "the one open game")
+
+	b := e.open(ben, map[string]any{"seats": 2.0})
+	_, err = e.s.CommandGame(t.Context(), e.fake.GuildID, e.fake.ChannelID, none)
+	require.ErrorAs(t, err, &ref)
+	assert.Equal(t, locales.ErrWhichGame, ref.Key)
+	sg, err = e.s.CommandGame(t.Context(), e.fake.GuildID, e.fake.ChannelID, Seated(ben.UserID))
+	require.NoError(t, err)
+	assert.Equal(t, b.ID, sg.ID, "the one wanted")
+
+	e.must(b.ID, ann, Join{})
+	e.must(b.ID, ben, Start{})
+	thread := e.stored(b.ID).ThreadID
+	require.NotEmpty(t, thread)
+	sg, err = e.s.CommandGame(t.Context(), e.fake.GuildID, thread, none)
+	require.NoError(t, err)
+	assert.Equal(t, b.ID, sg.ID, "its thread's game")
+}

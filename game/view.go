@@ -75,3 +75,30 @@ func Refusal(err error, lang string) (text string, refused bool) {
 	}
 	return locales.Tr(lang, locales.ErrNothingChanged), false
 }
+
+// CommandGame is the game a command in channel of guild is about: the game
+// of the thread it is run in, else the channel's one open game, else, of
+// several, the newest that want accepts.
+func (s *Service) CommandGame(ctx context.Context, guild, channel string, want func(*malefiz.Game) bool) (*malefiz.Game, error) {
+	games, err := s.db.OpenGames(ctx, guild, channel)
+	if err != nil {
+		return nil, err
+	}
+	for _, sg := range games {
+		if sg.ThreadID == channel {
+			return sg, nil
+		}
+	}
+	switch {
+	case len(games) == 0:
+		return nil, table.Refuse(locales.ErrNoGameHere)
+	case len(games) == 1:
+		return games[0], nil
+	}
+	for _, sg := range games {
+		if want(sg) {
+			return sg, nil
+		}
+	}
+	return nil, table.Refuse(locales.ErrWhichGame)
+}
