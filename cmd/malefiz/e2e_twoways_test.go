@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -300,9 +299,9 @@ func (g *twoWaysGame) play(tc twoWaysCase) ([]twoWaysStep, string) {
 		require.True(t, eg.Over(), "the game ended")
 	}
 	assert.GreaterOrEqual(t, g.barricades, tc.barricades, "barricades taken and placed")
-	if len(g.won) > 0 {
-		t.Logf("races won: %v", g.won)
-	}
+	_, eg := g.stored()
+	t.Logf("%d steps, %d turns, %d barricades taken and placed, over %v; races won by way: %v",
+		len(trace), eg.TurnNumber(), g.barricades, eg.Over(), g.won)
 	return trace, g.cardInSync()
 }
 
@@ -468,7 +467,7 @@ func (g *twoWaysGame) clickOn(card fakediscord.Message, user string, play gameta
 		if err != nil {
 			return false, err
 		}
-		if card, err = settled(ctx, g.app.fake, resp); err != nil {
+		if card, err = g.answer(ctx, resp); err != nil {
 			return false, err
 		}
 		if card.Ephemeral {
@@ -482,19 +481,50 @@ func (g *twoWaysGame) clickOn(card fakediscord.Message, user string, play gameta
 	if err != nil {
 		return false, err
 	}
-	answer, err := settled(ctx, g.app.fake, resp)
+	answer, err := g.answer(ctx, resp)
 	if err != nil {
 		return false, err
 	}
 	return !answer.Ephemeral, nil
 }
 
+// answer is the message that answers a click once the answer is whole:
+// the callback's message, or, when the bot deferred it, the message its
+// follow-up or edit through the webhook made.
+func (g *twoWaysGame) answer(ctx context.Context, resp *fakediscord.Response) (fakediscord.Message, error) {
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource &&
+		resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+		if resp.Message == nil {
+			return fakediscord.Message{}, fmt.Errorf("the answer %d has no message", resp.Type)
+		}
+		return *resp.Message, nil
+	}
+	call, err := g.app.fake.WaitFor(ctx, func(c fakediscord.Call) bool {
+		return c.InteractionID == resp.InteractionID && c.OK() &&
+			(c.Route == fakediscord.RouteWebhookMessageEdit || c.Route == fakediscord.RouteFollowup)
+	})
+	if err != nil {
+		return fakediscord.Message{}, fmt.Errorf("the deferred answer never came: %w", err)
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(call.Response, &m); err != nil {
+		return fakediscord.Message{}, err
+	}
+	got, ok := g.app.fake.Message(m.ID)
+	if !ok {
+		return fakediscord.Message{}, fmt.Errorf("no message %s", m.ID)
+	}
+	return got, nil
+}
+
 // stored reads the stored game and its state.
 func (g *twoWaysGame) stored() (*malefiz.Game, *engine.Game) {
 	g.t.Helper()
-	sg, eg, err := snapshot(context.Background(), g.app.main.db, g.id)
+	sg, err := g.app.main.db.Game(context.Background(), g.id)
 	require.NoError(g.t, err)
-	return sg, eg
+	var eg engine.Game
+	require.NoError(g.t, eg.UnmarshalSnapshot(sg.State), "game %d", g.id)
+	return sg, &eg
 }
 
 // waitInSync waits until a commit newer than version is stored and
@@ -504,19 +534,13 @@ func (g *twoWaysGame) stored() (*malefiz.Game, *engine.Game) {
 func (g *twoWaysGame) waitInSync(version int64) (twoWaysStep, *engine.Game) {
 	t := g.t
 	t.Helper()
-	began := time.Now()
-	deadline := began.Add(20 * time.Second)
-	var last error
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		g.refusedNothing()
 		step, eg, err := g.inSync(version)
 		if err == nil {
-			if os.Getenv("TWOWAYS_DEBUG") != "" {
-				t.Logf("in sync after %v; last: %v", time.Since(began), last)
-			}
 			return step, eg
 		}
-		last = err
 		if time.Now().After(deadline) {
 			t.Fatalf("game %d after version %d: the thread, the card, the store and the board disagree: %v", g.id, version, err)
 		}
@@ -752,6 +776,16 @@ func cardOffersTheBoard(card fakediscord.Message, l gametable.Live, id int64) er
 		case gametable.ActPlaceRow:
 			rows = true
 		}
+	}
+	// Its words: the turn, and the roll or the barricade taken.
+	if want := fmt.Sprintf("Turn %d ·", l.Turn); !strings.HasPrefix(title(card), want) {
+		return fmt.Errorf("its heading %q is not of the board's turn (%q)", title(card), want)
+	}
+	switch {
+	case l.Phase == "move" && !strings.Contains(card.Text(), fmt.Sprintf("rolled a **%d**", l.Roll)):
+		return fmt.Errorf("it does not say the board's roll %d: %q", l.Roll, card.Text())
+	case l.Phase == "place" && (l.Pending == nil || !strings.Contains(card.Text(), "barricade on "+l.Pending.To)):
+		return fmt.Errorf("it does not say the barricade the board's pending move %+v took: %q", l.Pending, card.Text())
 	}
 	switch l.Phase {
 	case "move":
