@@ -723,16 +723,30 @@ func (g *twoWaysGame) live(session string) (gametable.Live, error) {
 }
 
 // sameBoard checks that the board l shows the stored game: its turn,
-// phase, roll, pending move, pawns and barricades.
+// phase, roll, pending move (to the mover and the watchers alike), pawns
+// and barricades.
 func sameBoard(l gametable.Live, sg *malefiz.Game, eg *engine.Game) error {
 	p := eg.Position()
+	// A barricade taken and waiting for its square: the board draws the
+	// move as made, for everyone (the pawn on the square, the barricade
+	// lifted from it).
+	pending, placing := eg.Pending()
 	var pawns, blocks []string
 	for _, c := range p.Players() {
 		for _, s := range p.Pawns(c) {
+			if placing && c == eg.Turn() && s == pending.From {
+				continue
+			}
 			pawns = append(pawns, c.String()+"@"+s.String())
 		}
 	}
+	if placing {
+		pawns = append(pawns, eg.Turn().String()+"@"+pending.To.String())
+	}
 	for _, s := range p.Barricades() {
+		if placing && s == pending.To {
+			continue
+		}
 		blocks = append(blocks, s.String())
 	}
 	var livePawns []string
@@ -764,14 +778,11 @@ func sameBoard(l gametable.Live, sg *malefiz.Game, eg *engine.Game) error {
 	if l.ToMove != eg.Turn().String() || l.Roll != eg.Rolled() {
 		return fmt.Errorf("%s to move with %d, stored %s with %d", l.ToMove, l.Roll, eg.Turn(), eg.Rolled())
 	}
-	if l.YourTurn {
-		pending, placing := eg.Pending()
-		switch {
-		case placing && (l.Pending == nil || l.Pending.From+"-"+l.Pending.To != pending.From.String()+"-"+pending.To.String()):
-			return fmt.Errorf("pending %+v, stored %s", l.Pending, pending)
-		case !placing && l.Pending != nil:
-			return fmt.Errorf("pending %+v, none stored", l.Pending)
-		}
+	switch {
+	case placing && (l.Pending == nil || l.Pending.From+"-"+l.Pending.To != pending.From.String()+"-"+pending.To.String()):
+		return fmt.Errorf("pending %+v, stored %s", l.Pending, pending)
+	case !placing && l.Pending != nil:
+		return fmt.Errorf("pending %+v, none stored", l.Pending)
 	}
 	return nil
 }
