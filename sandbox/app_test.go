@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -181,13 +180,4 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = subcommand.Run(args[0], Command, args[1:], &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// appLogger is the log of an app under test: on stderr with
-// MALEFIZ_TEST_LOG set, else nowhere.
-func appLogger() *slog.Logger {
-	if os.Getenv("MALEFIZ_TEST_LOG") != "" {
-		return slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
-	return slog.New(slog.DiscardHandler)
 }

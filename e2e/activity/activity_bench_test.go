@@ -22,7 +22,7 @@ import (
 // push-p99-ms. Memory per open connection (heap and stacks, the server's
 // side and the test's client together) is reported as B/conn.
 //
-//	go test -run XXX -bench ActivityPush -benchtime 400x ./cmd/malefiz
+//	go test -run XXX -bench ActivityPush -benchtime 400x ./e2e/activity
 func BenchmarkActivityPush(b *testing.B) {
 	const games, watchers = 20, 5
 	app, srv, first, users := activityGame(b)

@@ -17,7 +17,7 @@ func TestWholeGameOnPostgres(t *testing.T) {
 	url := harness.NewPostgresDatabase(t)
 	h := harness.New(t, harness.WithoutMessageBuckets())
 	h.Stop()
-	h.DBPath = url // what serve.go opens: the url setting ends up here
+	h.DBPath = url // what serve.Main opens: the url setting ends up here
 	h.Start()
 	require.Contains(t, h.Main.DB().String(), "postgres://")
 	h.PlayInChannel()
