@@ -73,7 +73,7 @@ func Screenshot(t *testing.T, ctx context.Context, path string) []byte {
 	return png
 }
 
-// SeededSandboxLogs is seededSandbox logging into logs, its dice seeded
+// SeededSandboxLogs is e2e/sandbox's seededSandbox logging into logs, its dice seeded
 // (seed, 3), the Activity's options changed by activity when not nil.
 func SeededSandboxLogs(t testing.TB, logs *LogBuffer, seed uint64, activity func(*activity.Config), users ...string) (*sandbox.App, *httptest.Server) {
 	t.Helper()
