@@ -93,7 +93,7 @@ func TestPanicInATimerSkipsOnlyThatGame(t *testing.T) {
 	second := "200000000000000088"
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock, fakediscord.WithGuild(fakediscord.Guild{Channels: []string{"200000000000000001", second}}))
-	first := newTimedGame(t, h)
+	first := harness.NewTimedGame(t, h)
 	resp, err := h.Fake.SlashCommand(h.Ctx(), fakediscord.Invocation{User: harness.Carol, Channel: second, Name: "malefiz", Sub: "new",
 		Options: map[string]any{"seats": 2, "turn-timeout": "1h"}})
 	require.NoError(t, err)

@@ -41,22 +41,11 @@ func reminders(h *harness.Harness) int {
 	return n
 }
 
-func newTimedGame(t *testing.T, h *harness.Harness) int64 {
-	t.Helper()
-	resp := h.Command(harness.Alice, "new", map[string]any{"seats": 2, "turn-timeout": "1h"})
-	lobby := *resp.Message
-	h.Click(harness.Bob, lobby.ID, harness.Control(t, lobby, bot.ActJoin))
-	id, _ := bot.ParseCustomID(harness.Control(t, lobby, bot.ActStart))
-	h.Click(harness.Alice, lobby.ID, harness.Control(t, lobby, bot.ActStart))
-	h.WaitTurn(id.Game)
-	return id.Game
-}
-
 func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()
-	gameID := newTimedGame(t, h)
+	gameID := harness.NewTimedGame(t, h)
 	sg, _ := h.Game(gameID)
 	if want := clock.Now().Add(time.Hour); !sg.Deadline.Equal(want) {
 		t.Fatalf("deadline %v, want %v", sg.Deadline, want)
@@ -116,7 +105,7 @@ func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock, harness.WithoutMessageBuckets())
 	h.PlayInChannel()
-	gameID := newTimedGame(t, h)
+	gameID := harness.NewTimedGame(t, h)
 	for i := 0; i < 3; i++ {
 		// Alice times out; Bob plays his turn.
 		clock.Advance(time.Hour)
@@ -188,7 +177,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 		clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 		h := harness.NewWithClock(t, clock)
 		h.PlayInChannel()
-		gameID := newTimedGame(t, h)
+		gameID := harness.NewTimedGame(t, h)
 		turn, _ := h.WaitTurn(gameID)
 		clock.Advance(time.Hour)
 		h.Die.Set(3, 3)
@@ -219,7 +208,7 @@ func TestLostTurnMessageIsPostedAgain(t *testing.T) {
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()
-	gameID := newTimedGame(t, h)
+	gameID := harness.NewTimedGame(t, h)
 	h.Fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.ServerError, 1)
 	moves, player := rollFor(t, h, gameID, 1)
 	clicked := time.Now()

@@ -309,3 +309,16 @@ func RacingMove(g *engine.Game, wantCapture bool) engine.Move {
 	}
 	return best
 }
+
+// NewTimedGame opens a two-player game with a one-hour turn timeout,
+// Bob joins and Alice starts it; it returns the game's ID.
+func NewTimedGame(t *testing.T, h *Harness) int64 {
+	t.Helper()
+	resp := h.Command(Alice, "new", map[string]any{"seats": 2, "turn-timeout": "1h"})
+	lobby := *resp.Message
+	h.Click(Bob, lobby.ID, Control(t, lobby, bot.ActJoin))
+	id, _ := bot.ParseCustomID(Control(t, lobby, bot.ActStart))
+	h.Click(Alice, lobby.ID, Control(t, lobby, bot.ActStart))
+	h.WaitTurn(id.Game)
+	return id.Game
+}

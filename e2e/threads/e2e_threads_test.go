@@ -1,4 +1,4 @@
-package games
+package threads
 
 import (
 	"fmt"
@@ -567,7 +567,7 @@ func TestTimersInAThread(t *testing.T) {
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	require.True(t, h.Command(harness.Alice, "notify", map[string]any{"dm": true}).Ephemeral())
-	gameID := newTimedGame(t, h)
+	gameID := harness.NewTimedGame(t, h)
 	turn, _ := h.WaitTurn(gameID)
 	sg, _ := h.Game(gameID)
 	require.Equal(t, sg.ThreadID, turn.ChannelID)
