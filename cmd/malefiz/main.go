@@ -26,29 +26,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/malefiz-discord/malefiz/serve"
+	"github.com/malefiz-discord/malefiz/subcommand"
+	"github.com/malefiz-discord/malefiz/tools"
 )
 
-// command is one subcommand: it parses its own arguments and returns the exit status.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
-}
-
-// commands lists the subcommands by name.
-var commands = map[string]command{
-	"run":         {"run the Discord bot (the default)", runCommand},
-	"sandbox":     {"try the bot in the browser: a local fake Discord server, no token needed", sandboxCommand},
-	"moves":       {"print the legal moves of a position for a roll", movesCommand},
-	"perft":       {"count move sequences from a position (docs/rules.md's perft)", perftCommand},
-	"render":      {"write a PNG of a position", renderCommand},
-	"selfplay":    {"play computer players against each other and report win rates", selfplayCommand},
-	"train":       {"train the win-chance estimator on self-play games and measure it", trainCommand},
-	"tdtrain":     {"learn master's evaluation by temporal-difference learning over self-play games", tdtrainCommand},
-	"backup":      {"copy the live database safely into a SQLite file", backupCommand},
-	"migrate-to":  {"copy a SQLite database into an empty PostgreSQL database, and check", migrateToCommand},
-	"replay":      {"write an animated GIF of a stored game", replayCommand},
-	"analyse":     {"print a stored game's turning points; -o writes the chart of the chances", analyseCommand},
-	"healthcheck": {"ask the running bot's /healthz (or /readyz with -ready)", healthcheckCommand},
+// commands lists the subcommands by name: the bot (serve), the sandbox,
+// the health check (serve) and the offline tools (tools).
+var commands = map[string]subcommand.Command{
+	"run":         serve.RunCommand,
+	"sandbox":     sandbox.Command,
+	"moves":       tools.Moves,
+	"perft":       tools.Perft,
+	"render":      tools.Render,
+	"selfplay":    tools.Selfplay,
+	"train":       tools.Train,
+	"tdtrain":     tools.TDTrain,
+	"backup":      tools.Backup,
+	"migrate-to":  tools.MigrateTo,
+	"replay":      tools.Replay,
+	"analyse":     tools.Analyse,
+	"healthcheck": serve.Healthcheck,
 }
 
 // commandOrder is the order in which usage lists the commands.
@@ -58,6 +58,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run runs the subcommand that args name ("run" when they name none) and
+// returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && isHelpFlag(args[0]) {
 		usage(stdout)
@@ -79,16 +81,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "malefiz: unknown command %q (try 'malefiz help')\n", name)
 		return 2
 	}
-	return runSubcommand(name, cmd, args, stdout, stderr)
+	return subcommand.Run(name, cmd, args, stdout, stderr)
 }
 
 // isHelpFlag reports whether arg asks for help.
 func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "--h"
-}
-
-// fail prints a one-line error and returns the usage status 2.
-func fail(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "malefiz: "+format+"\n", args...)
-	return 2
 }

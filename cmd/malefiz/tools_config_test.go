@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,16 +14,16 @@ import (
 // the database that run would (environment, config file), and say which
 // file they looked for when it is not there.
 func TestToolsUseTheConfiguredDatabase(t *testing.T) {
-	h := newHarness(t)
-	gameID, _ := openTwoPlayerGame(t, h)
+	h := harness.New(t)
+	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 	for range 2 {
-		playTurn(t, h, gameID, true)
+		harness.PlayTurn(t, h, gameID, true)
 	}
-	h.waitTurn(gameID)
+	h.WaitTurn(gameID)
 	dir := t.TempDir()
 	t.Chdir(dir)
 
-	t.Setenv("MALEFIZ_DATABASE_PATH", h.dbPath)
+	t.Setenv("MALEFIZ_DATABASE_PATH", h.DBPath)
 	code, _, errOut := runCLI("backup", "-o", filepath.Join(dir, "from-env.db"))
 	require.Equal(t, 0, code, errOut)
 	code, _, errOut = runCLI("replay", "-o", filepath.Join(dir, "from-env.gif"), "1")
@@ -31,13 +32,13 @@ func TestToolsUseTheConfiguredDatabase(t *testing.T) {
 
 	t.Setenv("MALEFIZ_DATABASE_PATH", "")
 	config := filepath.Join(dir, "other.toml")
-	require.NoError(t, os.WriteFile(config, []byte("[database]\npath = \""+h.dbPath+"\"\n"), 0o600))
+	require.NoError(t, os.WriteFile(config, []byte("[database]\npath = \""+h.DBPath+"\"\n"), 0o600))
 	code, _, errOut = runCLI("backup", "-config", config, "-o", filepath.Join(dir, "from-config.db"))
 	require.Equal(t, 0, code, "no token needed: %s", errOut)
 	code, _, errOut = runCLI("replay", "-config", config, "-o", filepath.Join(dir, "from-config.gif"), "1")
 	require.Equal(t, 0, code, errOut)
 
-	code, _, errOut = runCLI("replay", "-db", h.dbPath, "-o", filepath.Join(dir, "from-flag.gif"), "1")
+	code, _, errOut = runCLI("replay", "-db", h.DBPath, "-o", filepath.Join(dir, "from-flag.gif"), "1")
 	require.Equal(t, 0, code, errOut)
 
 	// Nothing configured, and no malefiz.db here.

@@ -1,19 +1,18 @@
 package main
 
 import (
-	"flag"
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/sandbox"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden and the README's sandbox screenshot")
 
 // TestUsageGolden checks the usage of every subcommand against
 // testdata/usage-NAME.golden (go test -run TestUsageGolden -update
@@ -30,7 +29,7 @@ func TestUsageGolden(t *testing.T) {
 			require.Equal(t, 0, code, "exit status of %v", args)
 			assert.Empty(t, errOut)
 			golden := filepath.Join("testdata", "usage-"+name+".golden")
-			if *update {
+			if *harness.Update {
 				require.NoError(t, os.MkdirAll("testdata", 0o755))
 				require.NoError(t, os.WriteFile(golden, []byte(out), 0o644))
 			}
@@ -72,7 +71,7 @@ func TestUsageListsEveryFlag(t *testing.T) {
 	}
 	_, out, _ = runCLI("sandbox", "-h")
 	assert.Contains(t, out, "(default 127.0.0.1:8080)")
-	assert.Contains(t, out, "(default "+defaultSandboxUsers+")")
+	assert.Contains(t, out, "(default "+sandbox.DefaultUsers+")")
 }
 
 // TestUsageLineListsEveryFlag checks that the usage line of every command
@@ -134,10 +133,9 @@ func TestBadFlagIsOneLine(t *testing.T) {
 	}
 }
 
-func TestProgressLine(t *testing.T) {
-	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	p := &progress{unit: "games", total: 2000, start: start, now: func() time.Time { return start.Add(10 * time.Second) }}
-	assert.Equal(t, "0/2000 games", p.line())
-	p.Add(500)
-	assert.Equal(t, "500/2000 games · 50.0/s · 30s left", p.line())
+// runCLI runs the malefiz command with args, as a user would.
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
 }

@@ -1,0 +1,313 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// readmeScreenshot is the README's picture of the sandbox, written by
+// TestSandboxInTheBrowser with -update.
+const readmeScreenshot = "../../docs/sandbox.png"
+
+// phoneScreenshot is the same turn at a phone's width (400 px).
+const phoneScreenshot = "../../docs/sandbox-phone.png"
+
+// turnView is what the page offers the user right now, read by turnJS.
+type turnView struct {
+	Winner    string   `json:"winner"`    // the winner line, once there is one
+	Roll      string   `json:"roll"`      // custom ID of an enabled Roll button
+	Moves     []string `json:"moves"`     // custom IDs of the move buttons
+	Pawns     []string `json:"pawns"`     // custom IDs of the pawn buttons
+	Places    []string `json:"places"`    // custom IDs of the placement suggestions
+	Menus     []string `json:"menus"`     // custom IDs of enabled placement menus
+	Signature string   `json:"signature"` // changes whenever the page does
+	Pending   bool     `json:"pending"`   // a click is in flight
+}
+
+// turnJS reads the newest message with game controls.
+const turnJS = `(() => {
+  const msgs = [...document.querySelectorAll('#messages .msg')];
+  const text = document.querySelector('#messages').innerText;
+  const winner = (text.match(/^.*\bwins\b.*$/m) || [''])[0];
+  let controls = [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const c = [...msgs[i].querySelectorAll('[data-cid]:not(:disabled)')].filter((e) => /^mf\/(roll|move|pawn|place|prow)\//.test(e.dataset.cid));
+    if (c.length) { controls = c; break; }
+  }
+  const ids = (prefix, tag) => controls.filter((e) => e.dataset.cid.startsWith(prefix) && e.tagName === tag).map((e) => e.dataset.cid);
+  return {
+    winner,
+    roll: ids('mf/roll/', 'BUTTON')[0] || '',
+    moves: ids('mf/move/', 'BUTTON'),
+    pawns: ids('mf/pawn/', 'BUTTON'),
+    places: ids('mf/place/', 'BUTTON'),
+    menus: controls.filter((e) => e.tagName === 'SELECT').map((e) => e.dataset.cid),
+    signature: msgs.map((m) => m.id + ':' + m.querySelectorAll('[data-cid]').length + ':' + m.textContent.length).join('|'),
+    pending: !!document.querySelector('.msg.pending'),
+  };
+})()`
+
+// chooseSelect picks the first real option of a select menu, as a user
+// would with the keyboard, and fires its change event.
+const chooseSelectJS = `((cid) => {
+  const sel = [...document.querySelectorAll('select[data-cid]')].find((s) => s.dataset.cid === cid);
+  if (!sel || sel.options.length < 2) return false;
+  sel.focus();
+  sel.selectedIndex = 1;
+  sel.dispatchEvent(new Event('change', { bubbles: true }));
+  return true;
+})`
+
+// cidSelector selects the control with a custom ID.
+func cidSelector(cid string) chromedp.CSS {
+	return chromedp.CSS(fmt.Sprintf(`[data-cid=%q]`, cid))
+}
+
+// nearestMove returns the move button whose destination is nearest the
+// goal: a custom ID mf/move/GAME/TURN/FROM-TO.
+func nearestMove(t *testing.T, moves []string) string {
+	best, bestDist := moves[0], 1<<30
+	for _, cid := range moves {
+		arg := cid[strings.LastIndex(cid, "/")+1:]
+		_, to, ok := strings.Cut(arg, "-")
+		if !ok {
+			continue
+		}
+		sq, err := engine.ParseSquare(to)
+		if err != nil {
+			t.Logf("move %s: %v", cid, err)
+			continue
+		}
+		if d := engine.DistanceToGoal(sq); d < bestDist {
+			best, bestDist = cid, d
+		}
+	}
+	return best
+}
+
+// nearestPawn returns the pawn button of the pawn nearest the goal
+// (mf/pawn/GAME/TURN/SQUARE or .../home).
+func nearestPawn(pawns []string) string {
+	best, bestDist := pawns[0], 1<<30
+	for _, cid := range pawns {
+		sq, err := engine.ParseSquare(cid[strings.LastIndex(cid, "/")+1:])
+		if err != nil {
+			continue
+		}
+		if d := engine.DistanceToGoal(sq); d < bestDist {
+			best, bestDist = cid, d
+		}
+	}
+	return best
+}
+
+// seededSandbox starts the sandbox with users and the bot's dice seeded
+// (5, 3), the lobby's draw always the first seat, and serves its page; both
+// close when the test ends.
+func seededSandbox(t testing.TB, users ...string) (*sandbox.App, *httptest.Server) {
+	t.Helper()
+	return harness.SeededSandboxLogs(t, new(harness.LogBuffer), 5, nil, users...)
+}
+
+// TestSandboxInTheBrowser plays a whole game in the sandbox page with a
+// real Chromium: /malefiz new with a computer, Start, then every turn by
+// clicking what the page offers the player to move, until the winner's
+// line; on the way Bob presses a button of Alice's turn and gets a
+// refusal only he can see.
+func TestSandboxInTheBrowser(t *testing.T) {
+	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
+	ctx := harness.Browser(t, 1280, 800) // closed first: its event stream ends before the server
+	out := t.ArtifactDir()
+
+	// The command box by keyboard, as a user types it: Tab completes the
+	// command and the subcommand from the registered ones.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
+		chromedp.SendKeys(chromedp.ID("command"), "/mal"+kb.Tab+"ne"+kb.Tab),
+	))
+	typed, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("command")))
+	require.NoError(t, err)
+	require.Equal(t, "/malefiz new ", typed, "Tab completes the command and its subcommand")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("command"), "bots:1 seats:2"+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
+	))
+	lobby := pageText(t, ctx, `#messages`)
+	assert.Contains(t, lobby, "Alice used /malefiz new bots:1 seats:2")
+	assert.Contains(t, lobby, "Computer")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`))))
+
+	// The bot plays the game in a thread: follow it there (the page's own
+	// click on the channel list's entry, which is redrawn as events come).
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
+	require.NoError(t, err)
+
+	deadline := time.Now().Add(70 * time.Second)
+	clicks, retries, humanMoves, refused := 0, 0, 0, false
+	var view turnView
+	for time.Now().Before(deadline) {
+		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
+		require.NoError(t, err)
+		if view.Winner != "" {
+			break
+		}
+		if view.Pending {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		if !refused && humanMoves >= 5 && len(view.Moves) > 0 {
+			// The V2 turn whole, from its header to its legend, on a
+			// desktop's width; then on a phone's.
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1060)))
+			time.Sleep(200 * time.Millisecond) // the page lays itself out again
+			harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-midgame.png"))
+			if *harness.Update {
+				harness.Screenshot(t, ctx, readmeScreenshot)
+			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+			time.Sleep(200 * time.Millisecond) // the page lays itself out again
+			harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-phone.png"))
+			if *harness.Update {
+				harness.Screenshot(t, ctx, phoneScreenshot)
+			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
+			refusedAsBob(t, ctx, out, view)
+			refused = true
+			continue
+		}
+		var act func() error
+		switch {
+		case view.Roll != "":
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
+		case len(view.Moves) > 0:
+			cid := nearestMove(t, view.Moves)
+			humanMoves++
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+		case len(view.Pawns) > 0:
+			cid := nearestPawn(view.Pawns)
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+		case len(view.Places) > 0:
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
+		case len(view.Menus) > 0:
+			cid := view.Menus[len(view.Menus)-1]
+			act = func() error {
+				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](chooseSelectJS+"("+fmt.Sprintf("%q", cid)+")"))
+				return err
+			}
+		default:
+			time.Sleep(30 * time.Millisecond) // the computer's turn, or the bot still answering
+			continue
+		}
+		require.NoError(t, act())
+		clicks++
+		if !waitForChange(t, ctx, view.Signature) {
+			// A click that landed as its message was redrawn is lost, as
+			// on Discord: look again and click again.
+			retries++
+			require.Less(t, retries, 5, "the page did not change after click %d: %+v", clicks, view)
+		}
+	}
+	require.NotEmpty(t, view.Winner, "no winner after %d clicks", clicks)
+	t.Logf("%d clicks (%d again), %d moves of Alice; %s", clicks, retries, humanMoves, view.Winner)
+	turns := regexp.MustCompile(`wins after (\d+) turns`).FindStringSubmatch(view.Winner)
+	require.Len(t, turns, 2, "winner line %q", view.Winner)
+	assert.True(t, refused, "the game ended before Bob could try a button")
+	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-end.png"))
+
+	// The result is recorded: /malefiz history lists the game.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	history := pageText(t, ctx, `#messages .msg:last-child`)
+	assert.Contains(t, history, "Alice used /malefiz history")
+	assert.Contains(t, history, "#1 · 🏆")
+	assert.Contains(t, history, turns[1]+" turns")
+	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-history.png"))
+}
+
+// waitForChange waits a few seconds for the page to differ from
+// signature and reports whether it did.
+func waitForChange(t *testing.T, ctx context.Context, signature string) bool {
+	t.Helper()
+	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); time.Sleep(15 * time.Millisecond) {
+		view, err := chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
+		require.NoError(t, err)
+		if view.Signature != signature && !view.Pending {
+			return true
+		}
+	}
+	harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "sandbox-unchanged.png"))
+	return false
+}
+
+// refusedAsBob switches to Bob, presses a button of Alice's turn and
+// checks that the refusal is private: Bob sees it with "Only you can see
+// this", Alice does not.
+func refusedAsBob(t *testing.T, ctx context.Context, out string, view turnView) {
+	t.Helper()
+	cid := view.Roll
+	if cid == "" {
+		cid = view.Moves[0]
+	}
+	users := pageUsers(t, ctx)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("user"), users["Bob"]),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Bob"]), chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Click(cidSelector(cid)),
+		chromedp.WaitVisible(chromedp.CSS(`#messages .msg.ephemeral`)),
+	))
+	private := pageText(t, ctx, `#messages .msg.ephemeral:last-child`)
+	assert.Contains(t, private, "Only you can see this")
+	assert.Contains(t, private, "Bob used a button or menu")
+	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-refusal.png"))
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("user"), users["Alice"]),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Alice"]), chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	ephemeral, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.ephemeral').length`))
+	require.NoError(t, err)
+	assert.Zero(t, ephemeral, "Alice sees none of Bob's private answers")
+}
+
+// pageText returns the text of the element sel selects, its white space
+// collapsed.
+func pageText(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	require.NoError(t, err)
+	return strings.Join(strings.Fields(text), " ")
+}
+
+// pageUsers returns the page's user IDs by name.
+func pageUsers(t *testing.T, ctx context.Context) map[string]string {
+	t.Helper()
+	ids, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](
+		`Object.fromEntries([...document.querySelectorAll('#user option')].map((o) => [o.textContent, o.value]))`))
+	require.NoError(t, err)
+	require.Contains(t, ids, "Bob")
+	return ids
+}

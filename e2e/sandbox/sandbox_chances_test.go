@@ -1,0 +1,175 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chancesScreenshot is the README's picture of a finished game's result in
+// the sandbox, its turning points and chart, written by
+// TestSandboxShowsTheChances with -update.
+const chancesScreenshot = "../../docs/chances.png"
+
+// TestSandboxShowsTheChances plays a game against a hard computer in the
+// sandbox page and looks at what issue 20 added: the card's chances, the
+// computer's reasons, and the result's turning points and chart, at a
+// desktop's width and at a phone's.
+func TestSandboxShowsTheChances(t *testing.T) {
+	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
+	ctx := harness.Browser(t, 1280, 800)
+	out := t.ArtifactDir()
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz new bots:1 seats:2 level:hard"+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
+		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`)),
+	))
+	// The card in the channel shows each seat's chance once the game runs.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Poll[chromedp.Void](`/ · \d+ to go · \d+%[\s\S]* · \d+ to go · \d+%/.test(document.querySelector('#messages').innerText)`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	harness.Screenshot(t, ctx, filepath.Join(out, "chances-card.png"))
+	openThread(t, ctx)
+
+	view := playToTheEnd(t, ctx, func(moves int) {
+		if moves == 8 {
+			harness.Screenshot(t, ctx, filepath.Join(out, "chances-lines.png"))
+		}
+	})
+	require.NotEmpty(t, view.Winner)
+	text := pageText(t, ctx, `#messages`)
+	assert.Regexp(t, `Computer \(hard\) rolled \d: [^\n]*→[^\n]* — `, text, "a computer's line says why")
+	assert.Contains(t, text, "Turning points")
+	assert.Regexp(t, `1\. Turn \d+ · .*% → \d+%`, text)
+
+	// The result, with the board and the chart, at a desktop's width.
+	result := markResult(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1500), scrollToEnd(result)))
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(result))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(out, "chances-desktop.png"), shot, 0o644))
+	if *harness.Update {
+		require.NoError(t, os.WriteFile(chancesScreenshot, shot, 0o644))
+	}
+	images, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`[...document.querySelector('#chances-result').querySelectorAll('img')].filter((i) => i.complete && i.naturalWidth > 0).map((i) => i.src)`))
+	require.NoError(t, err)
+	assert.Len(t, images, 2, "the board and the chart are shown: %v", images)
+
+	// And at a phone's.
+	phone := harness.Browser(t, 400, 1600)
+	require.NoError(t, chromedp.Do(phone,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
+	))
+	openThread(t, phone)
+	require.NoError(t, chromedp.Do(phone, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Turning points')`,
+		chromedp.WithPollingTimeout(10*time.Second))))
+	result = markResult(t, phone)
+	require.NoError(t, chromedp.Do(phone, scrollToEnd(result), chromedp.Sleep(300*time.Millisecond)))
+	shot, err = chromedp.Run(phone, chromedp.Screenshot(result))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(out, "chances-phone.png"), shot, 0o644))
+	t.Logf("screenshots in %s", out)
+}
+
+// scrollToEnd scrolls the element with ID id up to the bottom of the
+// window, clear of the page's header.
+func scrollToEnd(id chromedp.ID) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).scrollIntoView({block: 'end'})`, string(id)))
+}
+
+// openThread follows the game into its thread, as a user clicks it in the
+// channel list.
+func openThread(t *testing.T, ctx context.Context) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
+	require.NoError(t, err)
+}
+
+// markResult gives the result message (the one with the turning points)
+// the ID chances-result and returns its selector.
+func markResult(t *testing.T, ctx context.Context) chromedp.ID {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(() => {
+  const m = [...document.querySelectorAll('#messages .msg')].filter((m) => m.textContent.includes('Turning points')).pop();
+  if (!m) return false;
+  m.id = 'chances-result';
+  return [...m.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0);
+})()`, chromedp.WithPollingTimeout(10*time.Second))))
+	return chromedp.ID("chances-result")
+}
+
+// playToTheEnd plays Alice's turns by what the page offers, the move
+// nearest the goal first, until the winner's line; before each of her
+// moves it calls before with the number of moves she made.
+func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int)) turnView {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	retries, moves := 0, 0
+	var view turnView
+	var err error
+	for time.Now().Before(deadline) {
+		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
+		require.NoError(t, err)
+		if view.Winner != "" {
+			return view
+		}
+		if view.Pending {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		var act func() error
+		switch {
+		case view.Roll != "":
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
+		case len(view.Moves) > 0:
+			before(moves)
+			moves++
+			cid := nearestMove(t, view.Moves)
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+		case len(view.Pawns) > 0:
+			cid := nearestPawn(view.Pawns)
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+		case len(view.Places) > 0:
+			if len(view.Places) > 1 {
+				harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "chances-places.png"))
+			}
+			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
+		case len(view.Menus) > 0:
+			cid := view.Menus[len(view.Menus)-1]
+			act = func() error {
+				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](chooseSelectJS+"("+fmt.Sprintf("%q", cid)+")"))
+				return err
+			}
+		default:
+			time.Sleep(30 * time.Millisecond)
+			continue
+		}
+		require.NoError(t, act())
+		if !waitForChange(t, ctx, view.Signature) {
+			retries++
+			require.Less(t, retries, 5, "the page did not change after a click: %+v", view)
+		}
+	}
+	t.Fatal("no winner in time")
+	return view
+}

@@ -1,0 +1,94 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// coachScreenshot is the README's picture of the coach's verdict and a
+// player's review in the sandbox, written by TestSandboxShowsTheCoach with
+// -update.
+const coachScreenshot = "../../docs/coach.png"
+
+// TestSandboxShowsTheCoach plays a game against a hard computer in the
+// sandbox page, on a server with hints on, to its end: Alice asks for a
+// hint once, which only she sees; then it looks at the coach's verdict
+// after the result, which says she asked, and at her review, which only
+// she sees.
+func TestSandboxShowsTheCoach(t *testing.T) {
+	app, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
+	ctx := harness.Browser(t, 1280, 800)
+	out := t.ArtifactDir()
+	gs, err := app.Main.DB().GuildSettings(context.Background(), app.Fake.GuildID)
+	require.NoError(t, err)
+	gs.Hints = true
+	require.NoError(t, app.Main.DB().SetGuildSettings(context.Background(), app.Fake.GuildID, gs))
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz new bots:1 seats:2 level:hard"+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
+		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`)),
+	))
+	openThread(t, ctx)
+	view := playToTheEnd(t, ctx, func(moves int) {
+		if moves != 0 {
+			return
+		}
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
+			chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
+				chromedp.WithPollingTimeout(10*time.Second)),
+		))
+		harness.Screenshot(t, ctx, filepath.Join(out, "hint.png"))
+		// Dismissed, as a player would: the page is as before the hint.
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  [...document.querySelectorAll('#messages .msg.ephemeral button')].filter((b) => b.textContent === 'Dismiss message').forEach((b) => b.click());
+  return true;
+})()`))
+		require.NoError(t, err)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
+			chromedp.WithPollingTimeout(10*time.Second))))
+	})
+	require.NotEmpty(t, view.Winner)
+
+	// The verdict follows the result once the game is graded.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes("The coach's verdict")`,
+		chromedp.WithPollingTimeout(60*time.Second))))
+	text := pageText(t, ctx, `#messages`)
+	assert.Regexp(t, `Alice: accuracy \d+% · \d+ inaccurac`, text)
+	assert.Contains(t, text, "Asked the computer for hints: 🔴 Alice")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/review/"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Your review of game')`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const msgs = [...document.querySelectorAll('#messages .msg')];
+  const v = msgs.filter((m) => m.textContent.includes("The coach's verdict")).pop();
+  const r = msgs.filter((m) => m.textContent.includes('Your review of game')).pop();
+  v.id = 'coach-verdict'; r.id = 'coach-review';
+  r.scrollIntoView({block: 'end'});
+  return true;
+})()`))
+	require.NoError(t, err)
+	assert.Contains(t, pageText(t, ctx, `#coach-review`), "Only you can see this")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1400), chromedp.Sleep(300*time.Millisecond)))
+	shot := harness.Screenshot(t, ctx, filepath.Join(out, "coach.png"))
+	if *harness.Update {
+		require.NoError(t, os.WriteFile(coachScreenshot, shot, 0o644))
+	}
+	t.Logf("screenshots in %s", out)
+}

@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/subcommand"
+)
+
+// tdtrainCommand learns master's evaluation by temporal-difference
+// learning over self-play games (ai.TDTrainer), one game at a time, from a
+// checkpoint when there is one, so that a long run can span sittings.
+func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
+	flags := subcommand.FlagSet("tdtrain")
+	games := flags.Int("games", 2000, "train until this many games have been learned from, all sittings together")
+	seed := flags.Uint64("seed", 1, "seed of the self-play games (a checkpoint keeps its own)")
+	alpha := flags.Float64("alpha", 0.5, "learning rate (a checkpoint keeps its own)")
+	lambda := flags.Float64("lambda", 0.7, "TD(λ)'s λ (a checkpoint keeps its own)")
+	playersFlag := flags.String("players", "2", "player counts of the games, in turn (a checkpoint keeps its own)")
+	checkpoint := flags.String("checkpoint", "", "resume from this file when it exists, and save the training there every -every games and at the end (default: none; a run that stops loses its games)")
+	every := flags.Int("every", 500, "how many games between checkpoints, snapshots and progress lines")
+	snapshots := flags.String("snapshots", "", "directory where a copy of every checkpoint is kept as td-GAMES.json, to measure the learning curve (default: keep none)")
+	measure := flags.Int("measure", 0, "at every checkpoint, play this many deals of dice for each player count of the learned evaluation against hard's, both without search, and print its share of the wins (default: none)")
+	out := flags.String("out", "", "write the learned evaluation here at the end (engine/ai/td.json to replace master's) (default: write nothing)")
+	if err := flags.Parse(args); err != nil {
+		return subcommand.Fail(stderr, "tdtrain: %v", err)
+	}
+	if flags.NArg() > 0 {
+		return subcommand.Fail(stderr, "tdtrain: unexpected argument %q", flags.Arg(0))
+	}
+	if *games < 1 || *every < 1 {
+		return subcommand.Fail(stderr, "tdtrain: -games and -every must be at least 1")
+	}
+	var players []int
+	for _, f := range strings.Split(*playersFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 || n > engine.NumColors {
+			return subcommand.Fail(stderr, "tdtrain: -players: %q is not a player count from 2 to 4", f)
+		}
+		players = append(players, n)
+	}
+	t := ai.NewTDTrainer(*seed, *alpha, *lambda, players)
+	if *checkpoint != "" {
+		data, err := os.ReadFile(*checkpoint)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return subcommand.Fail(stderr, "tdtrain: %v", err)
+		default:
+			if t, err = ai.ParseTDCheckpoint(data); err != nil {
+				return subcommand.Fail(stderr, "tdtrain: %s: %v", *checkpoint, err)
+			}
+			fmt.Fprintf(stderr, "resuming %s after %d games (seed %d, alpha %g, lambda %g, players %v)\n",
+				*checkpoint, t.Info.Games, t.Info.Seed, t.Info.Alpha, t.Info.Lambda, t.Info.Players)
+		}
+	}
+	save := func() error {
+		data, err := t.Marshal()
+		if err != nil {
+			return err
+		}
+		if *checkpoint != "" {
+			if err := writeFileAtomic(*checkpoint, data); err != nil {
+				return err
+			}
+		}
+		if *snapshots != "" {
+			if err := os.MkdirAll(*snapshots, 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(*snapshots, fmt.Sprintf("td-%d.json", t.Info.Games)), data, 0o644)
+		}
+		return nil
+	}
+	startGames := t.Info.Games
+	var trained time.Duration // this sitting's training, measurements left out
+	sitting := time.Now()
+	// The last games' statistics, by player count.
+	type acc struct {
+		games, turns     int
+		logLoss, tdError float64
+	}
+	sums := map[int]*acc{}
+	for t.Info.Games < *games {
+		st, err := t.Step()
+		if err != nil {
+			return subcommand.Fail(stderr, "tdtrain: game %d: %v", t.Info.Games, err)
+		}
+		a := sums[st.Players]
+		if a == nil {
+			a = new(acc)
+			sums[st.Players] = a
+		}
+		a.games++
+		a.turns += st.Turns
+		a.logLoss += st.LogLoss
+		a.tdError += st.TDError
+		if t.Info.Games%*every == 0 || t.Info.Games == *games {
+			now := time.Now()
+			t.Info.Seconds += now.Sub(sitting).Seconds()
+			trained += now.Sub(sitting)
+			sitting = now
+			if err := save(); err != nil {
+				return subcommand.Fail(stderr, "tdtrain: %v", err)
+			}
+			rate := float64(t.Info.Games-startGames) / trained.Seconds()
+			left := time.Duration(float64(*games-t.Info.Games) / rate * float64(time.Second)).Round(time.Second)
+			fmt.Fprintf(stderr, "%d/%d games · %.2f games/s · %v left\n", t.Info.Games, *games, rate, left)
+			counts := slices.Compact(slices.Sorted(slices.Values(t.Info.Players)))
+			for _, n := range counts {
+				a := sums[n]
+				if a == nil || a.games == 0 {
+					continue
+				}
+				fmt.Fprintf(stderr, "  %d players, last %d games: log loss %.4f, TD error %.4f, %.0f turns; weights %.3f\n",
+					n, a.games, a.logLoss/float64(a.games), a.tdError/float64(a.games), float64(a.turns)/float64(a.games), t.Model.Weights[n-2])
+				*a = acc{}
+			}
+			if *measure > 0 {
+				for _, n := range counts {
+					r := ai.TDDuel(t.Model, ai.HardTDModel(), 1000+t.Info.Seed, *measure, n)
+					fmt.Fprintf(stderr, "  without search against hard's evaluation, %d players, %d deals: %.1f %%\n", n, *measure, 100*r)
+				}
+				sitting = time.Now() // the measurement is not training
+			}
+		}
+	}
+	if *out != "" {
+		data, err := t.Marshal()
+		if err != nil {
+			return subcommand.Fail(stderr, "tdtrain: %v", err)
+		}
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			return subcommand.Fail(stderr, "tdtrain: %v", err)
+		}
+	}
+	fmt.Fprintf(stdout, "learned from %d games (seed %d) in %.0f s of training\n", t.Info.Games, t.Info.Seed, t.Info.Seconds)
+	return 0
+}
+
+// writeFileAtomic writes data to a temporary file beside name and renames
+// it over name, so that a run stopped while saving keeps the last
+// checkpoint whole.
+func writeFileAtomic(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
+}
