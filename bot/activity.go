@@ -35,9 +35,9 @@ const (
 // leaves it out once Activities are on. The one registered is kept as it
 // is (the developer portal may have renamed it); without one, the bot
 // registers "launch".
-func (b *Bot) registerWithEntryPoint(appID string, cmds []*discordgo.ApplicationCommand) error {
+func registerWithEntryPoint(dc Discord, appID string, cmds []*discordgo.ApplicationCommand) error {
 	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
-	body, err := b.dc.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
+	body, err := dc.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
 	if err != nil {
 		return fmt.Errorf("read the global commands: %w", err)
 	}
@@ -58,7 +58,7 @@ func (b *Bot) registerWithEntryPoint(appID string, cmds []*discordgo.Application
 		}
 	}
 	payload = append(payload, entry)
-	if _, err := b.dc.RequestWithBucketID(http.MethodPut, endpoint, payload, endpoint); err != nil {
+	if _, err := dc.RequestWithBucketID(http.MethodPut, endpoint, payload, endpoint); err != nil {
 		return fmt.Errorf("register the global commands with the Entry Point: %w", err)
 	}
 	return nil

@@ -204,9 +204,9 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 	err := b.handle(ctx, r)
 	if err != nil {
-		b.fail(ctx, r, err)
+		r.fail(ctx, err)
 	}
-	b.tellDMRefused(ctx, r)
+	r.tellDMRefused(ctx, b.db)
 	b.hooks.observeInteraction(r, err, start)
 }
 
@@ -216,7 +216,7 @@ func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
 // (see upgradeRatings), trying again until it can.
 func (b *Bot) RunSender(ctx context.Context) {
 	for {
-		n, err := b.upgradeRatings(ctx)
+		n, err := upgradeRatings(ctx, b.db)
 		if err == nil {
 			if n > 0 {
 				b.log.Info("outbox: results of an older version completed with their ratings", "effects", n)

@@ -48,7 +48,7 @@ func (b *Bot) answerAndDeliver(ctx context.Context, r *request, o *game.Outcome)
 	}
 	r.settings, r.settingsRead = o.Settings, true
 	err := answer(r, o, b.boards.file)
-	b.tellDMRefused(ctx, r) // before the deliveries, which take a while
+	r.tellDMRefused(ctx, b.db) // before the deliveries, which take a while
 	if refused := o.Deliver(); refused != nil {
 		r.replyPrivate(ctx, tr(r.lang, locales.ErrMissingPermissions))
 	}

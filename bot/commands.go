@@ -115,7 +115,7 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 func (b *Bot) RegisterCommands(appID string, guildIDs []string) error {
 	cmds := b.Commands()
 	if len(guildIDs) == 0 && b.activity {
-		return b.registerWithEntryPoint(appID, cmds) // activity.go
+		return registerWithEntryPoint(b.dc, appID, cmds) // activity.go
 	}
 	if len(guildIDs) == 0 {
 		_, err := b.dc.ApplicationCommandBulkOverwrite(appID, "", cmds)

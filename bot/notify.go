@@ -15,15 +15,15 @@ import (
 // message was refused: the user's settings were read with the game the
 // request acted on (see load); a request that loaded none tells nothing
 // (the next one on a game will).
-func (b *Bot) tellDMRefused(ctx context.Context, r *request) {
+func (r *request) tellDMRefused(ctx context.Context, db Settings) {
 	us, ok := r.settings, r.settingsRead
 	if !ok || !us.DMRefused {
 		return
 	}
 	r.settingsRead = false // told once
 	us.DMRefused = false
-	if err := b.db.SetUserSettings(ctx, r.userID, us); err != nil {
-		b.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)
+	if err := db.SetUserSettings(ctx, r.userID, us); err != nil {
+		r.log.Warn("could not clear a refused DM", "user", r.userID, "err", err)
 		return
 	}
 	r.replyPrivate(ctx, tr(r.lang, locales.NotifyRefused))

@@ -78,8 +78,8 @@ func withRatings(lang string, results []malefiz.Result, data json.RawMessage) (j
 // the game's language (the computers' level names) that only the bot's
 // locales know. An effect delivered meanwhile (by an older process) is
 // left as it is. It returns how many it completed.
-func (b *Bot) upgradeRatings(ctx context.Context) (int, error) {
-	posts, err := b.db.UndeliveredEffects(ctx, string(outbox.Post))
+func upgradeRatings(ctx context.Context, db Outbox) (int, error) {
+	posts, err := db.UndeliveredEffects(ctx, string(outbox.Post))
 	if err != nil {
 		return 0, err
 	}
@@ -92,11 +92,11 @@ func (b *Bot) upgradeRatings(ctx context.Context) (int, error) {
 		if err := json.Unmarshal(e.Payload, &old); err != nil || !old.Ratings {
 			continue // an unreadable one is given up by the sender
 		}
-		results, err := b.db.GameResults(ctx, e.GameID)
+		results, err := db.GameResults(ctx, e.GameID)
 		if err != nil {
 			return n, err
 		}
-		g, err := b.db.Game(ctx, e.GameID)
+		g, err := db.Game(ctx, e.GameID)
 		if err != nil {
 			return n, err
 		}
@@ -110,7 +110,7 @@ func (b *Bot) upgradeRatings(ctx context.Context) (int, error) {
 		}
 		payload["body"] = body
 		delete(payload, "ratings")
-		done, err := b.db.RewriteEffect(ctx, e.ID, mustJSON(payload))
+		done, err := db.RewriteEffect(ctx, e.ID, mustJSON(payload))
 		if err != nil {
 			return n, err
 		}

@@ -37,7 +37,7 @@ func TestUpgradeRatings(t *testing.T) {
 	require.NoError(t, db.Commit(t.Context(), c))
 
 	b := New(Config{Store: db})
-	n, err := b.upgradeRatings(t.Context())
+	n, err := upgradeRatings(t.Context(), b.db)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 	states, err := db.Effects(t.Context(), g.ID)
@@ -58,7 +58,7 @@ func TestUpgradeRatings(t *testing.T) {
 		body.Components[0].Components[0].Content)
 	assert.JSONEq(t, other, string(states[1].Payload))
 
-	n, err = b.upgradeRatings(t.Context())
+	n, err = upgradeRatings(t.Context(), b.db)
 	require.NoError(t, err)
 	assert.Equal(t, 0, n, "once")
 }

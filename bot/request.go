@@ -89,7 +89,7 @@ func refuse(key msg, args ...any) error { return table.Refuse(key, args...) }
 // fail answers a request that went wrong: refusals are told privately,
 // anything else is logged and the user gets a short apology that says
 // whether their change was kept.
-func (b *Bot) fail(ctx context.Context, r *request, err error) {
+func (r *request) fail(ctx context.Context, err error) {
 	var ue *userError
 	var text string
 	switch {
@@ -100,13 +100,13 @@ func (b *Bot) fail(ctx context.Context, r *request, err error) {
 	case errors.Is(err, engine.ErrGameOver):
 		text = tr(r.lang, locales.ErrGameOver)
 	case isDiscordCode(err, discordgo.ErrCodeMissingPermissions), isDiscordCode(err, discordgo.ErrCodeMissingAccess):
-		b.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
+		r.log.Warn("missing permissions in channel", "channel", r.i.ChannelID, "err", err)
 		text = tr(r.lang, locales.ErrMissingPermissions)
 	case r.committed:
-		b.log.Error("interaction failed after its change was kept", "err", err, "user", r.userID, "channel", r.i.ChannelID)
+		r.log.Error("interaction failed after its change was kept", "err", err, "user", r.userID, "channel", r.i.ChannelID)
 		text = tr(r.lang, locales.ErrInternal)
 	default:
-		b.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
+		r.log.Error("interaction failed", "err", err, "user", r.userID, "channel", r.i.ChannelID)
 		text = tr(r.lang, locales.ErrNothingChanged)
 	}
 	r.replyPrivate(ctx, text)
