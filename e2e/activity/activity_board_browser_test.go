@@ -100,26 +100,13 @@ const boardJS = `(() => {
 // readBoard reads the page's board view.
 func readBoard(t *testing.T, ctx context.Context) boardView {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[boardView](boardJS))
-	require.NoError(t, err)
-	return v
+	return readPage[boardView](t, ctx, boardJS)
 }
 
 // waitBoard polls the page until ok holds of its board view.
 func waitBoard(t *testing.T, ctx context.Context, what string, ok func(boardView) bool) boardView {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		v := readBoard(t, ctx)
-		if ok(v) {
-			return v
-		}
-		if time.Now().After(deadline) {
-			harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "board-failed.png"))
-			t.Fatalf("the board never showed %s: %+v", what, v)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+	return waitPage(t, ctx, boardJS, "the board", "board-failed.png", what, ok)
 }
 
 // fiveSandbox is a sandbox with Alice, Bob and Carol whose die always

@@ -152,23 +152,37 @@ func sandboxPost(t testing.TB, srv *httptest.Server, path string, v any) map[str
 // readActivity reads the page's view.
 func readActivity(t *testing.T, ctx context.Context) activityView {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[activityView](activityJS))
-	require.NoError(t, err)
-	return v
+	return readPage[activityView](t, ctx, activityJS)
 }
 
 // waitActivity polls the page until ok holds of its view.
 func waitActivity(t *testing.T, ctx context.Context, what string, ok func(activityView) bool) activityView {
 	t.Helper()
+	return waitPage(t, ctx, activityJS, "the Activity", "activity-failed.png", what, ok)
+}
+
+// readPage reads a view V of the page, as the script js returns it.
+func readPage[V any](t *testing.T, ctx context.Context, js string) V {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[V](js))
+	require.NoError(t, err)
+	return v
+}
+
+// waitPage polls the page's view V (read by js) until ok holds of it, for
+// 15 s; then it keeps a screenshot as shot among the test's artifacts
+// and fails, saying what of page it waited for.
+func waitPage[V any](t *testing.T, ctx context.Context, js, page, shot, what string, ok func(V) bool) V {
+	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		v := readActivity(t, ctx)
+		v := readPage[V](t, ctx, js)
 		if ok(v) {
 			return v
 		}
 		if time.Now().After(deadline) {
-			harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "activity-failed.png"))
-			t.Fatalf("the Activity never showed %s: %+v", what, v)
+			harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), shot))
+			t.Fatalf("%s never showed %s: %+v", page, what, v)
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
