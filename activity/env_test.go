@@ -83,9 +83,10 @@ func newEnv(t *testing.T, cfg ...func(*Config)) *env {
 	e := &env{t: t, fake: fake, db: db, hub: NewHub(), logs: &logBuffer{}}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	out := outbox.New(outbox.Config{Store: db, Discord: dc, Owner: "test", Log: quiet})
-	e.games = game.New(game.Config{Store: db, Outbox: out, Layout: textLayout{}, Owner: "test",
-		Dice: engine.DiceFunc(func() int { return 4 }), Draw: func(int) int { return 0 }, Activity: true,
-		Committed: func(tb *table.Table) { e.hub.Changed(tb.Game.ID) }})
+	// The hub hears of every commit, as the program's wiring (serve) makes
+	// it: the store the service commits to wakes it.
+	e.games = game.New(game.Config{Store: watched{DB: db, hub: e.hub}, Outbox: out, Layout: textLayout{}, Owner: "test",
+		Dice: engine.DiceFunc(func() int { return 4 }), Draw: func(int) int { return 0 }, Activity: true})
 	t.Cleanup(e.games.Wait)
 	c := Config{Games: e.games, Hub: e.hub, ClientID: fake.AppID, ClientSecret: fake.ClientSecret(),
 		APIURL: fake.URL(), Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
@@ -289,4 +290,18 @@ func gamePath(id int64, rest string) string {
 		return fmt.Sprintf("api/games/%d", id)
 	}
 	return fmt.Sprintf("api/games/%d/%s", id, rest)
+}
+
+// watched is a store whose commits wake the hub's watchers of their game.
+type watched struct {
+	*store.DB
+	hub *Hub
+}
+
+func (w watched) Commit(ctx context.Context, c *store.Commit) error {
+	err := w.DB.Commit(ctx, c)
+	if err == nil && c.Game != nil && c.Game.ID != 0 {
+		w.hub.Changed(c.Game.ID)
+	}
+	return err
 }

@@ -21,10 +21,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"os"
 	"sync"
 	"time"
 
@@ -138,8 +135,7 @@ func New(cfg Config) *Bot {
 		b.now = time.Now
 	}
 	if b.owner == "" {
-		host, _ := os.Hostname()
-		b.owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
+		b.owner = outbox.DefaultOwner()
 	}
 	if b.deferAt <= 0 {
 		b.deferAt = defaultDeferAfter

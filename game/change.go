@@ -32,13 +32,18 @@ type Outcome struct {
 	unrecorded bool      // the click came from a message not recorded then
 }
 
-// Release lets the game's lock go; the effects stay in the outbox, for
-// its loop to deliver. Deliver calls it.
-func (o *Outcome) Release() {
+// letGo lets the game's lock go, once.
+func (o *Outcome) letGo() {
 	if o.unlock != nil {
 		o.unlock()
 		o.unlock = nil
 	}
+}
+
+// Release lets the game's lock go; the effects stay in the outbox, for
+// its loop to deliver. Deliver calls it.
+func (o *Outcome) Release() {
+	o.letGo()
 	if o.delivery != nil {
 		o.delivery.Release()
 	}
@@ -49,10 +54,7 @@ func (o *Outcome) Release() {
 // Discord holds back no next command on the game. It returns the refusal
 // of a request Discord answered with a missing permission, if any.
 func (o *Outcome) Deliver() (refused error) {
-	if o.unlock != nil {
-		o.unlock()
-		o.unlock = nil
-	}
+	o.letGo()
 	if o.delivery == nil {
 		return nil
 	}
@@ -124,10 +126,7 @@ func (s *Service) Apply(ctx context.Context, cmd Command) (*Outcome, error) {
 // after its commit: the path of a front-end with nothing to answer first
 // (Apply, a lobby opened on the board). Wait waits for them.
 func (s *Service) Later(o *Outcome) {
-	if o.unlock != nil {
-		o.unlock()
-		o.unlock = nil
-	}
+	o.letGo()
 	s.inflight.Add(1)
 	go func() {
 		defer s.inflight.Done()
@@ -254,6 +253,5 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	if graded(t.Events) && t.Coached() {
 		s.coach.nudge(sg.ID)
 	}
-	s.committed(t)
 	return c, efs, nil
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,8 +30,6 @@ type env struct {
 	db   *store.DB
 	out  *outbox.Sender
 	s    *Service
-	// commits counts the commits the service told of.
-	commits atomic.Int64
 }
 
 // Ann, Ben and Cat are people of the stand-in's guild.
@@ -57,8 +54,7 @@ func newEnv(t *testing.T, cfg ...func(*Config)) *env {
 	e := &env{t: t, fake: fake, db: db}
 	e.out = outbox.New(outbox.Config{Store: db, Discord: dc, Owner: "test"})
 	c := Config{Store: db, Outbox: e.out, Layout: textLayout{}, Owner: "test",
-		Dice: engine.DiceFunc(func() int { return 4 }), Draw: func(int) int { return 0 },
-		Committed: func(*table.Table) { e.commits.Add(1) }}
+		Dice: engine.DiceFunc(func() int { return 4 }), Draw: func(int) int { return 0 }}
 	for _, f := range cfg {
 		f(&c)
 	}

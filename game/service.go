@@ -18,10 +18,8 @@ package game
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,9 +99,6 @@ type Config struct {
 	Owner string
 	// Activity: the Activity is served; the cards offer Play on the board.
 	Activity bool
-	// Committed, when set, is told of each commit after it is durable,
-	// with its table.
-	Committed func(t *table.Table)
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).
 	CoachOff bool
@@ -117,17 +112,16 @@ type Config struct {
 
 // Service runs the commands of every front-end. Create it with New.
 type Service struct {
-	db        Store
-	out       *outbox.Sender
-	layout    Layout
-	dice      engine.Dice
-	draw      func(n int) int
-	now       func() time.Time
-	defaults  Defaults
-	owner     string
-	activity  bool
-	committed func(t *table.Table)
-	observe   func(start time.Time, err error)
+	db       Store
+	out      *outbox.Sender
+	layout   Layout
+	dice     engine.Dice
+	draw     func(n int) int
+	now      func() time.Time
+	defaults Defaults
+	owner    string
+	activity bool
+	observe  func(start time.Time, err error)
 
 	log   *slog.Logger
 	coach *coach // grades the people's moves in the background
@@ -145,7 +139,7 @@ type Service struct {
 // New returns the Service of cfg.
 func New(cfg Config) *Service {
 	s := &Service{db: cfg.Store, out: cfg.Outbox, layout: cfg.Layout, dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now,
-		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, committed: cfg.Committed, observe: cfg.Observe,
+		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, observe: cfg.Observe,
 		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -161,17 +155,13 @@ func New(cfg Config) *Service {
 		s.now = time.Now
 	}
 	if s.owner == "" {
-		host, _ := os.Hostname()
-		s.owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
+		s.owner = outbox.DefaultOwner()
 	}
 	if s.defaults.Seats < 2 || s.defaults.Seats > 4 {
 		s.defaults.Seats = 4
 	}
 	if s.defaults.Level == "" {
 		s.defaults.Level = "normal"
-	}
-	if s.committed == nil {
-		s.committed = func(*table.Table) {}
 	}
 	if s.observe == nil {
 		s.observe = func(time.Time, error) {}

@@ -39,6 +39,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -111,6 +112,14 @@ const (
 	BoardFile = "board.png"   // the board
 	ChartFile = "chances.png" // a result's chance chart
 )
+
+// DefaultOwner names this process in the outbox's claims when nothing
+// else does: its host, process ID and a random number, so that a restarted
+// process is another owner.
+func DefaultOwner() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
+}
 
 // Config is what a Sender needs. Store and Discord are required.
 type Config struct {
