@@ -437,6 +437,12 @@ func (g *twoWaysGame) act(way, user string, play gametable.CustomID) {
 		wg.Go(func() { clicked, err = g.clickOn(card, user, play) })
 		wg.Go(func() { status, out = g.boardPlay(user, play) })
 		wg.Wait()
+		if errors.Is(err, fakediscord.ErrInvocation) {
+			// The board's play came first and its edit took the button
+			// away before the click reached Discord, which refuses a
+			// click on a button no longer on the message.
+			clicked, err = false, nil
+		}
 		require.NoError(t, err)
 		require.Contains(t, []int{http.StatusOK, http.StatusConflict}, status, "the board's play %s: %v", play, out)
 		assert.NotEqual(t, clicked, status == http.StatusOK, "exactly one of the click (applied %v) and the board's play (%d: %v) applies", clicked, status, out)
