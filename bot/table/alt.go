@@ -114,3 +114,23 @@ func (t *Table) altLeader(lang string) string {
 	}
 	return tr(lang, locales.AltLeader, best, strings.Join(who, ", "))
 }
+
+// InWords is msg with its board as text: the picture dropped, its alt text
+// added to the text of the embed that showed it. A message without a board
+// is returned as it is.
+func InWords(msg Message) Message {
+	if msg.Board == nil {
+		return msg
+	}
+	embeds := append([]Embed(nil), msg.Embeds...)
+	for i := range embeds {
+		if e := &embeds[i]; e.Board {
+			e.Board = false
+			if msg.BoardAlt != "" {
+				e.Description = strings.TrimSpace(e.Description + "\n" + msg.BoardAlt)
+			}
+		}
+	}
+	msg.Embeds, msg.Board, msg.BoardAlt = embeds, nil, ""
+	return msg
+}

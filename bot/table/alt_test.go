@@ -56,3 +56,27 @@ func TestBoardAltFitsDiscordsLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivateBoardInWords answers /malefiz board text:true with the board's
+// words in the text and no picture, the mover's buttons kept.
+func TestPrivateBoardInWords(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(6))
+	require.NoError(t, tb.PrivateBoard(command(ann)))
+	pictured := tb.Reply.Message
+	require.NotNil(t, pictured.Board)
+	require.NotEmpty(t, pictured.BoardAlt)
+
+	require.NoError(t, tb.PrivateBoardInWords(command(ann)))
+	got := tb.Reply.Message
+	assert.Equal(t, Private, tb.Reply.Kind)
+	assert.Nil(t, got.Board, "no picture")
+	require.Len(t, got.Embeds, 1)
+	assert.False(t, got.Embeds[0].Board)
+	assert.Contains(t, got.Embeds[0].Description, pictured.BoardAlt)
+	assert.Equal(t, pictured.Rows, got.Rows, "the mover still plays from it")
+	assert.True(t, pictured.Embeds[0].Board, "the view it came from is unchanged")
+
+	lobbyView := lobby(ann)
+	require.NoError(t, lobbyView.PrivateBoardInWords(command(ann)))
+	assert.Nil(t, lobbyView.Reply.Message.Board)
+}
