@@ -75,7 +75,7 @@ func (t *Table) PrivateBoard(a Actor) error {
 	case t.State == nil || !t.Game.Status.Open():
 		return Refuse(locales.ErrNoGameHere)
 	}
-	v := t.TurnView(TurnOptions{Private: true, Viewer: a.UserID})
+	v := t.TurnView(TurnOptions{Private: true, Viewer: a.UserID, Lang: a.Lang})
 	if id := t.Game.TurnMessageID; id != "" {
 		v.Embeds[0].Description += "\n" + tr(a.Lang, locales.BoardJump, JumpLink(t.Game, id))
 	}

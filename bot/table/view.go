@@ -31,6 +31,7 @@ type TurnOptions struct {
 	Row        int    // placement: the row whose squares the menu lists
 	Private    bool   // a private look at the board: no ping, buttons only for the mover
 	Viewer     string // with Private: who looks; others read whose turn it is
+	Lang       string // with Private: the viewer's language (default: the game's)
 }
 
 // choices are the moves a player chooses between, one per FROM-TO (a move
@@ -159,6 +160,9 @@ func (t *Table) scene() render.Scene {
 // TurnView is the message of the turn in progress, for the phase it is in.
 func (t *Table) TurnView(o TurnOptions) Message {
 	lang := t.Game.Locale
+	if o.Private && o.Lang != "" {
+		lang = o.Lang
+	}
 	seat := t.ToMove()
 	color := t.State.Turn()
 	sc := t.scene()
