@@ -1,6 +1,8 @@
 package table
 
 import (
+	"image/color"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/render/vision"
 )
 
 // TestBoardAltSaysTheMoves reads a turn's board in words: whose turn, the
@@ -79,4 +82,20 @@ func TestPrivateBoardInWords(t *testing.T) {
 	lobbyView := lobby(ann)
 	require.NoError(t, lobbyView.PrivateBoardInWords(command(ann)))
 	assert.Nil(t, lobbyView.Reply.Message.Board)
+}
+
+// TestCardAccentsStayApartForColourBlindEyes: the card's accent colours,
+// one per player, stay at least 20 apart (CIEDE2000) under simulated
+// protanopia, deuteranopia and tritanopia.
+func TestCardAccentsStayApartForColourBlindEyes(t *testing.T) {
+	rgb := func(v int) color.RGBA { return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 255} }
+	for _, d := range append([]vision.Deficiency{vision.Normal}, vision.Deficiencies...) {
+		least := math.Inf(1)
+		for i := range ColorRGB {
+			for j := i + 1; j < len(ColorRGB); j++ {
+				least = min(least, d.Difference(rgb(ColorRGB[i]), rgb(ColorRGB[j])))
+			}
+		}
+		assert.GreaterOrEqual(t, least, 20.0, d.Name)
+	}
 }

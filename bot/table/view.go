@@ -20,7 +20,7 @@ const maxSuggestions = 5
 // The colours' emoji, embed colours and names, by engine.Color.
 var (
 	ColorEmoji = [engine.NumColors]string{"🔴", "🟢", "🟡", "🔵"}
-	ColorRGB   = [engine.NumColors]int{0xD32F2F, 0x2E7D32, 0xF9A825, 0x1565C0}
+	ColorRGB   = [engine.NumColors]int{0xF9244B, 0x85E0B3, 0xFAFA38, 0x3385CC} // the chart's lines: apart for colour-blind eyes too
 	colorName  = [engine.NumColors]locales.Key{locales.ColorRed, locales.ColorGreen, locales.ColorYellow, locales.ColorBlue}
 )
 
