@@ -4,7 +4,7 @@
 // simulated deuteranopia come from it, after the browser tests rewrote
 // the originals (-update):
 //
-//	go run ./scripts/colorblind docs/activity.png docs/activity-placing-phone.png docs/chances.png docs/sandbox.png
+//	go run ./scripts/colorblind docs/sandbox.png docs/chances.png docs/activity-placing.png
 package main
 
 import (
