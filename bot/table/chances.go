@@ -72,7 +72,7 @@ func (t *Table) why(lang string, turn, i int) (string, said) {
 // reasonText puts a computer's reason for its move into words in lang; ""
 // only for a move that wins (its line says it reached the goal).
 func (t *Table) reasonText(lang string, r ai.Reason) string {
-	who := func() string { return t.seatLabel(t.SeatByColor(r.Color)) }
+	who := func() string { return t.seatLabelIn(lang, t.SeatByColor(r.Color)) }
 	switch r.Kind {
 	case ai.ReasonCaptures:
 		if r.Lead {

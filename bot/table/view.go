@@ -41,13 +41,18 @@ func choices(g *engine.Game) []engine.Move { return render.Choices(g.LegalMoves(
 // SeatLabel names a seat for messages everyone reads: colour and name.
 func (t *Table) SeatLabel(s *malefiz.Seat) string { return t.seatLabel(s) }
 
-// seatLabel names a seat for messages: colour and name.
-func (t *Table) seatLabel(s *malefiz.Seat) string {
+// seatLabel names a seat for messages everyone reads: colour and name,
+// in the server's language.
+func (t *Table) seatLabel(s *malefiz.Seat) string { return t.seatLabelIn(t.Game.Locale, s) }
+
+// seatLabelIn names a seat in lang: colour and name (a computer's name is
+// translated), for a text in lang, private ones included.
+func (t *Table) seatLabelIn(lang string, s *malefiz.Seat) string {
 	if s == nil {
 		return "?"
 	}
 	c := SeatColor(s)
-	name := seatName(t.Game.Locale, s, Quote)
+	name := seatName(lang, s, Quote)
 	if !c.Valid() {
 		return name
 	}
