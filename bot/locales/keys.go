@@ -10,6 +10,7 @@ const (
 	ActivityReconnecting   Key = "activity.reconnecting"
 	ActivityRemoveComputer Key = "activity.remove_computer"
 	ActivitySignInFailed   Key = "activity.sign_in_failed"
+	ActivitySignInTooFast  Key = "activity.sign_in_too_fast"
 	ActivityTooFast        Key = "activity.too_fast"
 	ActivityWatching       Key = "activity.watching"
 	ActivityWon            Key = "activity.won"
