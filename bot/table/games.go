@@ -25,7 +25,7 @@ func (t *Table) GameLine(userID, lang string) string {
 			}
 			players = append(players, who)
 		} else {
-			players = append(players, t.seatLabel(s))
+			players = append(players, t.seatLabelIn(lang, s))
 		}
 	}
 	link := "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + sg.LobbyMessageID
@@ -39,7 +39,7 @@ func (t *Table) GameLine(userID, lang string) string {
 	case seat != nil && seat.UserID == userID && seat.Computer == "":
 		line = "🎲 " + line + " · " + tr(lang, locales.GamesYourTurn, sg.Deadline.Unix())
 	case seat != nil:
-		line += " · " + tr(lang, locales.GamesTheirTurn, t.seatLabel(seat))
+		line += " · " + tr(lang, locales.GamesTheirTurn, t.seatLabelIn(lang, seat))
 	}
 	return line
 }
