@@ -34,4 +34,16 @@ func TestPrivateTextsAreInTheReadersLanguage(t *testing.T) {
 	assert.Contains(t, tb.reasonText("de", why), "Computer (schwer)")
 	assert.Contains(t, tb.reasonText("en", why), "Computer (hard)")
 	assert.Contains(t, tb.SeatLabel(&tb.Game.Seats[1]), "Computer (hard)", "the channel reads the server's language")
+
+	// Her private look at the board: German, the computer to move named
+	// in German.
+	tb.Game.Seats[0].Computer = "hard"
+	viewer := command(cleo)
+	viewer.Lang = "de"
+	require.NoError(t, tb.PrivateBoard(viewer))
+	require.NotNil(t, tb.Reply)
+	board := tb.Reply.Message.Embeds[0]
+	assert.Contains(t, board.Title, "Zug ")
+	assert.Contains(t, board.Title+board.Description, "Computer (schwer)")
+	assert.NotContains(t, board.Title+board.Description, "(hard)")
 }
