@@ -20,8 +20,8 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,6 +96,16 @@ type Config struct {
 	// twenty times as often: inside Discord every request comes from
 	// Discord's proxy.
 	SignInsPerMinute int
+	// ExchangesPerMinute bounds the code exchanges the sign-in asks of
+	// Discord, over every user and address together: whoever floods the
+	// sign-in cannot spend the application's standing with Discord. 0
+	// means 1200 (100 at once: twice what one address may).
+	ExchangesPerMinute int
+	// TrustedProxies are the reverse proxies in front of the listener:
+	// a request from one of them is counted against the client address
+	// its X-Forwarded-For names (the rightmost one not itself trusted).
+	// From any other address X-Forwarded-For is ignored.
+	TrustedProxies []netip.Prefix
 }
 
 // Server serves the Activity below Prefix.
@@ -108,6 +118,7 @@ type Server struct {
 	limits   limiter // plays and lobby actions, per user
 	signIns  limiter // sign-ins, per user
 	addrs    limiter // sign-ins, per client address
+	exchange limiter // code exchanges with Discord, all together (key "")
 	upgrader websocket.Upgrader
 }
 
@@ -128,12 +139,17 @@ func New(cfg Config) *Server {
 	if cfg.SignInsPerMinute <= 0 {
 		cfg.SignInsPerMinute = 10
 	}
+	if cfg.ExchangesPerMinute <= 0 {
+		cfg.ExchangesPerMinute = 1200
+	}
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
 		oauth:   oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
 		limits:  limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
 		signIns: limiter{per: time.Minute / time.Duration(cfg.SignInsPerMinute), burst: 5, now: cfg.Now},
 		addrs:   limiter{per: time.Minute / time.Duration(20*cfg.SignInsPerMinute), burst: 50, now: cfg.Now},
+		exchange: limiter{per: time.Minute / time.Duration(cfg.ExchangesPerMinute),
+			burst: max(1, cfg.ExchangesPerMinute/12), now: cfg.Now},
 		// The session is the first message, not a cookie: another
 		// origin gains nothing from opening a socket. Discord's proxy
 		// sends its own origin (discordsays.com).
@@ -221,18 +237,34 @@ const sessionTTL = 12 * time.Hour
 // opened in, and the page's texts in their language. The page says where
 // it was opened (the SDK's guildId and channelId); the server believes the
 // guild only once Discord says the user is a member there, and every game
-// the session reads or plays must be of that guild. Sign-ins are limited
-// per client address and per user: each costs up to four calls to
-// Discord.
+// the session reads or plays must be of that guild. A request that cannot
+// be a sign-in (too big, not the shape, no code that could be one) is
+// refused before anything shared is charged; then sign-ins are limited
+// per user (before Discord is asked when the page says who it is with a
+// session still valid, else once Discord has named the user), per client
+// address (see clientAddr) and, over everyone, the code exchanges: each
+// sign-in costs up to four calls to Discord.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	if !s.addrs.allow(clientAddr(r)) {
-		s.refuse(w, r, http.StatusTooManyRequests, "en", locales.ActivityTooFast, "sign-ins from "+clientAddr(r))
-		return
-	}
+	// The cheap checks first: junk is refused before any bucket that
+	// others share is charged.
 	var body struct{ Code, Guild, Channel string }
-	if err := readJSON(w, r, &body); err != nil || body.Code == "" || len(body.Code) > 200 ||
+	if err := readJSON(w, r, &body); err != nil || !authCode(body.Code) ||
 		!snowflake(body.Guild) || !snowflake(body.Channel) {
 		s.refuse(w, r, http.StatusBadRequest, "en", locales.ActivitySignInFailed, "bad token request")
+		return
+	}
+	// A page renewing its sign-in says who it is (its session, still
+	// valid): its user's bucket is charged before Discord is asked.
+	known := ""
+	if prev, err := s.sessions.read(bearer(r)); err == nil {
+		known = prev.UserID
+		if !s.signInAllowed(w, r, &s.signIns, known, prev.Lang, "sign-ins of "+known) {
+			return
+		}
+	}
+	addr := s.clientAddr(r)
+	if !s.signInAllowed(w, r, &s.addrs, addr, "en", "sign-ins from "+addr) ||
+		!s.signInAllowed(w, r, &s.exchange, "", "en", "code exchanges, over every user") {
 		return
 	}
 	t, err := s.oauth.exchange(r.Context(), body.Code)
@@ -248,8 +280,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := locales.Language(u.Locale)
-	if !s.signIns.allow(u.ID) {
-		s.refuse(w, r, http.StatusTooManyRequests, lang, locales.ActivityTooFast, "sign-ins of "+u.ID)
+	if known != u.ID && !s.signInAllowed(w, r, &s.signIns, u.ID, lang, "sign-ins of "+u.ID) {
 		return
 	}
 	thread := false
@@ -297,22 +328,10 @@ func snowflake(id string) bool {
 	return true
 }
 
-// clientAddr is the address a request came from. Inside Discord every
-// request comes through Discord's proxy, so this bounds what the proxy
-// passes as a whole; the sandbox and a direct client are bounded each.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // session returns the request's session (Authorization: Bearer), or
 // answers 401.
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool) {
-	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	sess, err := s.sessions.read(token)
+	sess, err := s.sessions.read(bearer(r))
 	if err != nil {
 		s.log.Info("activity request without a valid session", "path", r.URL.Path)
 		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
@@ -682,41 +701,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
 	return json.NewDecoder(r.Body).Decode(v)
-}
-
-// limiter is a token bucket per key (a user, an address): burst at once,
-// then one per per.
-type limiter struct {
-	mu    sync.Mutex
-	per   time.Duration
-	burst int
-	now   func() time.Time
-	next  map[string]time.Time // when the user's bucket is full again
-}
-
-// allow reports whether user may play now, and takes a token.
-func (l *limiter) allow(user string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.next == nil {
-		l.next = map[string]time.Time{}
-	}
-	now := l.now()
-	full := l.next[user]
-	if full.Before(now) {
-		full = now
-	}
-	if full.Sub(now) > time.Duration(l.burst-1)*l.per { // burst taken, not one whole token back
-
-		return false
-	}
-	l.next[user] = full.Add(l.per)
-	if len(l.next) > 10000 { // forget the users whose buckets are full
-		for u, t := range l.next {
-			if t.Before(now) {
-				delete(l.next, u)
-			}
-		}
-	}
-	return true
 }
