@@ -441,3 +441,20 @@ func TestHintThroughTheService(t *testing.T) {
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, locales.Tr("en", locales.HintOff), out["error"])
 }
+
+// TestNewLobbyCapped proves that the board's new lobby is bounded as the
+// command's is (the service decides): past the host's open lobbies in the
+// channel, refused in the command's words, nothing opened.
+func TestNewLobbyCapped(t *testing.T) {
+	e := newEnv(t)
+	sess := e.signIn(ann)
+	for range game.DefaultLobbiesPerUser {
+		e.lobby(ann, e.fake.ChannelID)
+	}
+	status, out := e.call(http.MethodPost, "api/games", sess, map[string]any{"seats": 2})
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Equal(t, locales.Tr("en", locales.ErrTooManyLobbies, game.DefaultLobbiesPerUser), out["error"])
+	games, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
+	require.NoError(t, err)
+	assert.Len(t, games, game.DefaultLobbiesPerUser)
+}

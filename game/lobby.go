@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
@@ -215,6 +216,17 @@ func (s *Service) Open(ctx context.Context, n NewLobby) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One opening at a time per channel, so that two at once cannot
+	// both pass the bound on its lobbies.
+	unlock := s.locks.Lock(channelLock(n.Guild, n.Channel))
+	defer unlock()
+	games, err := s.db.OpenGames(ctx, n.Guild, n.Channel)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.defaults.Lobbies.CheckOpen(games, n.User.UserID); err != nil {
+		return nil, err
+	}
 	host := n.User
 	sg := &malefiz.Game{GuildID: n.Guild, ChannelID: n.Channel, HostID: host.UserID, Status: malefiz.StatusLobby,
 		Options: opts, Locale: n.Lang, WakeAt: s.now().Add(table.LobbyLifetime), Threaded: gs.Threads && n.Threads}
@@ -236,6 +248,15 @@ func (s *Service) Open(ctx context.Context, n NewLobby) (*Outcome, error) {
 		}
 		return &table.Reply{Kind: table.Public, Message: t.LobbyMessage()}
 	})
+}
+
+// channelLock is the key of the lock of a channel's lobby openings:
+// negative, as a rematch's (games have positive IDs), and below every
+// game's -ID.
+func channelLock(guild, channel string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(guild + "/" + channel))
+	return -int64(h.Sum64()>>2) - 1<<62
 }
 
 // Rematch is the Rematch button of a finished game's result.

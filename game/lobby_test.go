@@ -116,9 +116,47 @@ func TestALobbyAnsweredByItsInteraction(t *testing.T) {
 // setting out.
 func TestNewServiceDefaults(t *testing.T) {
 	s := New(Config{Defaults: Defaults{Seats: 7}})
-	assert.Equal(t, Defaults{Seats: 4, Level: "normal"}, s.Defaults())
+	assert.Equal(t, Defaults{Seats: 4, Level: "normal",
+		Lobbies: table.LobbyCaps{PerUser: DefaultLobbiesPerUser, PerChannel: DefaultLobbiesPerChannel}}, s.Defaults())
 	assert.NotEmpty(t, s.Owner())
 	assert.Equal(t, "p", New(Config{Owner: "p"}).Owner())
 	d := s.dice.Roll()
 	assert.True(t, d >= 1 && d <= 6)
+}
+
+// TestOpenLobbyCaps proves the bounds on a channel's open lobbies, decided
+// by the table for every front-end: a host past their bound and a channel
+// past its own are refused in the command's words, nothing committed and
+// nothing posted; a started game no longer counts, and another channel
+// has bounds of its own.
+func TestOpenLobbyCaps(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Defaults.Lobbies = table.LobbyCaps{PerUser: 2, PerChannel: 3} })
+	two := map[string]any{"seats": 2.0}
+	first := e.open(ann, two)
+	e.open(ann, two)
+	refused := func(host table.Actor, channel string, key locales.Key, n int) {
+		t.Helper()
+		calls := len(e.fake.Calls())
+		_, err := e.s.Open(e.t.Context(), NewLobby{Guild: e.fake.GuildID, Channel: channel, User: host, Lang: "en", Values: two})
+		var ref *table.Refusal
+		require.ErrorAs(t, err, &ref)
+		assert.Equal(t, key, ref.Key)
+		text, ok := Refusal(err, "en")
+		assert.True(t, ok)
+		assert.Equal(t, locales.Tr("en", key, n), text)
+		assert.Equal(t, calls, len(e.fake.Calls()), "nothing posted")
+	}
+	refused(ann, e.fake.ChannelID, locales.ErrTooManyLobbies, 2)
+	e.open(ben, two)
+	refused(cat, e.fake.ChannelID, locales.ErrChannelLobbiesFull, 3)
+	o, err := e.s.Open(e.t.Context(), NewLobby{Guild: e.fake.GuildID, Channel: "other-channel", User: ann, Lang: "en", Values: two})
+	require.NoError(t, err, "another channel")
+	e.s.Later(o)
+
+	e.must(first.ID, ben, Join{})
+	e.must(first.ID, ann, Start{})
+	e.open(ann, two) // the started one no longer counts
+	open, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
+	require.NoError(t, err)
+	assert.Len(t, open, 4)
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 	"github.com/malefiz-discord/malefiz/subcommand"
@@ -27,6 +29,26 @@ func TestConfigExampleDecodes(t *testing.T) {
 	if cfg.Discord.APIURL != "https://discord.com" || cfg.Database.Path != "malefiz.db" || cfg.Game.Seats != 4 || cfg.Discord.Token != "t0ken" {
 		t.Errorf("example config: %+v", cfg)
 	}
+	assert.Equal(t, DefaultConfig().Game, cfg.Game, "the example says the defaults")
+}
+
+// TestConfigTrustedProxies proves [http] trusted_proxies: addresses and
+// CIDRs from the file or the environment, and a clear error for anything
+// else.
+func TestConfigTrustedProxies(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	require.NoError(t, os.WriteFile(path, []byte("[http]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\", \"::1\"]\n"), 0o600))
+	cfg, err := LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t"}))
+	require.NoError(t, err)
+	proxies, err := activity.ParseProxies(cfg.HTTP.TrustedProxies)
+	require.NoError(t, err)
+	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8"),
+		netip.MustParsePrefix("::1/128")}, proxies)
+
+	cfg, err = LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t", "MALEFIZ_HTTP_TRUSTED_PROXIES": "10.0.0.0/33"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `MALEFIZ_HTTP_TRUSTED_PROXIES: trusted proxy "10.0.0.0/33": not an address or a CIDR`)
+	assert.Equal(t, []string{"10.0.0.0/33"}, cfg.HTTP.TrustedProxies)
 }
 
 func TestConfigEnvironmentOverrides(t *testing.T) {

@@ -414,3 +414,33 @@ func FormatDuration(lang string, d time.Duration) string {
 	}
 	return tr(lang, locales.DurationMinutes, int(h*60+0.5))
 }
+
+// LobbyCaps bound the open lobbies (games not started yet) a channel
+// holds, each a card that delays the channel's other messages: PerUser
+// hosted by one user, PerChannel in all. 0 or less is no bound.
+type LobbyCaps struct {
+	PerUser, PerChannel int
+}
+
+// CheckOpen decides whether user may open one more lobby in a channel
+// whose open games are open: refused, in the command's words, once the
+// user hosts PerUser of its lobbies or it has PerChannel.
+func (c LobbyCaps) CheckOpen(open []*malefiz.Game, user string) error {
+	lobbies, hosted := 0, 0
+	for _, g := range open {
+		if g.Status != malefiz.StatusLobby {
+			continue
+		}
+		lobbies++
+		if g.HostID == user {
+			hosted++
+		}
+	}
+	if c.PerUser > 0 && hosted >= c.PerUser {
+		return Refuse(locales.ErrTooManyLobbies, c.PerUser)
+	}
+	if c.PerChannel > 0 && lobbies >= c.PerChannel {
+		return Refuse(locales.ErrChannelLobbiesFull, c.PerChannel)
+	}
+	return nil
+}
