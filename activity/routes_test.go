@@ -220,7 +220,7 @@ func TestGameView(t *testing.T) {
 		says   string
 	}{
 		{"another guild's game", gamePath(other, ""), http.StatusConflict, locales.Tr("en", locales.ErrUnknownGame, other)},
-		{"an unknown game", gamePath(other+1000, ""), http.StatusConflict, locales.Tr("en", locales.ErrNoSuchGame)},
+		{"an unknown game, as another guild's", gamePath(other+1000, ""), http.StatusConflict, locales.Tr("en", locales.ErrUnknownGame, other+1000)},
 		{"no ID", "api/games/x", http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},
 		{"zero", "api/games/0", http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},
 		{"too large", fmt.Sprintf("api/games/%d", table.MaxGameID+1), http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},

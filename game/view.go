@@ -16,7 +16,7 @@ import (
 func (s *Service) Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error) {
 	t, _, err := s.load(ctx, id, "")
 	if err != nil {
-		return table.Live{}, err
+		return table.Live{}, personal(err, id, guild)
 	}
 	if err := inGuild(t, guild); err != nil {
 		return table.Live{}, err
