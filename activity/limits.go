@@ -2,6 +2,7 @@ package activity
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -153,4 +154,38 @@ func ParseProxies(list []string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// quietLog bounds the lines logged of requests nobody is known for (no
+// valid session): at most burst a minute; the first line after a quiet
+// spell says how many were left out.
+type quietLog struct {
+	mu         sync.Mutex
+	now        func() time.Time
+	burst      int
+	window     time.Time // start of the current minute
+	logged     int       // lines logged in it
+	suppressed int       // lines left out since the last logged
+}
+
+// log logs msg with args at info unless the minute's lines are spent.
+func (q *quietLog) log(l *slog.Logger, msg string, args ...any) {
+	q.mu.Lock()
+	now := q.now()
+	if now.Sub(q.window) >= time.Minute {
+		q.window, q.logged = now, 0
+	}
+	if q.logged >= q.burst {
+		q.suppressed++
+		q.mu.Unlock()
+		return
+	}
+	q.logged++
+	left := q.suppressed
+	q.suppressed = 0
+	q.mu.Unlock()
+	if left > 0 {
+		args = append(args, "suppressed_before", left)
+	}
+	l.Info(msg, args...)
 }

@@ -52,6 +52,9 @@ type Games interface {
 	Later(o *game.Outcome)
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
+	// Viewed reads a game once for all the pages that show it (the
+	// sockets' pushes); it refuses as Live does.
+	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -106,6 +109,14 @@ type Config struct {
 	// its X-Forwarded-For names (the rightmost one not itself trusted).
 	// From any other address X-Forwarded-For is ignored.
 	TrustedProxies []netip.Prefix
+	// The live sockets' budget: per session and per user (past it the
+	// oldest is closed), waiting for their hello, and in all (past
+	// either a new one is refused); 0 means DefaultSocketsPerSession,
+	// DefaultSocketsPerUser, DefaultSocketsWaiting and DefaultSockets.
+	SocketsPerSession, SocketsPerUser, SocketsWaiting, Sockets int
+	// UnauthenticatedLogs bounds the lines a minute logged of requests
+	// without a valid session; 0 means 60.
+	UnauthenticatedLogs int
 }
 
 // Server serves the Activity below Prefix.
@@ -120,6 +131,10 @@ type Server struct {
 	addrs    limiter // sign-ins, per client address
 	exchange limiter // code exchanges with Discord, all together (key "")
 	upgrader websocket.Upgrader
+	sockets  sockets
+	pushes   pushes
+	// unauthenticated logs the requests without a valid session, bounded
+	unauthenticated quietLog
 }
 
 // New returns the Activity's server.
@@ -142,8 +157,22 @@ func New(cfg Config) *Server {
 	if cfg.ExchangesPerMinute <= 0 {
 		cfg.ExchangesPerMinute = 1200
 	}
+	orDefault := func(n *int, d int) {
+		if *n <= 0 {
+			*n = d
+		}
+	}
+	orDefault(&cfg.SocketsPerSession, DefaultSocketsPerSession)
+	orDefault(&cfg.SocketsPerUser, DefaultSocketsPerUser)
+	orDefault(&cfg.SocketsWaiting, DefaultSocketsWaiting)
+	orDefault(&cfg.Sockets, DefaultSockets)
+	orDefault(&cfg.UnauthenticatedLogs, 60)
 	s := &Server{
-		cfg: cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
+		sockets: sockets{perSession: cfg.SocketsPerSession, perUser: cfg.SocketsPerUser,
+			waitingMax: cfg.SocketsWaiting, max: cfg.Sockets},
+		pushes:          pushes{games: cfg.Games},
+		unauthenticated: quietLog{now: cfg.Now, burst: cfg.UnauthenticatedLogs},
+		cfg:             cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
 		oauth:   oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
 		limits:  limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
 		signIns: limiter{per: time.Minute / time.Duration(cfg.SignInsPerMinute), burst: 5, now: cfg.Now},
@@ -165,6 +194,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/config", s.serveConfig)
 	m.HandleFunc("GET /api/layout", s.serveLayout)
 	m.HandleFunc("POST /api/token", s.serveToken)
+	m.HandleFunc("POST /api/session", s.serveSession)
 	m.HandleFunc("GET /api/games", s.serveGames)
 	m.HandleFunc("GET /api/new", s.serveNewForm)
 	m.HandleFunc("POST /api/games", s.serveNewLobby)
@@ -228,8 +258,15 @@ func (s *Server) serveLayout(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write(layoutJSON())
 }
 
-// sessionTTL caps a session; the access token may live longer.
-const sessionTTL = 12 * time.Hour
+// A session lives sessionTTL; the page renews it while it is open (POST
+// api/session every sessionRenew, and says the new one on its socket),
+// up to sessionMax after the sign-in (a game evening) and never past the
+// access token's expiry; then the page signs in again.
+const (
+	sessionTTL   = 2 * time.Hour
+	sessionRenew = 30 * time.Minute
+	sessionMax   = 12 * time.Hour
+)
 
 // serveToken exchanges the page's authorization code for an access token,
 // learns the user from it, and answers the token (for authenticate) with
@@ -307,12 +344,39 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = u.Username
 	}
-	expires := s.cfg.Now().Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionTTL))
-	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread, Expires: expires}
+	now := s.cfg.Now()
+	until := now.Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionMax))
+	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread,
+		Expires: minTime(now.Add(sessionTTL), until), Until: until}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": t.AccessToken, "session": s.sessions.sign(sess),
 		"user": map[string]string{"id": u.ID, "name": name}, "texts": pageTexts(sess.Lang),
 	})
+}
+
+// serveSession renews the request's session: the same, expiring
+// sessionTTL from now but never past its Until; counted against the
+// user's sign-ins. The page calls it every sessionRenew while open.
+func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.signInAllowed(w, r, &s.signIns, sess.UserID, sess.Lang, "renewals of "+sess.UserID) {
+		return
+	}
+	if sess.Until.IsZero() {
+		sess.Until = sess.Expires
+	}
+	sess.Expires = minTime(s.cfg.Now().Add(sessionTTL), sess.Until)
+	writeJSON(w, http.StatusOK, map[string]any{"session": s.sessions.sign(sess), "expires": sess.Expires})
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // snowflake reports whether id is empty or a Discord ID (digits).
@@ -333,7 +397,7 @@ func snowflake(id string) bool {
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool) {
 	sess, err := s.sessions.read(bearer(r))
 	if err != nil {
-		s.log.Info("activity request without a valid session", "path", r.URL.Path)
+		s.unauthenticated.log(s.log, "activity request without a valid session", "path", r.URL.Path)
 		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
 		return Session{}, false
 	}
@@ -569,13 +633,28 @@ const (
 
 // serveLive pushes the game to the page on every commit, over a
 // WebSocket (Discord's proxy passes them): the page sends its session as
-// the first message, then reads a Live after each change.
+// the first message, then reads a Live after each change. It may send its
+// renewed session later, which keeps the socket open past the first
+// one's expiry; when the session expires the socket is closed (4001).
+// Sockets have a budget (see sockets): past the bound of those waiting
+// for their hello or of all, a new one is refused (503) before it is
+// upgraded; past the bound per session or per user, the oldest is closed
+// (4008). Each change is read once and serialised once per language and
+// viewer for every socket that shows the game (see pushes).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	id, ok := gameID(r)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
+	admitted, helloDone := s.sockets.admit()
+	if !admitted {
+		s.unauthenticated.log(s.log, "activity socket refused: too many sockets", "game", id)
+		w.Header().Set("Retry-After", "60")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr("en", locales.ActivityBusy)})
+		return
+	}
+	defer helloDone()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered
@@ -583,49 +662,76 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	defer conn.Close()
 	conn.SetReadLimit(4096)
 	_ = conn.SetReadDeadline(s.cfg.Now().Add(liveHello))
-	var hello struct{ Session string }
-	if err := conn.ReadJSON(&hello); err != nil {
+	var h hello
+	if err := conn.ReadJSON(&h); err != nil {
 		return
 	}
-	sess, err := s.sessions.read(hello.Session)
+	helloDone()
+	sess, err := s.sessions.read(h.Session)
 	if err != nil {
-		s.log.Info("activity socket without a valid session", "game", id)
-		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4001, "session"), time.Now().Add(liveWrite))
+		s.unauthenticated.log(s.log, "activity socket without a valid session", "game", id)
+		closeWith(conn, closeSession, "session")
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	changed, end := s.cfg.Hub.watch(id)
-	defer end()
+	me, leave := s.sockets.join(sess.UserID, h.Session)
+	defer leave()
+	changed, gen, end := s.cfg.Hub.watch(id)
+	defer func() {
+		if end() {
+			s.pushes.forget(id)
+		}
+	}()
 	closed := make(chan struct{})
-	go func() { // reads until the page goes; nothing it says matters now
+	renewed := make(chan time.Time, 1)
+	go func() { // reads until the page goes: a renewed session, else nothing
 		defer close(closed)
 		for {
-			if _, _, err := conn.NextReader(); err != nil {
+			var again hello
+			if err := conn.ReadJSON(&again); err != nil {
+				if _, ok := err.(*json.SyntaxError); ok {
+					continue
+				}
+				var ute *json.UnmarshalTypeError
+				if errors.As(err, &ute) {
+					continue
+				}
 				return
+			}
+			if next, err := s.sessions.read(again.Session); err == nil && next.UserID == sess.UserID {
+				select {
+				case <-renewed:
+				default:
+				}
+				renewed <- next.Expires
 			}
 		}
 	}()
+	expiry := time.NewTimer(sess.Expires.Sub(s.cfg.Now()))
+	defer expiry.Stop()
 	ping := time.NewTicker(livePing)
 	defer ping.Stop()
 	push := func() bool {
-		live, err := s.cfg.Games.Live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang)
+		b, err := s.pushes.live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang, gen)
 		if err != nil {
-			// A game the session may not read (another guild's) is
-			// refused once, in words, and the socket closed (4004); the
-			// page does not reconnect.
+			// A game the session may not read (another guild's, or
+			// none) is refused once, in words, and the socket closed
+			// (4004); the page does not reconnect.
 			text, refused := game.Refusal(err, sess.Lang)
 			if !refused {
-				s.log.Warn("activity push", "game", id, "err", err)
+				if r.Context().Err() == nil {
+					s.log.Warn("activity push", "game", id, "err", err)
+				}
 				return false
 			}
 			s.log.Info("activity refused", "path", r.URL.Path, "user", sess.UserID, "err", err)
 			_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
 			_ = conn.WriteJSON(map[string]string{"error": text})
-			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "refused"), time.Now().Add(liveWrite))
+			closeWith(conn, closeRefused, "refused")
 			return false
 		}
 		_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
-		return conn.WriteJSON(live) == nil
+		return conn.WriteMessage(websocket.TextMessage, b) == nil
 	}
 	if !push() {
 		return
@@ -636,7 +742,16 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-r.Context().Done():
 			return
+		case <-me.kick:
+			closeWith(conn, closeReplaced, "a newer board took its place")
+			return
+		case exp := <-renewed:
+			expiry.Reset(exp.Sub(s.cfg.Now()))
+		case <-expiry.C:
+			closeWith(conn, closeSession, "session expired")
+			return
 		case <-changed:
+			gen = s.cfg.Hub.generation(id)
 			if !push() {
 				return
 			}
@@ -646,6 +761,15 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// hello is what the page says on its socket: its session, first, and
+// again when renewed.
+type hello struct{ Session string }
+
+// closeWith sends the close frame of code and reason.
+func closeWith(conn *websocket.Conn, code int, reason string) {
+	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(liveWrite))
 }
 
 // serveSandboxAuthorize stands in for the Discord client's authorize

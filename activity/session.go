@@ -28,6 +28,9 @@ type Session struct {
 	Channel string    `json:"c,omitempty"`
 	Thread  bool      `json:"t,omitempty"` // the channel is a thread
 	Expires time.Time `json:"e"`
+	// Until is the last moment a renewal may reach: the access token's
+	// expiry, and at most sessionMax after the sign-in.
+	Until time.Time `json:"x,omitzero"`
 }
 
 // sessions signs and reads session tokens with a key derived from the
