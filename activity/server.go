@@ -211,9 +211,11 @@ func New(cfg Config) *Server {
 }
 
 // contentSecurity is the page's policy: its own scripts and styles, and
-// connections to its own origin (Discord's proxy), sockets included.
+// connections to its own origin (Discord's proxy), sockets included:
+// CSP Level 3 lets 'self' match ws: and wss: of the page's own host, and
+// the page opens its socket there only.
 const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self' wss: ws:; frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+	"connect-src 'self'; frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 
 // ServeHTTP serves the Activity; requests outside Prefix are not found.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -224,6 +226,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.NotFound(w, r)
+		return
+	}
+	if rest == "/static" { // the mux's redirect would drop the prefix
+		target := Prefix + "static/"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
 		return
 	}
 	r2 := r.Clone(r.Context())
