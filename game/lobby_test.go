@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -159,4 +160,28 @@ func TestOpenLobbyCaps(t *testing.T) {
 	open, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
 	require.NoError(t, err)
 	assert.Len(t, open, 4)
+}
+
+// FuzzLobbyOptions reads any JSON object as the options of /malefiz new
+// (the command's and the board's form's alike): a refusal, or options a
+// game may have (2 to 4 seats, fewer computers than seats).
+func FuzzLobbyOptions(f *testing.F) {
+	f.Add([]byte(`{"seats":4,"bots":2,"level":"hard","turn-timeout":"1h","roll":"button","six-again":true}`))
+	f.Add([]byte(`{"seats":2.5}`))
+	f.Add([]byte(`{"turn-timeout":"9999999h"}`))
+	s := New(Config{Defaults: Defaults{Seats: 3, Level: "easy"}})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var values map[string]any
+		if json.Unmarshal(data, &values) != nil {
+			return
+		}
+		opts, bots, _, err := s.lobbyOptions(values, malefiz.GuildSettings{})
+		if err != nil {
+			_, refused := Refusal(err, "en")
+			assert.True(t, refused, "a bad option is a refusal in words: %v", err)
+			return
+		}
+		assert.True(t, opts.Seats >= 2 && opts.Seats <= 4, "%d seats", opts.Seats)
+		assert.True(t, bots >= 0 && bots < opts.Seats, "%d computers of %d seats", bots, opts.Seats)
+	})
 }
