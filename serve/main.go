@@ -14,7 +14,6 @@ import (
 
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
-	"github.com/malefiz-discord/malefiz/bot/table"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/metrics"
 	"github.com/malefiz-discord/malefiz/ratelimit"
@@ -106,7 +105,7 @@ func (m *Main) run(ctx context.Context) error {
 	cfg := bot.Config{Store: db, Discord: ratelimit.Session{Session: m.rest}, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2,
-			Lobbies: table.LobbyCaps{PerUser: lobbyCap(m.Config.Game.LobbiesPerUser), PerChannel: lobbyCap(m.Config.Game.LobbiesPerChannel)}},
+			Lobbies: gametable.LobbyCaps{PerUser: lobbyCap(m.Config.Game.LobbiesPerUser), PerChannel: lobbyCap(m.Config.Game.LobbiesPerChannel)}},
 		CoachOff: !m.Config.Game.Coach,
 		Hooks: bot.Hooks{
 			Interaction: func(k bot.InteractionKind, o bot.Outcome, d time.Duration) {
