@@ -39,6 +39,9 @@ type Store interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
 	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	// HostedLobbies counts the lobbies a user hosts in all of a
+	// server's channels.
+	HostedLobbies(ctx context.Context, guildID, hostID string) (int, error)
 	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
 	Commit(ctx context.Context, c *store.Commit) error
 	GuildSettings(ctx context.Context, guildID string) (malefiz.GuildSettings, error)
@@ -78,8 +81,8 @@ type Defaults struct {
 	Level    string // level of computer players added to a lobby
 	SixAgain bool   // house rule six-again
 	SafeRow2 bool   // house rule safe-row-2
-	// Lobbies bounds the open lobbies of a channel, per host and in
-	// all (see table.LobbyCaps); 0 means DefaultLobbiesPerUser and
+	// Lobbies bounds the open lobbies, per host in all of a server's
+	// channels and per channel (see table.LobbyCaps); 0 means DefaultLobbiesPerUser and
 	// DefaultLobbiesPerChannel, less than 0 no bound.
 	Lobbies table.LobbyCaps
 }

@@ -150,8 +150,9 @@ type GameConfig struct {
 	// Coach: the people's moves are graded in the background, and the
 	// coach's verdict follows each result (on unless turned off).
 	Coach bool `toml:"coach"`
-	// LobbiesPerUser and LobbiesPerChannel bound a channel's open
-	// lobbies, hosted by one user and in all; 0 is no bound.
+	// LobbiesPerUser and LobbiesPerChannel bound the open lobbies
+	// (games not started yet): hosted by one user in all of a server's
+	// channels, and in one channel; 0 is no bound.
 	LobbiesPerUser    int `toml:"lobbies_per_user"`
 	LobbiesPerChannel int `toml:"lobbies_per_channel"`
 }
