@@ -294,6 +294,21 @@ func (c *Config) applyEnv(getenv func(string) string) {
 		c.HTTP.TrustedProxies = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
 	}
 	str("MALEFIZ_DATABASE_URL", "[database] url", &c.Database.URL)
+	for _, n := range []struct {
+		name, key string
+		dst       *int
+	}{
+		{"MALEFIZ_GAME_LOBBIES_PER_USER", "[game] lobbies_per_user", &c.Game.LobbiesPerUser},
+		{"MALEFIZ_GAME_LOBBIES_PER_CHANNEL", "[game] lobbies_per_channel", &c.Game.LobbiesPerChannel},
+	} {
+		if v, ok := str(n.name, n.key, nil); ok {
+			i, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				i = -1 // Validate says what is wrong
+			}
+			*n.dst = i
+		}
+	}
 	str("MALEFIZ_LOG_LEVEL", "[log] level", &c.Log.Level)
 	str("MALEFIZ_LOG_FORMAT", "[log] format", &c.Log.Format)
 }
@@ -330,9 +345,17 @@ func (c Config) validate(needToken bool) error {
 	if _, err := activity.ParseProxies(c.HTTP.TrustedProxies); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", c.setting("[http] trusted_proxies"), err))
 	}
-	if c.Game.LobbiesPerUser < 0 || c.Game.LobbiesPerChannel < 0 {
-		errs = append(errs, fmt.Errorf("[game] lobbies_per_user = %d, lobbies_per_channel = %d: want 0 (no bound) or more",
-			c.Game.LobbiesPerUser, c.Game.LobbiesPerChannel))
+	for _, b := range []struct {
+		key string
+		n   int
+	}{{"[game] lobbies_per_user", c.Game.LobbiesPerUser}, {"[game] lobbies_per_channel", c.Game.LobbiesPerChannel}} {
+		if key, n := b.key, b.n; n < 0 {
+			if v, ok := c.env[key]; ok {
+				errs = append(errs, fmt.Errorf("%s %q, want 0 (no bound) or more", v.name, v.value))
+			} else {
+				errs = append(errs, fmt.Errorf("%s = %d, want 0 (no bound) or more", key, n))
+			}
+		}
 	}
 	if c.Game.Seats < 2 || c.Game.Seats > 4 {
 		errs = append(errs, fmt.Errorf("[game] seats = %d, want 2 to 4", c.Game.Seats))
