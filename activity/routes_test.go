@@ -458,3 +458,42 @@ func TestNewLobbyCapped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, games, game.DefaultLobbiesPerUser)
 }
+
+// TestUnauthenticatedLogsAreBounded proves that requests without a valid
+// session cannot flood the log: past the minute's lines (here 5) each is
+// still refused but not logged, and the first line of the next minute
+// says how many were left out.
+func TestUnauthenticatedLogsAreBounded(t *testing.T) {
+	const burst, sent = 5, 12
+	e := newEnv(t, func(c *Config) { c.UnauthenticatedLogs = burst })
+	lines := func() []string {
+		var out []string
+		for l := range strings.Lines(e.logs.String()) {
+			if strings.Contains(l, "without a valid session") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	for i := range sent {
+		status, out := e.call(http.MethodGet, "api/games", "forged.session", nil)
+		require.Equal(t, http.StatusUnauthorized, status, "request %d: %v", i, out)
+	}
+	got := lines()
+	require.Len(t, got, burst, "lines logged in the first minute")
+	for _, l := range got {
+		assert.NotContains(t, l, "suppressed_before")
+	}
+
+	e.skip.Store(int64(time.Minute + time.Second))
+	status, _ := e.call(http.MethodGet, "api/games", "", nil)
+	require.Equal(t, http.StatusUnauthorized, status)
+	got = lines()
+	require.Len(t, got, burst+1)
+	assert.Contains(t, got[burst], fmt.Sprintf("suppressed_before=%d", sent-burst))
+	status, _ = e.call(http.MethodGet, "api/games", "", nil)
+	require.Equal(t, http.StatusUnauthorized, status)
+	got = lines()
+	require.Len(t, got, burst+2)
+	assert.NotContains(t, got[burst+1], "suppressed_before", "the count is said once")
+}
