@@ -52,7 +52,9 @@ var (
 //     closed (none left behind: TestActivityLoadLeavesNothingBehind).
 //
 //   - silent: the same, the op's plays run twice: once quiet, then while
-//     -load-silent sockets from one address connect and never say hello;
+//     -load-silent sockets from one address connect, evenly over the
+//     plays' time (with -benchtime 10x, 1,000 a second), and never say
+//     hello;
 //     play-p99-ms of both and their ratio (the issue asks for at most
 //     1.2), and how many of the silent ones the server took before its
 //     bound on sockets waiting for their hello refused the rest.
@@ -79,8 +81,9 @@ func BenchmarkActivityLoad(b *testing.B) {
 		ctx, cancel := context.WithCancel(b.Context())
 		var accepted, refused atomic.Int64
 		var dials sync.WaitGroup
-		silentDials(ctx, &dials, l.wsURL(l.ids[0]), *loadSilent, &accepted, &refused)
-		loud := l.play(b, time.Duration(b.N)*time.Second)
+		d := time.Duration(b.N) * time.Second
+		silentDials(ctx, &dials, l.wsURL(l.ids[0]), *loadSilent, d, &accepted, &refused)
+		loud := l.play(b, d)
 		cancel()
 		dials.Wait()
 		b.StopTimer()
@@ -398,16 +401,22 @@ func rssMB() float64 {
 	return 0
 }
 
-// silentDials opens n sockets to url, 64 dials at a time, that never say
+// silentDials opens n sockets to url evenly over d, that never say
 // hello, until n are done or ctx ends: each the server takes is held
 // (silent) until it closes it or ctx ends; each it refuses (503) is
 // counted.
-func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, accepted, refused *atomic.Int64) {
-	var left atomic.Int64
-	left.Store(int64(n))
-	for range 64 {
-		wg.Go(func() {
-			for left.Add(-1) >= 0 && ctx.Err() == nil {
+func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, d time.Duration, accepted, refused *atomic.Int64) {
+	every := d / time.Duration(max(1, n))
+	wg.Go(func() {
+		tick := time.NewTicker(max(every, time.Microsecond))
+		defer tick.Stop()
+		for range n {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			wg.Go(func() {
 				conn, resp, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
 				if resp != nil && resp.Body != nil {
 					resp.Body.Close()
@@ -416,28 +425,26 @@ func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, acc
 					if errors.Is(err, websocket.ErrBadHandshake) && resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
 						refused.Add(1)
 					}
-					continue
+					return
 				}
 				accepted.Add(1)
 				// Held, silent, until the server gives up on it.
-				wg.Go(func() {
-					done := make(chan struct{})
-					go func() {
-						defer close(done)
-						for {
-							if _, _, err := conn.ReadMessage(); err != nil {
-								return
-							}
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					for {
+						if _, _, err := conn.ReadMessage(); err != nil {
+							return
 						}
-					}()
-					select {
-					case <-done:
-					case <-ctx.Done():
 					}
-					conn.Close()
-					<-done
-				})
-			}
-		})
-	}
+				}()
+				select {
+				case <-done:
+				case <-ctx.Done():
+				}
+				conn.Close()
+				<-done
+			})
+		}
+	})
 }
