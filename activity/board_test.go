@@ -312,3 +312,9 @@ func TestHintRoute(t *testing.T) {
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, locales.Tr("en", locales.HintOff), out["error"])
 }
+
+func (f *fakeGames) Viewed(_ context.Context, id int64, guild string) (*table.Table, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.game(id, guild)
+}

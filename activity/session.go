@@ -28,6 +28,9 @@ type Session struct {
 	Channel string    `json:"c,omitempty"`
 	Thread  bool      `json:"t,omitempty"` // the channel is a thread
 	Expires time.Time `json:"e"`
+	// Until is the last moment a renewal may reach: the access token's
+	// expiry, and at most sessionMax after the sign-in.
+	Until time.Time `json:"x,omitzero"`
 }
 
 // sessions signs and reads session tokens with a key derived from the
@@ -84,8 +87,10 @@ func (ss sessions) read(token string) (Session, error) {
 	if !ok || token == "" {
 		return Session{}, ErrSession
 	}
-	got, err := b64.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, ss.mac(p)) {
+	// The signature is compared as written: base64 decodes more than
+	// one spelling of the same bytes (the last character's unused bits),
+	// and a token verifies only as it was signed.
+	if !hmac.Equal([]byte(sig), []byte(b64.EncodeToString(ss.mac(p)))) {
 		return Session{}, ErrSession
 	}
 	body, err := b64.DecodeString(p)

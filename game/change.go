@@ -79,6 +79,9 @@ func (s *Service) Change(ctx context.Context, cmd Command) (*Outcome, error) {
 	// newer than the game loaded here.
 	t, settings, err := s.load(ctx, cmd.Game, cmd.User.UserID)
 	if err != nil {
+		if cmd.Origin == nil && cmd.User.UserID != "" && !cmd.User.Click {
+			err = personal(err, cmd.Game, cmd.Guild) // as inGuild below
+		}
 		return nil, err
 	}
 	o.Table, o.Settings = t, settings

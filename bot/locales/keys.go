@@ -4,14 +4,15 @@ package locales
 
 // The message keys of en.toml.
 const (
+	ActivityBusy           Key = "activity.busy"
 	ActivityConnecting     Key = "activity.connecting"
 	ActivityNewHere        Key = "activity.new_here"
 	ActivityNoGame         Key = "activity.no_game"
 	ActivityReconnecting   Key = "activity.reconnecting"
 	ActivityRemoveComputer Key = "activity.remove_computer"
 	ActivitySignInFailed   Key = "activity.sign_in_failed"
-	ActivitySignInTooFast  Key = "activity.sign_in_too_fast"
 	ActivityTooFast        Key = "activity.too_fast"
+	ActivityTooManySignIns Key = "activity.too_many_sign_ins"
 	ActivityWatching       Key = "activity.watching"
 	ActivityWon            Key = "activity.won"
 	ActivityYourMove       Key = "activity.your_move"
@@ -98,6 +99,7 @@ const (
 	ErrBadSeats            Key = "err.bad_seats"
 	ErrBadTimeout          Key = "err.bad_timeout"
 	ErrChannelBusy         Key = "err.channel_busy"
+	ErrChannelLobbiesFull  Key = "err.channel_lobbies_full"
 	ErrForeignButton       Key = "err.foreign_button"
 	ErrGameEnded           Key = "err.game_ended"
 	ErrGameOver            Key = "err.game_over"
@@ -122,6 +124,7 @@ const (
 	ErrOnlyHostRemoves     Key = "err.only_host_removes"
 	ErrOnlyHostStarts      Key = "err.only_host_starts"
 	ErrTooLate             Key = "err.too_late"
+	ErrTooManyLobbies      Key = "err.too_many_lobbies"
 	ErrUnknownButton       Key = "err.unknown_button"
 	ErrUnknownCommand      Key = "err.unknown_command"
 	ErrUnknownGame         Key = "err.unknown_game"
