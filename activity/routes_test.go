@@ -56,7 +56,11 @@ func TestRoutesNeedASession(t *testing.T) {
 				before := len(e.logs.String())
 				status, out := e.call(r.method, r.path, s.session, map[string]string{"Action": "join"})
 				assert.Equal(t, http.StatusUnauthorized, status, "%v", out)
-				assert.Equal(t, signInFailed, out["error"])
+				want := signInFailed
+				if s.name == "expired" {
+					want = locales.Tr(ben.Locale, locales.ActivitySignInFailed) // the expired session says Ben reads German
+				}
+				assert.Equal(t, want, out["error"])
 				assert.Contains(t, e.logs.String()[before:], "without a valid session")
 			})
 		}

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	textlang "golang.org/x/text/language"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -52,6 +53,9 @@ type Games interface {
 	Later(o *game.Outcome)
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
+	// RememberLocale keeps the user's Discord locale, as the sign-in
+	// gives it, for their direct messages.
+	RememberLocale(ctx context.Context, userID, locale string) error
 	// Viewed reads a game once for all the pages that show it (the
 	// sockets' pushes); it refuses as Live does.
 	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
@@ -293,13 +297,16 @@ const (
 // sign-in costs up to four calls to Discord.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	// The cheap checks first: junk is refused before any bucket that
-	// others share is charged.
-	var body struct{ Code, Guild, Channel string }
+	// others share is charged. Locale is the client's language as the
+	// page knows it (the SDK's or the browser's): what a refusal before
+	// Discord names the user is in.
+	var body struct{ Code, Guild, Channel, Locale string }
 	if err := readJSON(w, r, &body); err != nil || !authCode(body.Code) ||
 		!snowflake(body.Guild) || !snowflake(body.Channel) {
-		s.refuse(w, r, http.StatusBadRequest, "en", locales.ActivitySignInFailed, "bad token request")
+		s.refuse(w, r, http.StatusBadRequest, requestLang(r, body.Locale), locales.ActivitySignInFailed, "bad token request")
 		return
 	}
+	pre := requestLang(r, body.Locale)
 	// A page renewing its sign-in says who it is (its session, still
 	// valid): its user's bucket is charged before Discord is asked.
 	known := ""
@@ -310,23 +317,27 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	addr := s.clientAddr(r)
-	if !s.signInAllowed(w, r, &s.addrs, addr, "en", "sign-ins from "+addr) ||
-		!s.signInAllowed(w, r, &s.exchange, "", "en", "code exchanges, over every user") {
+	if !s.signInAllowed(w, r, &s.addrs, addr, pre, "sign-ins from "+addr) ||
+		!s.signInAllowed(w, r, &s.exchange, "", pre, "code exchanges, over every user") {
 		return
 	}
 	t, err := s.oauth.exchange(r.Context(), body.Code)
 	if err != nil {
 		s.log.Info("activity sign-in refused", "err", err)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		s.refuse(w, r, http.StatusUnauthorized, pre, locales.ActivitySignInFailed, "")
 		return
 	}
 	u, err := s.oauth.me(r.Context(), t.AccessToken)
 	if err != nil {
 		s.log.Warn("activity user unknown", "err", err)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		s.refuse(w, r, http.StatusUnauthorized, pre, locales.ActivitySignInFailed, "")
 		return
 	}
-	lang := locales.Language(u.Locale)
+	locale := u.Locale
+	if locale == "" {
+		locale = body.Locale
+	}
+	lang := locales.Language(locale)
 	if known != u.ID && !s.signInAllowed(w, r, &s.signIns, u.ID, lang, "sign-ins of "+u.ID) {
 		return
 	}
@@ -349,6 +360,9 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			s.refuse(w, r, http.StatusForbidden, lang, locales.ActivitySignInFailed, "")
 			return
 		}
+	}
+	if err := s.cfg.Games.RememberLocale(r.Context(), u.ID, u.Locale); err != nil {
+		s.log.Warn("could not keep the user's locale", "user", u.ID, "err", err)
 	}
 	name := u.GlobalName
 	if name == "" {
@@ -408,7 +422,11 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool)
 	sess, err := s.sessions.read(bearer(r))
 	if err != nil {
 		s.unauthenticated.log(s.log, "activity request without a valid session", "path", r.URL.Path)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		lang := s.sessions.lang(bearer(r)) // an expired session still says whose language
+		if lang == "" {
+			lang = requestLang(r, r.URL.Query().Get("locale"))
+		}
+		s.refuse(w, r, http.StatusUnauthorized, lang, locales.ActivitySignInFailed, "")
 		return Session{}, false
 	}
 	return sess, true
@@ -661,7 +679,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		s.unauthenticated.log(s.log, "activity socket refused: too many sockets", "game", id)
 		w.Header().Set("Retry-After", "60")
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr("en", locales.ActivityBusy)})
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityBusy)})
 		return
 	}
 	defer helloDone()
@@ -815,6 +833,26 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, sess Session, err 
 	}
 	s.log.Error("activity failed", "path", r.URL.Path, "user", sess.UserID, "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": text})
+}
+
+// requestLang is the catalog language of a request made before the server
+// knows its user: the locale the page gives (the SDK's or the browser's),
+// else the first language of the browser's Accept-Language that the bot
+// speaks, else English.
+func requestLang(r *http.Request, given string) string {
+	if given != "" {
+		return locales.Language(given)
+	}
+	tags, _, _ := textlang.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
+	for _, tag := range tags {
+		if lang := locales.Language(tag.String()); lang != locales.Source {
+			return lang
+		}
+		if base, _ := tag.Base(); base.String() == locales.Source {
+			return locales.Source
+		}
+	}
+	return locales.Source
 }
 
 // refuse answers status with the text of key, and logs why when given.

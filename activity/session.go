@@ -61,6 +61,26 @@ func (ss sessions) mac(p string) []byte {
 	return m.Sum(nil)
 }
 
+// lang is the language of a session token signed by ss, expired or not,
+// "" for any other token: the refusal of an expired session is in the
+// user's language.
+func (ss sessions) lang(token string) string {
+	p, sig, ok := strings.Cut(token, ".")
+	if !ok {
+		return ""
+	}
+	got, err := b64.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, ss.mac(p)) {
+		return ""
+	}
+	body, err := b64.DecodeString(p)
+	var s Session
+	if err != nil || json.Unmarshal(body, &s) != nil {
+		return ""
+	}
+	return s.Lang
+}
+
 // read returns the session of token, or ErrSession.
 func (ss sessions) read(token string) (Session, error) {
 	p, sig, ok := strings.Cut(token, ".")

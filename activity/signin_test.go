@@ -260,6 +260,47 @@ func TestSignInLimits(t *testing.T) {
 	assert.Contains(t, e.logs.String(), "sign-ins from 127.0.0.1")
 }
 
+// TestRefusalsInTheUsersLanguage: a refusal before Discord names the user
+// is in the language the page gives, else the browser's; one of an
+// expired session in the session's; and a sign-in keeps the user's locale
+// for their direct messages.
+func TestRefusalsInTheUsersLanguage(t *testing.T) {
+	e := newEnv(t)
+	status, out := e.call(http.MethodPost, "api/token", "",
+		map[string]string{"Code": "forged", "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID, "Locale": "de"})
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Equal(t, locales.Tr("de", locales.ActivitySignInFailed), out["error"], "the page's locale")
+
+	expired := e.act.sessions.sign(Session{UserID: ben.ID, Name: ben.Name, Lang: "pl", Guild: e.fake.GuildID,
+		Channel: e.fake.ChannelID, Expires: time.Now().Add(-time.Minute)})
+	status, out = e.call(http.MethodGet, "api/games", expired, nil)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Equal(t, locales.Tr("pl", locales.ActivitySignInFailed), out["error"], "the expired session's language")
+
+	e.signInWith(t, e.code(ben))
+	us, err := e.db.UserSettings(t.Context(), ben.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "de", us.Locale, "the sign-in keeps the user's locale")
+}
+
+// TestRequestLangFromTheBrowser: without a locale from the page, the
+// first of the browser's languages the bot speaks.
+func TestRequestLangFromTheBrowser(t *testing.T) {
+	for _, c := range []struct{ name, given, accept, want string }{
+		{"the page's", "pt-BR", "fr", "pt-BR"},
+		{"the browser's", "", "fr-CH, fr;q=0.9, en;q=0.8", "fr"},
+		{"the first the bot speaks", "", "sv-SE, nl;q=0.8", "nl"},
+		{"English before another", "", "en-GB, de;q=0.5", "en"},
+		{"none", "", "", "en"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			r.Header.Set("Accept-Language", c.accept)
+			assert.Equal(t, c.want, requestLang(r, c.given))
+		})
+	}
+}
+
 // tokenRequest posts a sign-in with body from the forwarded address xff
 // (none when "") and the session prev (none when "").
 func (e *env) tokenRequest(body any, xff, prev string) (*http.Response, map[string]any) {

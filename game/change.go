@@ -154,10 +154,10 @@ func (s *Service) load(ctx context.Context, id int64, user string) (*table.Table
 	if err != nil {
 		return nil, malefiz.UserSettings{}, err
 	}
-	t.DMs, t.PingAlways = map[string]bool{}, map[string]bool{}
+	t.DMs, t.PingAlways, t.Locales = map[string]bool{}, map[string]bool{}, map[string]string{}
 	t.Activity = s.activity
 	for u, us := range l.Users {
-		t.DMs[u], t.PingAlways[u] = us.DM, us.PingAlways
+		t.DMs[u], t.PingAlways[u], t.Locales[u] = us.DM, us.PingAlways, us.Locale
 	}
 	return t, l.Users[user], nil
 }

@@ -50,6 +50,8 @@ type Store interface {
 	NextWake(ctx context.Context) (time.Time, bool, error)
 	// The coach's grades (see RunCoach).
 	Coaching
+	// The users' languages (see RememberLocale).
+	Locales
 }
 
 // Layout makes the front-end's message bodies of the table's effects, at
@@ -147,7 +149,8 @@ type Service struct {
 	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
 	// not known): a timer after it needs no wake-up.
 	schedulerNext atomic.Int64
-	skip          skipList // games whose timer panicked, skipped for a while
+	skip          skipList     // games whose timer panicked, skipped for a while
+	locales       knownLocales // the users' locales stored lately
 }
 
 // New returns the Service of cfg.

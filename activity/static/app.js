@@ -73,7 +73,9 @@ async function signIn(cfg) {
   });
   // Where the Activity was opened, as the client says; the server
   // believes the guild once Discord says the user is a member there.
-  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "" });
+  // Locale: the language of a refusal before Discord names the user.
+  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "",
+    Locale: navigator.language || "" });
   await sdk.commands.authenticate({ access_token: tok.access_token });
   state.session = tok.session;
   state.texts = tok.texts;
@@ -552,6 +554,7 @@ function listen(delay = 500) {
 async function main() {
   const cfg = await api("GET", "api/config?locale=" + encodeURIComponent(navigator.language || "en-US"));
   state.texts = cfg.texts;
+  document.documentElement.lang = (state.texts.lang || "en");
   note(state.texts.connecting);
   state.layout = await api("GET", "api/layout");
   drawBase($("board"));

@@ -199,6 +199,7 @@ const (
 	NameHints              Key = "name.hints"
 	NameHistory            Key = "name.history"
 	NameJoin               Key = "name.join"
+	NameLaunch             Key = "name.launch"
 	NameLeaderboard        Key = "name.leaderboard"
 	NameLeave              Key = "name.leave"
 	NameLevel              Key = "name.level"
