@@ -200,6 +200,10 @@ type UserSettings struct {
 	// PingAlways: every turn message pings the user, even while they are
 	// playing (otherwise one for a player who just acted is @silent).
 	PingAlways bool
+	// Locale is the user's Discord locale ("de", "pt-BR") as their last
+	// interaction or sign-in gave it, "" when not known: their direct
+	// messages are written in it. SetUserSettings leaves it as stored.
+	Locale string
 }
 
 // Result is one seat's result of a finished game.

@@ -30,6 +30,8 @@ type fakeGames struct {
 	mu     sync.Mutex
 	tables map[int64]*table.Table
 	asked  []string // the lobby acts and hints that reached the bot
+	// locales are the users' locales the sign-ins kept.
+	locales map[string]string
 }
 
 var _ Games = (*fakeGames)(nil)
@@ -123,6 +125,16 @@ func (f *fakeGames) Live(_ context.Context, id int64, guild, userID, lang string
 
 func (f *fakeGames) ChannelGames(context.Context, string, string, string) ([]*malefiz.Game, error) {
 	return nil, nil
+}
+
+func (f *fakeGames) RememberLocale(_ context.Context, userID, locale string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.locales == nil {
+		f.locales = map[string]string{}
+	}
+	f.locales[userID] = locale
+	return nil
 }
 
 // The people of these tests: Alice hosts, Bob joins, Carol watches.
@@ -299,4 +311,10 @@ func TestHintRoute(t *testing.T) {
 	status, out = post(t, s, session(alice), "api/games/7/hint", map[string]int{"Turn": live.Turn})
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, locales.Tr("en", locales.HintOff), out["error"])
+}
+
+func (f *fakeGames) Viewed(_ context.Context, id int64, guild string) (*table.Table, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.game(id, guild)
 }

@@ -22,9 +22,9 @@ func woken(ch <-chan struct{}) bool {
 // watch's end forgets it, the game too once none is left.
 func TestHub(t *testing.T) {
 	h := NewHub()
-	a, endA := h.watch(1)
-	b, endB := h.watch(1)
-	c, endC := h.watch(2)
+	a, _, endA := h.watch(1)
+	b, _, endB := h.watch(1)
+	c, _, endC := h.watch(2)
 	assert.Equal(t, 2, h.Watchers(1))
 	assert.Equal(t, 1, h.Watchers(2))
 	assert.Zero(t, h.Watchers(3))

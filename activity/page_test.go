@@ -69,7 +69,7 @@ func TestPage(t *testing.T) {
 	}
 
 	csp := contentSecurity
-	for _, want := range []string{"default-src 'self'", "script-src 'self';", "connect-src 'self' wss: ws:",
+	for _, want := range []string{"default-src 'self'", "script-src 'self';", "connect-src 'self';",
 		"frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"} {
 		assert.Contains(t, csp, want)
 	}
@@ -78,6 +78,9 @@ func TestPage(t *testing.T) {
 	resp, _ := e.get("/.proxy")
 	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode, "the prefix alone")
 	assert.Equal(t, "/.proxy/", resp.Header.Get("Location"))
+	resp, _ = e.get("/.proxy/static?v=1")
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode, "the static folder without its slash")
+	assert.Equal(t, "/.proxy/static/?v=1", resp.Header.Get("Location"), "the prefix kept")
 	for _, path := range []string{"/", "/api/games", "/proxy/", "/.proxyx/", "/.proxyapi/config"} {
 		resp, _ := e.get(path)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode, path)

@@ -56,7 +56,11 @@ func TestRoutesNeedASession(t *testing.T) {
 				before := len(e.logs.String())
 				status, out := e.call(r.method, r.path, s.session, map[string]string{"Action": "join"})
 				assert.Equal(t, http.StatusUnauthorized, status, "%v", out)
-				assert.Equal(t, signInFailed, out["error"])
+				want := signInFailed
+				if s.name == "expired" {
+					want = locales.Tr(ben.Locale, locales.ActivitySignInFailed) // the expired session says Ben reads German
+				}
+				assert.Equal(t, want, out["error"])
 				assert.Contains(t, e.logs.String()[before:], "without a valid session")
 			})
 		}
@@ -220,7 +224,7 @@ func TestGameView(t *testing.T) {
 		says   string
 	}{
 		{"another guild's game", gamePath(other, ""), http.StatusConflict, locales.Tr("en", locales.ErrUnknownGame, other)},
-		{"an unknown game", gamePath(other+1000, ""), http.StatusConflict, locales.Tr("en", locales.ErrNoSuchGame)},
+		{"an unknown game, as another guild's", gamePath(other+1000, ""), http.StatusConflict, locales.Tr("en", locales.ErrUnknownGame, other+1000)},
 		{"no ID", "api/games/x", http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},
 		{"zero", "api/games/0", http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},
 		{"too large", fmt.Sprintf("api/games/%d", table.MaxGameID+1), http.StatusNotFound, locales.Tr("en", locales.ErrNoSuchGame)},
@@ -440,4 +444,60 @@ func TestHintThroughTheService(t *testing.T) {
 	status, out = e.call(http.MethodPost, gamePath(id, "hint"), annS, map[string]int{"Turn": live.Turn})
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, locales.Tr("en", locales.HintOff), out["error"])
+}
+
+// TestNewLobbyCapped proves that the board's new lobby is bounded as the
+// command's is (the service decides): past the host's open lobbies in the
+// channel, refused in the command's words, nothing opened.
+func TestNewLobbyCapped(t *testing.T) {
+	e := newEnv(t)
+	sess := e.signIn(ann)
+	for range game.DefaultLobbiesPerUser {
+		e.lobby(ann, e.fake.ChannelID)
+	}
+	status, out := e.call(http.MethodPost, "api/games", sess, map[string]any{"seats": 2})
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Equal(t, locales.Tr("en", locales.ErrTooManyLobbies, game.DefaultLobbiesPerUser), out["error"])
+	games, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
+	require.NoError(t, err)
+	assert.Len(t, games, game.DefaultLobbiesPerUser)
+}
+
+// TestUnauthenticatedLogsAreBounded proves that requests without a valid
+// session cannot flood the log: past the minute's lines (here 5) each is
+// still refused but not logged, and the first line of the next minute
+// says how many were left out.
+func TestUnauthenticatedLogsAreBounded(t *testing.T) {
+	const burst, sent = 5, 12
+	e := newEnv(t, func(c *Config) { c.UnauthenticatedLogs = burst })
+	lines := func() []string {
+		var out []string
+		for l := range strings.Lines(e.logs.String()) {
+			if strings.Contains(l, "without a valid session") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	for i := range sent {
+		status, out := e.call(http.MethodGet, "api/games", "forged.session", nil)
+		require.Equal(t, http.StatusUnauthorized, status, "request %d: %v", i, out)
+	}
+	got := lines()
+	require.Len(t, got, burst, "lines logged in the first minute")
+	for _, l := range got {
+		assert.NotContains(t, l, "suppressed_before")
+	}
+
+	e.skip.Store(int64(time.Minute + time.Second))
+	status, _ := e.call(http.MethodGet, "api/games", "", nil)
+	require.Equal(t, http.StatusUnauthorized, status)
+	got = lines()
+	require.Len(t, got, burst+1)
+	assert.Contains(t, got[burst], fmt.Sprintf("suppressed_before=%d", sent-burst))
+	status, _ = e.call(http.MethodGet, "api/games", "", nil)
+	require.Equal(t, http.StatusUnauthorized, status)
+	got = lines()
+	require.Len(t, got, burst+2)
+	assert.NotContains(t, got[burst+1], "suppressed_before", "the count is said once")
 }

@@ -20,14 +20,15 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+	textlang "golang.org/x/text/language"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -52,6 +53,12 @@ type Games interface {
 	Later(o *game.Outcome)
 	Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error)
 	ChannelGames(ctx context.Context, guildID, channelID, userID string) ([]*malefiz.Game, error)
+	// RememberLocale keeps the user's Discord locale, as the sign-in
+	// gives it, for their direct messages.
+	RememberLocale(ctx context.Context, userID, locale string) error
+	// Viewed reads a game once for all the pages that show it (the
+	// sockets' pushes); it refuses as Live does.
+	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -96,6 +103,24 @@ type Config struct {
 	// twenty times as often: inside Discord every request comes from
 	// Discord's proxy.
 	SignInsPerMinute int
+	// ExchangesPerMinute bounds the code exchanges the sign-in asks of
+	// Discord, over every user and address together: whoever floods the
+	// sign-in cannot spend the application's standing with Discord. 0
+	// means 1200 (100 at once: twice what one address may).
+	ExchangesPerMinute int
+	// TrustedProxies are the reverse proxies in front of the listener:
+	// a request from one of them is counted against the client address
+	// its X-Forwarded-For names (the rightmost one not itself trusted).
+	// From any other address X-Forwarded-For is ignored.
+	TrustedProxies []netip.Prefix
+	// The live sockets' budget: per session and per user (past it the
+	// oldest is closed), waiting for their hello, and in all (past
+	// either a new one is refused); 0 means DefaultSocketsPerSession,
+	// DefaultSocketsPerUser, DefaultSocketsWaiting and DefaultSockets.
+	SocketsPerSession, SocketsPerUser, SocketsWaiting, Sockets int
+	// UnauthenticatedLogs bounds the lines a minute logged of requests
+	// without a valid session; 0 means 60.
+	UnauthenticatedLogs int
 }
 
 // Server serves the Activity below Prefix.
@@ -108,7 +133,12 @@ type Server struct {
 	limits   limiter // plays and lobby actions, per user
 	signIns  limiter // sign-ins, per user
 	addrs    limiter // sign-ins, per client address
+	exchange limiter // code exchanges with Discord, all together (key "")
 	upgrader websocket.Upgrader
+	sockets  sockets
+	pushes   pushes
+	// unauthenticated logs the requests without a valid session, bounded
+	unauthenticated quietLog
 }
 
 // New returns the Activity's server.
@@ -128,12 +158,31 @@ func New(cfg Config) *Server {
 	if cfg.SignInsPerMinute <= 0 {
 		cfg.SignInsPerMinute = 10
 	}
+	if cfg.ExchangesPerMinute <= 0 {
+		cfg.ExchangesPerMinute = 1200
+	}
+	orDefault := func(n *int, d int) {
+		if *n <= 0 {
+			*n = d
+		}
+	}
+	orDefault(&cfg.SocketsPerSession, DefaultSocketsPerSession)
+	orDefault(&cfg.SocketsPerUser, DefaultSocketsPerUser)
+	orDefault(&cfg.SocketsWaiting, DefaultSocketsWaiting)
+	orDefault(&cfg.Sockets, DefaultSockets)
+	orDefault(&cfg.UnauthenticatedLogs, 60)
 	s := &Server{
-		cfg: cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
+		sockets: sockets{perSession: cfg.SocketsPerSession, perUser: cfg.SocketsPerUser,
+			waitingMax: cfg.SocketsWaiting, max: cfg.Sockets},
+		pushes:          pushes{games: cfg.Games},
+		unauthenticated: quietLog{now: cfg.Now, burst: cfg.UnauthenticatedLogs},
+		cfg:             cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
 		oauth:   oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
 		limits:  limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
 		signIns: limiter{per: time.Minute / time.Duration(cfg.SignInsPerMinute), burst: 5, now: cfg.Now},
 		addrs:   limiter{per: time.Minute / time.Duration(20*cfg.SignInsPerMinute), burst: 50, now: cfg.Now},
+		exchange: limiter{per: time.Minute / time.Duration(cfg.ExchangesPerMinute),
+			burst: max(1, cfg.ExchangesPerMinute/12), now: cfg.Now},
 		// The session is the first message, not a cookie: another
 		// origin gains nothing from opening a socket. Discord's proxy
 		// sends its own origin (discordsays.com).
@@ -149,6 +198,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("GET /api/config", s.serveConfig)
 	m.HandleFunc("GET /api/layout", s.serveLayout)
 	m.HandleFunc("POST /api/token", s.serveToken)
+	m.HandleFunc("POST /api/session", s.serveSession)
 	m.HandleFunc("GET /api/games", s.serveGames)
 	m.HandleFunc("GET /api/new", s.serveNewForm)
 	m.HandleFunc("POST /api/games", s.serveNewLobby)
@@ -165,9 +215,11 @@ func New(cfg Config) *Server {
 }
 
 // contentSecurity is the page's policy: its own scripts and styles, and
-// connections to its own origin (Discord's proxy), sockets included.
+// connections to its own origin (Discord's proxy), sockets included:
+// CSP Level 3 lets 'self' match ws: and wss: of the page's own host, and
+// the page opens its socket there only.
 const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self' wss: ws:; frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+	"connect-src 'self'; frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 
 // ServeHTTP serves the Activity; requests outside Prefix are not found.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -178,6 +230,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.NotFound(w, r)
+		return
+	}
+	if rest == "/static" { // the mux's redirect would drop the prefix
+		target := Prefix + "static/"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
 		return
 	}
 	r2 := r.Clone(r.Context())
@@ -212,8 +272,15 @@ func (s *Server) serveLayout(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write(layoutJSON())
 }
 
-// sessionTTL caps a session; the access token may live longer.
-const sessionTTL = 12 * time.Hour
+// A session lives sessionTTL; the page renews it while it is open (POST
+// api/session every sessionRenew, and says the new one on its socket),
+// up to sessionMax after the sign-in (a game evening) and never past the
+// access token's expiry; then the page signs in again.
+const (
+	sessionTTL   = 2 * time.Hour
+	sessionRenew = 30 * time.Minute
+	sessionMax   = 12 * time.Hour
+)
 
 // serveToken exchanges the page's authorization code for an access token,
 // learns the user from it, and answers the token (for authenticate) with
@@ -221,35 +288,57 @@ const sessionTTL = 12 * time.Hour
 // opened in, and the page's texts in their language. The page says where
 // it was opened (the SDK's guildId and channelId); the server believes the
 // guild only once Discord says the user is a member there, and every game
-// the session reads or plays must be of that guild. Sign-ins are limited
-// per client address and per user: each costs up to four calls to
-// Discord.
+// the session reads or plays must be of that guild. A request that cannot
+// be a sign-in (too big, not the shape, no code that could be one) is
+// refused before anything shared is charged; then sign-ins are limited
+// per user (before Discord is asked when the page says who it is with a
+// session still valid, else once Discord has named the user), per client
+// address (see clientAddr) and, over everyone, the code exchanges: each
+// sign-in costs up to four calls to Discord.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	if !s.addrs.allow(clientAddr(r)) {
-		s.refuse(w, r, http.StatusTooManyRequests, "en", locales.ActivityTooFast, "sign-ins from "+clientAddr(r))
+	// The cheap checks first: junk is refused before any bucket that
+	// others share is charged. Locale is the client's language as the
+	// page knows it (the SDK's or the browser's): what a refusal before
+	// Discord names the user is in.
+	var body struct{ Code, Guild, Channel, Locale string }
+	if err := readJSON(w, r, &body); err != nil || !authCode(body.Code) ||
+		!snowflake(body.Guild) || !snowflake(body.Channel) {
+		s.refuse(w, r, http.StatusBadRequest, requestLang(r, body.Locale), locales.ActivitySignInFailed, "bad token request")
 		return
 	}
-	var body struct{ Code, Guild, Channel string }
-	if err := readJSON(w, r, &body); err != nil || body.Code == "" || len(body.Code) > 200 ||
-		!snowflake(body.Guild) || !snowflake(body.Channel) {
-		s.refuse(w, r, http.StatusBadRequest, "en", locales.ActivitySignInFailed, "bad token request")
+	pre := requestLang(r, body.Locale)
+	// A page renewing its sign-in says who it is (its session, still
+	// valid): its user's bucket is charged before Discord is asked.
+	known := ""
+	if prev, err := s.sessions.read(bearer(r)); err == nil {
+		known = prev.UserID
+		if !s.signInAllowed(w, r, &s.signIns, known, prev.Lang, "sign-ins of "+known) {
+			return
+		}
+	}
+	addr := s.clientAddr(r)
+	if !s.signInAllowed(w, r, &s.addrs, addr, pre, "sign-ins from "+addr) ||
+		!s.signInAllowed(w, r, &s.exchange, "", pre, "code exchanges, over every user") {
 		return
 	}
 	t, err := s.oauth.exchange(r.Context(), body.Code)
 	if err != nil {
 		s.log.Info("activity sign-in refused", "err", err)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		s.refuse(w, r, http.StatusUnauthorized, pre, locales.ActivitySignInFailed, "")
 		return
 	}
 	u, err := s.oauth.me(r.Context(), t.AccessToken)
 	if err != nil {
 		s.log.Warn("activity user unknown", "err", err)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		s.refuse(w, r, http.StatusUnauthorized, pre, locales.ActivitySignInFailed, "")
 		return
 	}
-	lang := locales.Language(u.Locale)
-	if !s.signIns.allow(u.ID) {
-		s.refuse(w, r, http.StatusTooManyRequests, lang, locales.ActivityTooFast, "sign-ins of "+u.ID)
+	locale := u.Locale
+	if locale == "" {
+		locale = body.Locale
+	}
+	lang := locales.Language(locale)
+	if known != u.ID && !s.signInAllowed(w, r, &s.signIns, u.ID, lang, "sign-ins of "+u.ID) {
 		return
 	}
 	thread := false
@@ -272,16 +361,46 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if err := s.cfg.Games.RememberLocale(r.Context(), u.ID, u.Locale); err != nil {
+		s.log.Warn("could not keep the user's locale", "user", u.ID, "err", err)
+	}
 	name := u.GlobalName
 	if name == "" {
 		name = u.Username
 	}
-	expires := s.cfg.Now().Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionTTL))
-	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread, Expires: expires}
+	now := s.cfg.Now()
+	until := now.Add(min(time.Duration(t.ExpiresIn)*time.Second, sessionMax))
+	sess := Session{UserID: u.ID, Name: name, Lang: lang, Guild: body.Guild, Channel: body.Channel, Thread: thread,
+		Expires: minTime(now.Add(sessionTTL), until), Until: until}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": t.AccessToken, "session": s.sessions.sign(sess),
 		"user": map[string]string{"id": u.ID, "name": name}, "texts": pageTexts(sess.Lang),
 	})
+}
+
+// serveSession renews the request's session: the same, expiring
+// sessionTTL from now but never past its Until; counted against the
+// user's sign-ins. The page calls it every sessionRenew while open.
+func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.signInAllowed(w, r, &s.signIns, sess.UserID, sess.Lang, "renewals of "+sess.UserID) {
+		return
+	}
+	if sess.Until.IsZero() {
+		sess.Until = sess.Expires
+	}
+	sess.Expires = minTime(s.cfg.Now().Add(sessionTTL), sess.Until)
+	writeJSON(w, http.StatusOK, map[string]any{"session": s.sessions.sign(sess), "expires": sess.Expires})
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // snowflake reports whether id is empty or a Discord ID (digits).
@@ -297,25 +416,17 @@ func snowflake(id string) bool {
 	return true
 }
 
-// clientAddr is the address a request came from. Inside Discord every
-// request comes through Discord's proxy, so this bounds what the proxy
-// passes as a whole; the sandbox and a direct client are bounded each.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // session returns the request's session (Authorization: Bearer), or
 // answers 401.
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (Session, bool) {
-	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	sess, err := s.sessions.read(token)
+	sess, err := s.sessions.read(bearer(r))
 	if err != nil {
-		s.log.Info("activity request without a valid session", "path", r.URL.Path)
-		s.refuse(w, r, http.StatusUnauthorized, "en", locales.ActivitySignInFailed, "")
+		s.unauthenticated.log(s.log, "activity request without a valid session", "path", r.URL.Path)
+		lang := s.sessions.lang(bearer(r)) // an expired session still says whose language
+		if lang == "" {
+			lang = requestLang(r, r.URL.Query().Get("locale"))
+		}
+		s.refuse(w, r, http.StatusUnauthorized, lang, locales.ActivitySignInFailed, "")
 		return Session{}, false
 	}
 	return sess, true
@@ -550,13 +661,28 @@ const (
 
 // serveLive pushes the game to the page on every commit, over a
 // WebSocket (Discord's proxy passes them): the page sends its session as
-// the first message, then reads a Live after each change.
+// the first message, then reads a Live after each change. It may send its
+// renewed session later, which keeps the socket open past the first
+// one's expiry; when the session expires the socket is closed (4001).
+// Sockets have a budget (see sockets): past the bound of those waiting
+// for their hello or of all, a new one is refused (503) before it is
+// upgraded; past the bound per session or per user, the oldest is closed
+// (4008). Each change is read once and serialised once per language and
+// viewer for every socket that shows the game (see pushes).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	id, ok := gameID(r)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
+	admitted, helloDone := s.sockets.admit()
+	if !admitted {
+		s.unauthenticated.log(s.log, "activity socket refused: too many sockets", "game", id)
+		w.Header().Set("Retry-After", "60")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityBusy)})
+		return
+	}
+	defer helloDone()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered
@@ -564,49 +690,76 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	defer conn.Close()
 	conn.SetReadLimit(4096)
 	_ = conn.SetReadDeadline(s.cfg.Now().Add(liveHello))
-	var hello struct{ Session string }
-	if err := conn.ReadJSON(&hello); err != nil {
+	var h hello
+	if err := conn.ReadJSON(&h); err != nil {
 		return
 	}
-	sess, err := s.sessions.read(hello.Session)
+	helloDone()
+	sess, err := s.sessions.read(h.Session)
 	if err != nil {
-		s.log.Info("activity socket without a valid session", "game", id)
-		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4001, "session"), time.Now().Add(liveWrite))
+		s.unauthenticated.log(s.log, "activity socket without a valid session", "game", id)
+		closeWith(conn, closeSession, "session")
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	changed, end := s.cfg.Hub.watch(id)
-	defer end()
+	me, leave := s.sockets.join(sess.UserID, h.Session)
+	defer leave()
+	changed, gen, end := s.cfg.Hub.watch(id)
+	defer func() {
+		if end() {
+			s.pushes.forget(id)
+		}
+	}()
 	closed := make(chan struct{})
-	go func() { // reads until the page goes; nothing it says matters now
+	renewed := make(chan time.Time, 1)
+	go func() { // reads until the page goes: a renewed session, else nothing
 		defer close(closed)
 		for {
-			if _, _, err := conn.NextReader(); err != nil {
+			var again hello
+			if err := conn.ReadJSON(&again); err != nil {
+				if _, ok := err.(*json.SyntaxError); ok {
+					continue
+				}
+				var ute *json.UnmarshalTypeError
+				if errors.As(err, &ute) {
+					continue
+				}
 				return
+			}
+			if next, err := s.sessions.read(again.Session); err == nil && next.UserID == sess.UserID {
+				select {
+				case <-renewed:
+				default:
+				}
+				renewed <- next.Expires
 			}
 		}
 	}()
+	expiry := time.NewTimer(sess.Expires.Sub(s.cfg.Now()))
+	defer expiry.Stop()
 	ping := time.NewTicker(livePing)
 	defer ping.Stop()
 	push := func() bool {
-		live, err := s.cfg.Games.Live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang)
+		b, err := s.pushes.live(r.Context(), id, sess.Guild, sess.UserID, sess.Lang, gen)
 		if err != nil {
-			// A game the session may not read (another guild's) is
-			// refused once, in words, and the socket closed (4004); the
-			// page does not reconnect.
+			// A game the session may not read (another guild's, or
+			// none) is refused once, in words, and the socket closed
+			// (4004); the page does not reconnect.
 			text, refused := game.Refusal(err, sess.Lang)
 			if !refused {
-				s.log.Warn("activity push", "game", id, "err", err)
+				if r.Context().Err() == nil {
+					s.log.Warn("activity push", "game", id, "err", err)
+				}
 				return false
 			}
 			s.log.Info("activity refused", "path", r.URL.Path, "user", sess.UserID, "err", err)
 			_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
 			_ = conn.WriteJSON(map[string]string{"error": text})
-			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "refused"), time.Now().Add(liveWrite))
+			closeWith(conn, closeRefused, "refused")
 			return false
 		}
 		_ = conn.SetWriteDeadline(time.Now().Add(liveWrite))
-		return conn.WriteJSON(live) == nil
+		return conn.WriteMessage(websocket.TextMessage, b) == nil
 	}
 	if !push() {
 		return
@@ -617,7 +770,16 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-r.Context().Done():
 			return
+		case <-me.kick:
+			closeWith(conn, closeReplaced, "a newer board took its place")
+			return
+		case exp := <-renewed:
+			expiry.Reset(exp.Sub(s.cfg.Now()))
+		case <-expiry.C:
+			closeWith(conn, closeSession, "session expired")
+			return
 		case <-changed:
+			gen = s.cfg.Hub.generation(id)
 			if !push() {
 				return
 			}
@@ -627,6 +789,15 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// hello is what the page says on its socket: its session, first, and
+// again when renewed.
+type hello struct{ Session string }
+
+// closeWith sends the close frame of code and reason.
+func closeWith(conn *websocket.Conn, code int, reason string) {
+	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(liveWrite))
 }
 
 // serveSandboxAuthorize stands in for the Discord client's authorize
@@ -664,6 +835,26 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, sess Session, err 
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": text})
 }
 
+// requestLang is the catalog language of a request made before the server
+// knows its user: the locale the page gives (the SDK's or the browser's),
+// else the first language of the browser's Accept-Language that the bot
+// speaks, else English.
+func requestLang(r *http.Request, given string) string {
+	if given != "" {
+		return locales.Language(given)
+	}
+	tags, _, _ := textlang.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
+	for _, tag := range tags {
+		if lang := locales.Language(tag.String()); lang != locales.Source {
+			return lang
+		}
+		if base, _ := tag.Base(); base.String() == locales.Source {
+			return locales.Source
+		}
+	}
+	return locales.Source
+}
+
 // refuse answers status with the text of key, and logs why when given.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, lang string, key locales.Key, why string) {
 	if why != "" {
@@ -682,41 +873,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
 	return json.NewDecoder(r.Body).Decode(v)
-}
-
-// limiter is a token bucket per key (a user, an address): burst at once,
-// then one per per.
-type limiter struct {
-	mu    sync.Mutex
-	per   time.Duration
-	burst int
-	now   func() time.Time
-	next  map[string]time.Time // when the user's bucket is full again
-}
-
-// allow reports whether user may play now, and takes a token.
-func (l *limiter) allow(user string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.next == nil {
-		l.next = map[string]time.Time{}
-	}
-	now := l.now()
-	full := l.next[user]
-	if full.Before(now) {
-		full = now
-	}
-	if full.Sub(now) > time.Duration(l.burst-1)*l.per { // burst taken, not one whole token back
-
-		return false
-	}
-	l.next[user] = full.Add(l.per)
-	if len(l.next) > 10000 { // forget the users whose buckets are full
-		for u, t := range l.next {
-			if t.Before(now) {
-				delete(l.next, u)
-			}
-		}
-	}
-	return true
 }

@@ -28,6 +28,9 @@ type Session struct {
 	Channel string    `json:"c,omitempty"`
 	Thread  bool      `json:"t,omitempty"` // the channel is a thread
 	Expires time.Time `json:"e"`
+	// Until is the last moment a renewal may reach: the access token's
+	// expiry, and at most sessionMax after the sign-in.
+	Until time.Time `json:"x,omitzero"`
 }
 
 // sessions signs and reads session tokens with a key derived from the
@@ -58,14 +61,36 @@ func (ss sessions) mac(p string) []byte {
 	return m.Sum(nil)
 }
 
+// lang is the language of a session token signed by ss, expired or not,
+// "" for any other token: the refusal of an expired session is in the
+// user's language.
+func (ss sessions) lang(token string) string {
+	p, sig, ok := strings.Cut(token, ".")
+	if !ok {
+		return ""
+	}
+	got, err := b64.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, ss.mac(p)) {
+		return ""
+	}
+	body, err := b64.DecodeString(p)
+	var s Session
+	if err != nil || json.Unmarshal(body, &s) != nil {
+		return ""
+	}
+	return s.Lang
+}
+
 // read returns the session of token, or ErrSession.
 func (ss sessions) read(token string) (Session, error) {
 	p, sig, ok := strings.Cut(token, ".")
 	if !ok || token == "" {
 		return Session{}, ErrSession
 	}
-	got, err := b64.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, ss.mac(p)) {
+	// The signature is compared as written: base64 decodes more than
+	// one spelling of the same bytes (the last character's unused bits),
+	// and a token verifies only as it was signed.
+	if !hmac.Equal([]byte(sig), []byte(b64.EncodeToString(ss.mac(p)))) {
 		return Session{}, ErrSession
 	}
 	body, err := b64.DecodeString(p)

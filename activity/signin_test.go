@@ -1,6 +1,8 @@
 package activity
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -238,7 +240,7 @@ func TestSignInLimits(t *testing.T) {
 		refusal = out
 	}
 	assert.Equal(t, []int{200, 200, 200, 200, 200, http.StatusTooManyRequests}, statuses)
-	assert.Equal(t, locales.Tr("de", locales.ActivityTooFast), refusal["error"], "in Ben's words")
+	assert.Regexp(t, `^Zu viele Anmeldungen: versuche es in \d+ s wieder\.$`, refusal["error"], "in Ben's words, a sign-in's refusal")
 	assert.Contains(t, e.logs.String(), "sign-ins of "+ben.ID)
 	status, _ := e.call(http.MethodPost, "api/token", "",
 		map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
@@ -253,7 +255,175 @@ func TestSignInLimits(t *testing.T) {
 	require.Equal(t, 43, len(e.fake.Calls())-calls, "each asked Discord")
 	status, out := e.call(http.MethodPost, "api/token", "", map[string]string{"Code": "x"})
 	assert.Equal(t, http.StatusTooManyRequests, status)
-	assert.Equal(t, locales.Tr("en", locales.ActivityTooFast), out["error"])
+	assert.Regexp(t, `^Too many sign-ins: try again in \d+ s\.$`, out["error"], "a sign-in's refusal, never a move's")
 	assert.Equal(t, 43, len(e.fake.Calls())-calls, "the refused sign-in asked Discord nothing")
 	assert.Contains(t, e.logs.String(), "sign-ins from 127.0.0.1")
+}
+
+// TestRefusalsInTheUsersLanguage: a refusal before Discord names the user
+// is in the language the page gives, else the browser's; one of an
+// expired session in the session's; and a sign-in keeps the user's locale
+// for their direct messages.
+func TestRefusalsInTheUsersLanguage(t *testing.T) {
+	e := newEnv(t)
+	status, out := e.call(http.MethodPost, "api/token", "",
+		map[string]string{"Code": "forged", "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID, "Locale": "de"})
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Equal(t, locales.Tr("de", locales.ActivitySignInFailed), out["error"], "the page's locale")
+
+	expired := e.act.sessions.sign(Session{UserID: ben.ID, Name: ben.Name, Lang: "pl", Guild: e.fake.GuildID,
+		Channel: e.fake.ChannelID, Expires: time.Now().Add(-time.Minute)})
+	status, out = e.call(http.MethodGet, "api/games", expired, nil)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	assert.Equal(t, locales.Tr("pl", locales.ActivitySignInFailed), out["error"], "the expired session's language")
+
+	e.signInWith(t, e.code(ben))
+	us, err := e.db.UserSettings(t.Context(), ben.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "de", us.Locale, "the sign-in keeps the user's locale")
+}
+
+// TestRequestLangFromTheBrowser: without a locale from the page, the
+// first of the browser's languages the bot speaks.
+func TestRequestLangFromTheBrowser(t *testing.T) {
+	for _, c := range []struct{ name, given, accept, want string }{
+		{"the page's", "pt-BR", "fr", "pt-BR"},
+		{"the browser's", "", "fr-CH, fr;q=0.9, en;q=0.8", "fr"},
+		{"the first the bot speaks", "", "sv-SE, nl;q=0.8", "nl"},
+		{"English before another", "", "en-GB, de;q=0.5", "en"},
+		{"none", "", "", "en"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			r.Header.Set("Accept-Language", c.accept)
+			assert.Equal(t, c.want, requestLang(r, c.given))
+		})
+	}
+}
+
+// tokenRequest posts a sign-in with body from the forwarded address xff
+// (none when "") and the session prev (none when "").
+func (e *env) tokenRequest(body any, xff, prev string) (*http.Response, map[string]any) {
+	e.t.Helper()
+	b, err := json.Marshal(body)
+	require.NoError(e.t, err)
+	req, err := http.NewRequest(http.MethodPost, e.srv.URL+Prefix+"api/token", bytes.NewReader(b))
+	require.NoError(e.t, err)
+	if xff != "" {
+		req.Header.Set("X-Forwarded-For", xff)
+	}
+	if prev != "" {
+		req.Header.Set("Authorization", "Bearer "+prev)
+	}
+	resp, err := e.srv.Client().Do(req)
+	require.NoError(e.t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(e.t, json.NewDecoder(resp.Body).Decode(&out))
+	return resp, out
+}
+
+// TestSignInJunkCostsNothing proves that requests that cannot be a
+// sign-in (an empty object, no code, a code no code could be, not JSON,
+// a body past the size bound) are refused before the address's bucket is
+// charged: hundreds of them from one address leave a genuine sign-in
+// from the same address (everyone's, behind Discord's proxy) untouched,
+// and ask Discord nothing.
+func TestSignInJunkCostsNothing(t *testing.T) {
+	e := newEnv(t)
+	calls := len(e.fake.Calls())
+	junk := []any{
+		map[string]string{},
+		map[string]string{"Guild": e.fake.GuildID},
+		map[string]string{"Code": "a code with spaces"},
+		map[string]string{"Code": "<script>"},
+		map[string]string{"Code": strings.Repeat("c", 201)},
+		"not json",
+		map[string]string{"Code": "c", "Pad": strings.Repeat("x", 5000)},
+	}
+	for i := range 300 {
+		resp, out := e.tokenRequest(junk[i%len(junk)], "", "")
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode, "%v", out)
+	}
+	assert.Equal(t, calls, len(e.fake.Calls()), "junk asked Discord nothing")
+	e.signIn(ann)
+}
+
+// TestSignInForwardedFor proves that the client address is read from
+// X-Forwarded-For only when the request comes from a proxy the config
+// trusts: behind a trusted proxy two clients have buckets of their own,
+// while from an untrusted peer the header is ignored, so that naming
+// another address in it escapes nothing.
+func TestSignInForwardedFor(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		trusted []string
+		// whether 50 refused sign-ins from 198.51.100.1 leave
+		// 198.51.100.2 its own bucket
+		ownBucket bool
+	}{
+		{"a trusted proxy", []string{"127.0.0.1/32", "10.0.0.0/8"}, true},
+		{"no trusted proxy", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			proxies, err := ParseProxies(tt.trusted)
+			require.NoError(t, err)
+			e := newEnv(t, func(c *Config) { c.TrustedProxies = proxies })
+			for i := range 50 {
+				// The client, then a trusted hop: the client is the
+				// rightmost untrusted address.
+				resp, _ := e.tokenRequest(map[string]string{"Code": "x"}, "203.0.113.9, 198.51.100.1, 10.1.2.3", "")
+				require.Equal(t, http.StatusUnauthorized, resp.StatusCode, "sign-in %d is exchanged", i)
+			}
+			resp, out := e.tokenRequest(map[string]string{"Code": "x"}, "198.51.100.1", "")
+			require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "%v", out)
+			assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+			resp, out = e.tokenRequest(map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID},
+				"198.51.100.2", "")
+			if tt.ownBucket {
+				assert.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+				assert.Contains(t, e.logs.String(), "sign-ins from 198.51.100.1")
+			} else {
+				assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "%v", out)
+				assert.Contains(t, e.logs.String(), "sign-ins from 127.0.0.1")
+			}
+		})
+	}
+}
+
+// TestSignInExchangeCap proves the bound over everyone on the code
+// exchanges the sign-in asks of Discord: past it, sign-ins from any
+// address are refused in a sign-in's words, and Discord is not asked.
+func TestSignInExchangeCap(t *testing.T) {
+	proxies, err := ParseProxies([]string{"127.0.0.1"})
+	require.NoError(t, err)
+	e := newEnv(t, func(c *Config) { c.TrustedProxies, c.ExchangesPerMinute = proxies, 24 }) // 2 at once
+	for i := range 2 {
+		resp, _ := e.tokenRequest(map[string]string{"Code": "x"}, fmt.Sprintf("198.51.100.%d", i+1), "")
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	}
+	calls := len(e.fake.Calls())
+	resp, out := e.tokenRequest(map[string]string{"Code": e.code(ann)}, "198.51.100.9", "")
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Regexp(t, `^Too many sign-ins: try again in [1-3] s\.$`, out["error"])
+	assert.Regexp(t, `^[1-3]$`, resp.Header.Get("Retry-After"))
+	assert.Equal(t, calls, len(e.fake.Calls()), "Discord was not asked")
+	assert.Contains(t, e.logs.String(), "code exchanges, over every user")
+}
+
+// TestSignInRenewalChargesTheUserFirst proves that a page signing in
+// again with its session still valid is counted against its user before
+// Discord is asked: past the user's bound its code is not spent.
+func TestSignInRenewalChargesTheUserFirst(t *testing.T) {
+	e := newEnv(t)
+	sess := e.signIn(ann)
+	for range 4 {
+		resp, out := e.tokenRequest(map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID}, "", sess)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	}
+	code := e.code(ann)
+	calls := len(e.fake.Calls())
+	resp, out := e.tokenRequest(map[string]string{"Code": code, "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID}, "", sess)
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "%v", out)
+	assert.Equal(t, calls, len(e.fake.Calls()), "the code is not spent")
 }

@@ -30,11 +30,33 @@ const (
 	entryPointLaunch      = 2
 )
 
+// localizeEntryPoint is the registered Entry Point command raw with the
+// bot's description and its translations where it has none, and the
+// translations of "launch" when that is still its name: a name or a
+// description given in the developer portal is kept as it is.
+func localizeEntryPoint(raw json.RawMessage) any {
+	var cmd map[string]any
+	if json.Unmarshal(raw, &cmd) != nil {
+		return raw
+	}
+	if d, _ := cmd["description"].(string); d == "" {
+		cmd["description"] = tr(locales.Source, locales.ButtonBoard)
+		cmd["description_localizations"] = localizations(locales.ButtonBoard)
+	}
+	if n, _ := cmd["name"].(string); n == "launch" {
+		if l, _ := cmd["name_localizations"].(map[string]any); len(l) == 0 {
+			cmd["name_localizations"] = localizations(nameKey("launch"))
+		}
+	}
+	return cmd
+}
+
 // registerWithEntryPoint overwrites the global commands with cmds and the
 // app's Entry Point command: Discord refuses a global overwrite that
 // leaves it out once Activities are on. The one registered is kept as it
-// is (the developer portal may have renamed it); without one, the bot
-// registers "launch".
+// is (the developer portal may have renamed it), given the translations it
+// lacks (localizeEntryPoint); without one, the bot registers "launch", its
+// name and description translated.
 func registerWithEntryPoint(dc Discord, appID string, cmds []*discordgo.ApplicationCommand) error {
 	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
 	body, err := dc.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
@@ -50,11 +72,12 @@ func registerWithEntryPoint(dc Discord, appID string, cmds []*discordgo.Applicat
 		payload = append(payload, c)
 	}
 	var entry any = map[string]any{"name": "launch", "type": commandTypeEntryPoint, "handler": entryPointLaunch,
-		"description": tr(locales.Source, locales.ButtonBoard)}
+		"description": tr(locales.Source, locales.ButtonBoard), "name_localizations": localizations(nameKey("launch")),
+		"description_localizations": localizations(locales.ButtonBoard)}
 	for _, raw := range registered {
 		var head struct{ Type int }
 		if json.Unmarshal(raw, &head) == nil && head.Type == commandTypeEntryPoint {
-			entry = raw
+			entry = localizeEntryPoint(raw)
 		}
 	}
 	payload = append(payload, entry)

@@ -196,8 +196,14 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) {
 }
 
 // serve handles a request whose answer is set, turns its error into what
-// the user reads and reports it to the hooks.
+// the user reads and reports it to the hooks; it keeps the user's locale
+// first (game.Service.RememberLocale).
 func (b *Bot) serve(ctx context.Context, r *request, start time.Time) {
+	// The user's locale is kept before the interaction is handled, so that
+	// the direct messages its change makes are in their language.
+	if err := b.games.RememberLocale(ctx, r.userID, string(r.i.Locale)); err != nil {
+		b.log.Warn("could not keep the user's locale", "err", err, "user", r.userID)
+	}
 	err := b.handle(ctx, r)
 	if err != nil {
 		r.fail(ctx, err)

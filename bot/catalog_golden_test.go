@@ -51,14 +51,14 @@ func mainTexts(lang string) string {
 	line("others move", tr(lang, locales.BoardOthersMove, "Anna", 5))
 	line("others pawn", tr(lang, locales.TurnOthersPawn, "Anna", 6))
 	line("others place", tr(lang, locales.TurnOthersPlace, "Anna", "e3"))
-	line("placement", "1 · d9 · "+tr(lang, locales.PlaceSlows, "🔵 Ben", formatDecimal(lang, 2.5)))
-	line("placement", "2 · c5 · "+tr(lang, locales.PlaceOwnCost, formatDecimal(lang, 0.5)))
+	line("placement", "1 · d9 · "+tr(lang, locales.PlaceSlows, "🔵 Ben", locales.Tenths(2.5)))
+	line("placement", "2 · c5 · "+tr(lang, locales.PlaceOwnCost, locales.Tenths(1.5)))
 	line("placement", "3 · g7 · "+tr(lang, locales.PlaceAside))
 	computer := tr(lang, locales.Computer, tr(lang, levelName("expert")))
 	for _, why := range []string{tr(lang, locales.ReasonCapturesLead, "🔵 Ben"), tr(lang, locales.ReasonClears),
 		tr(lang, locales.ReasonEnters), tr(lang, locales.ReasonEscapes, "🔵 Ben"), tr(lang, locales.ReasonRuns),
 		tr(lang, locales.ReasonCaptures, "🔵 Ben"), tr(lang, locales.ReasonForced), tr(lang, locales.ReasonWaits),
-		tr(lang, locales.ReasonSlows, "🔵 Ben", formatDecimal(lang, 1.5))} {
+		tr(lang, locales.ReasonSlows, "🔵 Ben", locales.Tenths(1.5))} {
 		line("reason", tr(lang, locales.TurnPrefix, 9)+" "+tr(lang, locales.TurnRolled, computer, 4)+" b4 → d6 · "+why)
 	}
 	line("chances", tr(lang, locales.ChancesTitle))

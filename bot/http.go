@@ -32,7 +32,8 @@ const (
 // over the gateway. Each request is verified with the application's public
 // key (a bad or missing signature, or a timestamp older than five minutes,
 // is answered 401 and nothing else happens); a PING is answered with a PONG;
-// any other interaction is handled as one from the gateway, and its answer
+// a type the bot does not handle (a modal's submit, an autocompletion) is
+// 400; a command or a click is handled as one from the gateway, and its answer
 // is the HTTP response itself (JSON, or multipart/form-data with
 // payload_json and the files when it carries the board). An answer not
 // ready within Config.DeferAfter is deferred ("thinking…", or a deferred
@@ -78,6 +79,12 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, req *http.Reques
 		if e.b.hooks.Interaction != nil {
 			e.b.hooks.Interaction(KindPing, OutcomeOK, time.Since(start))
 		}
+		return
+	}
+	if i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionMessageComponent {
+		// The bot makes no modals and offers no autocompletion: nothing
+		// would answer it.
+		http.Error(w, "interaction type not handled", http.StatusBadRequest)
 		return
 	}
 	r := e.b.newRequest(i)

@@ -564,6 +564,12 @@ func TestGlossaryViolationFails(t *testing.T) {
 			`key legend.captures in language it says "cattura" (not catturare*)`},
 		{"permission", "it", "Visualizza canali", "Visualizzare il canale",
 			`key "err.missing_permissions" in language it: English names the permission View Channels`},
+		{"permission read message history", "de", "Nachrichtenverlauf anzeigen", "Nachrichtenverlauf lesen",
+			`key "err.missing_permissions" in language de: English names the permission Read Message History`},
+		{"chess sites' word", "nl", `"%d blunders"`, `"%d flaters"`,
+			`key coach.blunders (other) in language nl says "flaters" (not flater*)`},
+		{"chess sites' word pt-BR", "pt-BR", `"%d capivaradas"`, `"%d erros graves"`,
+			`key coach.blunders (other) in language pt-BR says "erros graves"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cat, g := copyLocales(t, c.lang+".toml", func(s string) string { return replaceOnce(t, s, c.old, c.new) })
@@ -577,6 +583,9 @@ func TestForbiddenWordsMatchTheirForms(t *testing.T) {
 		lang, word, text, found string
 	}{
 		{"es", "capturar*", "rojo: captura una ficha", "captura"},
+		{"it", "catturare*", "rosso: cattura una pedina", "cattura"},
+		{"pl", "zdobyć*", "czerwony zdobywa barykadę", "zdobywa"},
+		{"nl", "pakken", "rood pakt een pion", "pakt"},
 		{"it", "catturare*", "Cattura una pedina", "Cattura"},
 		{"nl", "pakken", "%s pakte de barricade", "pakte"},
 		{"pl", "zdobyć*", "zdobywasz ją", "zdobywasz"},

@@ -126,8 +126,49 @@ func (f *Fake) getCommands(c *Call) (int, any) {
 }
 
 // commandName is what Discord accepts as a chat input command or option
-// name (without the scripts it also allows).
-var commandName = regexp.MustCompile(`^[-_\p{L}\p{N}]{1,32}$`)
+// name, in any language, lowercase where the letter has a case:
+// ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (Go names the scripts
+// Devanagari and Thai), per
+// https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-naming
+var commandName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+
+// discordLocales are the locales Discord accepts as the keys of a
+// name_localizations or description_localizations map, per
+// https://discord.com/developers/docs/reference#locales
+var discordLocales = map[discordgo.Locale]bool{
+	"id": true, "da": true, "de": true, "en-GB": true, "en-US": true, "es-ES": true, "es-419": true,
+	"fr": true, "hr": true, "it": true, "lt": true, "hu": true, "nl": true, "no": true, "pl": true,
+	"pt-BR": true, "ro": true, "fi": true, "sv-SE": true, "vi": true, "tr": true, "cs": true, "el": true,
+	"bg": true, "ru": true, "uk": true, "hi": true, "th": true, "zh-CN": true, "ja": true, "zh-TW": true,
+	"ko": true,
+}
+
+// checkLocalizations checks a localizations map at path p: each key one
+// of Discord's locales, each value a name (names) or a description of 1
+// to 100 characters.
+func checkLocalizations(fe formErrors, m map[discordgo.Locale]string, names bool, p []string) {
+	for locale, v := range m {
+		lp := append(append([]string(nil), p...), string(locale))
+		if !discordLocales[locale] {
+			fe.add("BASE_TYPE_CHOICES", "Value must be one of Discord's locales.", lp...)
+			continue
+		}
+		if names {
+			checkName(fe, v, lp)
+		} else {
+			nonEmpty(fe, v, 100, lp...)
+		}
+	}
+}
+
+// localized is a pointer to a localizations map as discordgo has it on a
+// command, as a map (nil for none).
+func localized(m *map[discordgo.Locale]string) map[discordgo.Locale]string {
+	if m == nil {
+		return nil
+	}
+	return *m
+}
 
 // validateCommands checks a bulk overwrite against Discord's rules.
 func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
@@ -146,10 +187,18 @@ func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
 		if c.Type == 0 || c.Type == discordgo.ChatApplicationCommand {
 			checkName(fe, c.Name, append(p, "name"))
 			nonEmpty(fe, c.Description, 100, append(p, "description")...)
+			checkLocalizations(fe, localized(c.NameLocalizations), true, append(p, "name_localizations"))
 			validateOptions(fe, c.Options, 0, p)
 		} else {
 			nonEmpty(fe, c.Name, 32, append(p, "name")...)
+			for locale, v := range localized(c.NameLocalizations) {
+				if !discordLocales[locale] {
+					fe.add("BASE_TYPE_CHOICES", "Value must be one of Discord's locales.", append(p, "name_localizations", string(locale))...)
+				}
+				nonEmpty(fe, v, 32, append(p, "name_localizations", string(locale))...)
+			}
 		}
+		checkLocalizations(fe, localized(c.DescriptionLocalizations), false, append(p, "description_localizations"))
 	}
 	return fe.err()
 }
@@ -166,6 +215,18 @@ func validateOptions(fe formErrors, opts []*discordgo.ApplicationCommandOption, 
 		op := append(append([]string(nil), p...), "options", strconv.Itoa(i))
 		checkName(fe, o.Name, append(op, "name"))
 		nonEmpty(fe, o.Description, 100, append(op, "description")...)
+		checkLocalizations(fe, o.NameLocalizations, true, append(op, "name_localizations"))
+		checkLocalizations(fe, o.DescriptionLocalizations, false, append(op, "description_localizations"))
+		for j, ch := range o.Choices {
+			cp := append(append([]string(nil), op...), "choices", strconv.Itoa(j))
+			nonEmpty(fe, ch.Name, 100, append(cp, "name")...)
+			for locale, v := range ch.NameLocalizations {
+				if !discordLocales[locale] {
+					fe.add("BASE_TYPE_CHOICES", "Value must be one of Discord's locales.", append(cp, "name_localizations", string(locale))...)
+				}
+				nonEmpty(fe, v, 100, append(cp, "name_localizations", string(locale))...)
+			}
+		}
 		if names[o.Name] {
 			fe.add("APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Command option names must be unique", append(op, "name")...)
 		}

@@ -79,6 +79,9 @@ func (s *Service) Change(ctx context.Context, cmd Command) (*Outcome, error) {
 	// newer than the game loaded here.
 	t, settings, err := s.load(ctx, cmd.Game, cmd.User.UserID)
 	if err != nil {
+		if cmd.Origin == nil && cmd.User.UserID != "" && !cmd.User.Click {
+			err = personal(err, cmd.Game, cmd.Guild) // as inGuild below
+		}
 		return nil, err
 	}
 	o.Table, o.Settings = t, settings
@@ -151,10 +154,10 @@ func (s *Service) load(ctx context.Context, id int64, user string) (*table.Table
 	if err != nil {
 		return nil, malefiz.UserSettings{}, err
 	}
-	t.DMs, t.PingAlways = map[string]bool{}, map[string]bool{}
+	t.DMs, t.PingAlways, t.Locales = map[string]bool{}, map[string]bool{}, map[string]string{}
 	t.Activity = s.activity
 	for u, us := range l.Users {
-		t.DMs[u], t.PingAlways[u] = us.DM, us.PingAlways
+		t.DMs[u], t.PingAlways[u], t.Locales[u] = us.DM, us.PingAlways, us.Locale
 	}
 	return t, l.Users[user], nil
 }

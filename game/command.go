@@ -1,6 +1,9 @@
 package game
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
@@ -144,7 +147,37 @@ func (Due) decide(_ *Service, t *table.Table, _ table.Actor) error { return t.Du
 // inGuild refuses a game that is not of guild as if it did not exist.
 func inGuild(t *table.Table, guild string) error {
 	if t.Game.GuildID != guild {
-		return table.Refuse(locales.ErrUnknownGame, t.Game.ID)
+		return notHere(t.Game.ID, "of another guild")
 	}
 	return nil
+}
+
+// notHereError is the refusal of a game a person may not read from where
+// they are: one that does not exist and one of another guild read alike
+// ("There is no game #N on this server"), so that the answer does not
+// tell other guilds' games from unused IDs; the error's text, which is
+// logged, tells them apart.
+type notHereError struct {
+	id     int64
+	why    string
+	refuse error
+}
+
+func notHere(id int64, why string) error {
+	return &notHereError{id: id, why: why, refuse: table.Refuse(locales.ErrUnknownGame, id)}
+}
+
+func (e *notHereError) Error() string { return fmt.Sprintf("game %d not here: %s", e.id, e.why) }
+
+// Unwrap is the refusal the person reads.
+func (e *notHereError) Unwrap() error { return e.refuse }
+
+// personal maps the refusal of a game that does not exist to notHere, for
+// a person's command from a guild.
+func personal(err error, id int64, guild string) error {
+	var ref *table.Refusal
+	if guild != "" && errors.As(err, &ref) && ref.Key == locales.ErrNoSuchGame {
+		return notHere(id, "no such game")
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
@@ -215,6 +216,13 @@ func (s *Service) Open(ctx context.Context, n NewLobby) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One opening at a time per server, so that two at once cannot both
+	// pass the bounds on its lobbies.
+	unlock := s.locks.Lock(guildLock(n.Guild))
+	defer unlock()
+	if err := s.checkLobbies(ctx, n.Guild, n.Channel, n.User.UserID); err != nil {
+		return nil, err
+	}
 	host := n.User
 	sg := &malefiz.Game{GuildID: n.Guild, ChannelID: n.Channel, HostID: host.UserID, Status: malefiz.StatusLobby,
 		Options: opts, Locale: n.Lang, WakeAt: s.now().Add(table.LobbyLifetime), Threaded: gs.Threads && n.Threads}
@@ -236,6 +244,30 @@ func (s *Service) Open(ctx context.Context, n NewLobby) (*Outcome, error) {
 		}
 		return &table.Reply{Kind: table.Public, Message: t.LobbyMessage()}
 	})
+}
+
+// checkLobbies refuses a new lobby of user in a channel once the user
+// hosts the bound of lobbies in the server or the channel holds its own
+// (see table.LobbyCaps). The caller holds guildLock(guild).
+func (s *Service) checkLobbies(ctx context.Context, guild, channel, user string) error {
+	games, err := s.db.OpenGames(ctx, guild, channel)
+	if err != nil {
+		return err
+	}
+	hosted, err := s.db.HostedLobbies(ctx, guild, user)
+	if err != nil {
+		return err
+	}
+	return s.defaults.Lobbies.CheckOpen(games, hosted)
+}
+
+// guildLock is the key of the lock of a server's lobby openings:
+// negative, as a rematch's (games have positive IDs), and below every
+// game's -ID.
+func guildLock(guild string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(guild))
+	return -int64(h.Sum64()>>2) - 1<<62
 }
 
 // Rematch is the Rematch button of a finished game's result.
@@ -272,6 +304,14 @@ func (s *Service) Rematch(ctx context.Context, c Rematch) (*Outcome, error) {
 			// finished game's message, checked above.
 			return s.Change(ctx, Command{Game: sg.ID, User: c.User, Guild: c.Guild, Via: c.Via, Action: JoinRematch{}})
 		}
+	}
+	// The first click opens a lobby, bounded as every opening is; the
+	// lock of the game's rematch is taken before the server's, never
+	// after.
+	unlockGuild := s.locks.Lock(guildLock(old.GuildID))
+	defer unlockGuild()
+	if err := s.checkLobbies(ctx, old.GuildID, old.ChannelID, c.User.UserID); err != nil {
+		return nil, err
 	}
 	gs, err := s.db.GuildSettings(ctx, old.GuildID)
 	if err != nil {

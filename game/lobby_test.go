@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -116,9 +117,136 @@ func TestALobbyAnsweredByItsInteraction(t *testing.T) {
 // setting out.
 func TestNewServiceDefaults(t *testing.T) {
 	s := New(Config{Defaults: Defaults{Seats: 7}})
-	assert.Equal(t, Defaults{Seats: 4, Level: "normal"}, s.Defaults())
+	assert.Equal(t, Defaults{Seats: 4, Level: "normal",
+		Lobbies: table.LobbyCaps{PerUser: DefaultLobbiesPerUser, PerChannel: DefaultLobbiesPerChannel}}, s.Defaults())
 	assert.NotEmpty(t, s.Owner())
 	assert.Equal(t, "p", New(Config{Owner: "p"}).Owner())
 	d := s.dice.Roll()
 	assert.True(t, d >= 1 && d <= 6)
+}
+
+// TestOpenLobbyCaps proves the bounds on open lobbies, decided by the
+// table for every front-end: a host past their bound, counted over all of
+// the server's channels, and a channel past its own are refused in the
+// command's words, nothing committed and nothing posted; a started game
+// no longer counts, nor does another server's lobby.
+func TestOpenLobbyCaps(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Defaults.Lobbies = table.LobbyCaps{PerUser: 2, PerChannel: 3} })
+	two := map[string]any{"seats": 2.0}
+	openIn := func(guild, channel string, host table.Actor) (*Outcome, error) {
+		return e.s.Open(e.t.Context(), NewLobby{Guild: guild, Channel: channel, User: host, Lang: "en", Values: two})
+	}
+	refused := func(host table.Actor, channel string, key locales.Key, n int) {
+		t.Helper()
+		calls := len(e.fake.Calls())
+		_, err := openIn(e.fake.GuildID, channel, host)
+		var ref *table.Refusal
+		require.ErrorAs(t, err, &ref)
+		assert.Equal(t, key, ref.Key)
+		text, ok := Refusal(err, "en")
+		assert.True(t, ok)
+		assert.Equal(t, locales.Tr("en", key, n), text)
+		assert.Equal(t, calls, len(e.fake.Calls()), "nothing posted")
+	}
+	first := e.open(ann, two)
+	o, err := openIn(e.fake.GuildID, "other-channel", ann)
+	require.NoError(t, err, "another channel")
+	_ = o.Deliver()                                              // the stand-in has no such channel: what is posted there does not matter
+	refused(ann, e.fake.ChannelID, locales.ErrTooManyLobbies, 2) // one here, one in the other channel
+	refused(ann, "third-channel", locales.ErrTooManyLobbies, 2)
+	o, err = openIn("other-guild", "elsewhere", ann)
+	require.NoError(t, err, "another server has bounds of its own")
+	_ = o.Deliver()
+
+	e.open(ben, two)
+	e.open(cat, two)
+	refused(table.Actor{UserID: "104", Name: "Dan", Lang: "en"}, e.fake.ChannelID, locales.ErrChannelLobbiesFull, 3)
+	refused(ann, e.fake.ChannelID, locales.ErrTooManyLobbies, 2) // the host's bound is said first
+
+	e.must(first.ID, ben, Join{})
+	e.must(first.ID, ann, Start{})
+	e.open(ann, two) // the started one no longer counts, for the host nor the channel
+	open, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
+	require.NoError(t, err)
+	assert.Len(t, open, 4)
+	hosted, err := e.db.HostedLobbies(t.Context(), e.fake.GuildID, ann.UserID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, hosted)
+}
+
+// TestRematchLobbyCapped proves that a rematch's new lobby is bounded as
+// every opening is: its clicker past their bound, or the channel past its
+// own, is refused in the command's words with nothing opened; a later
+// click still takes a seat in a rematch lobby already open.
+func TestRematchLobbyCapped(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Defaults.Lobbies = table.LobbyCaps{PerUser: 1, PerChannel: 2} })
+	finished := func() int64 {
+		id := e.running()
+		e.must(id, ben, Resign{})
+		require.Equal(t, malefiz.StatusFinished, e.stored(id).Status)
+		return id
+	}
+	one, two := finished(), finished()
+	rematch := func(of int64, user table.Actor) (*Outcome, error) {
+		return e.s.Rematch(t.Context(), Rematch{Of: of, Guild: e.fake.GuildID, Channel: e.fake.ChannelID, User: user})
+	}
+	refused := func(of int64, user table.Actor, key locales.Key, n int) {
+		t.Helper()
+		_, err := rematch(of, user)
+		var ref *table.Refusal
+		require.ErrorAs(t, err, &ref)
+		assert.Equal(t, key, ref.Key)
+		text, ok := Refusal(err, "en")
+		assert.True(t, ok)
+		assert.Equal(t, locales.Tr("en", key, n), text)
+	}
+	lobbies := func() int {
+		t.Helper()
+		open, err := e.db.OpenGames(t.Context(), e.fake.GuildID, e.fake.ChannelID)
+		require.NoError(t, err)
+		return len(open)
+	}
+
+	e.open(ben, map[string]any{"seats": 2.0})
+	refused(one, ben, locales.ErrTooManyLobbies, 1)
+	assert.Equal(t, 1, lobbies(), "nothing opened")
+
+	o, err := rematch(one, ann)
+	require.NoError(t, err)
+	require.NoError(t, o.Deliver())
+	re := o.Table.Game.ID
+	assert.Equal(t, 2, lobbies())
+
+	refused(two, cat, locales.ErrChannelLobbiesFull, 2)
+	assert.Equal(t, 2, lobbies(), "nothing opened")
+
+	o, err = rematch(one, cat)
+	require.NoError(t, err, "a later click joins the lobby open already")
+	require.NoError(t, o.Deliver())
+	assert.Equal(t, re, o.Table.Game.ID)
+	assert.True(t, Seated(cat.UserID)(e.stored(re)))
+}
+
+// FuzzLobbyOptions reads any JSON object as the options of /malefiz new
+// (the command's and the board's form's alike): a refusal, or options a
+// game may have (2 to 4 seats, fewer computers than seats).
+func FuzzLobbyOptions(f *testing.F) {
+	f.Add([]byte(`{"seats":4,"bots":2,"level":"hard","turn-timeout":"1h","roll":"button","six-again":true}`))
+	f.Add([]byte(`{"seats":2.5}`))
+	f.Add([]byte(`{"turn-timeout":"9999999h"}`))
+	s := New(Config{Defaults: Defaults{Seats: 3, Level: "easy"}})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var values map[string]any
+		if json.Unmarshal(data, &values) != nil {
+			return
+		}
+		opts, bots, _, err := s.lobbyOptions(values, malefiz.GuildSettings{})
+		if err != nil {
+			_, refused := Refusal(err, "en")
+			assert.True(t, refused, "a bad option is a refusal in words: %v", err)
+			return
+		}
+		assert.True(t, opts.Seats >= 2 && opts.Seats <= 4, "%d seats", opts.Seats)
+		assert.True(t, bots >= 0 && bots < opts.Seats, "%d computers of %d seats", bots, opts.Seats)
+	})
 }

@@ -39,6 +39,9 @@ type Store interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
 	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	// HostedLobbies counts the lobbies a user hosts in all of a
+	// server's channels.
+	HostedLobbies(ctx context.Context, guildID, hostID string) (int, error)
 	Events(ctx context.Context, gameID int64) ([]malefiz.Event, error)
 	Commit(ctx context.Context, c *store.Commit) error
 	GuildSettings(ctx context.Context, guildID string) (malefiz.GuildSettings, error)
@@ -47,6 +50,8 @@ type Store interface {
 	NextWake(ctx context.Context) (time.Time, bool, error)
 	// The coach's grades (see RunCoach).
 	Coaching
+	// The users' languages (see RememberLocale).
+	Locales
 }
 
 // Layout makes the front-end's message bodies of the table's effects, at
@@ -78,7 +83,18 @@ type Defaults struct {
 	Level    string // level of computer players added to a lobby
 	SixAgain bool   // house rule six-again
 	SafeRow2 bool   // house rule safe-row-2
+	// Lobbies bounds the open lobbies, per host in all of a server's
+	// channels and per channel (see table.LobbyCaps); 0 means DefaultLobbiesPerUser and
+	// DefaultLobbiesPerChannel, less than 0 no bound.
+	Lobbies table.LobbyCaps
 }
+
+// The bounds on a channel's open lobbies where Defaults.Lobbies says
+// nothing.
+const (
+	DefaultLobbiesPerUser    = 3
+	DefaultLobbiesPerChannel = 10
+)
 
 // Config is what a Service needs. Store, Outbox and Layout are required.
 type Config struct {
@@ -133,7 +149,8 @@ type Service struct {
 	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
 	// not known): a timer after it needs no wake-up.
 	schedulerNext atomic.Int64
-	skip          skipList // games whose timer panicked, skipped for a while
+	skip          skipList     // games whose timer panicked, skipped for a while
+	locales       knownLocales // the users' locales stored lately
 }
 
 // New returns the Service of cfg.
@@ -141,6 +158,12 @@ func New(cfg Config) *Service {
 	s := &Service{db: cfg.Store, out: cfg.Outbox, layout: cfg.Layout, dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now,
 		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, observe: cfg.Observe,
 		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1)}
+	if s.defaults.Lobbies.PerUser == 0 {
+		s.defaults.Lobbies.PerUser = DefaultLobbiesPerUser
+	}
+	if s.defaults.Lobbies.PerChannel == 0 {
+		s.defaults.Lobbies.PerChannel = DefaultLobbiesPerChannel
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -99,9 +99,23 @@ func TestAnotherGuildsGameIsNotFound(t *testing.T) {
 	assert.Equal(t, locales.ErrUnknownGame, ref.Key)
 	assert.Equal(t, v, e.stored(sg.ID).Version)
 
-	_, err = e.s.Change(t.Context(), Command{Game: 1 << 40, Guild: e.fake.GuildID, User: ben, Action: Join{}})
-	require.ErrorAs(t, err, &ref)
-	assert.Equal(t, locales.ErrNoSuchGame, ref.Key)
+	foreign := err
+
+	// A game that does not exist reads the same (the key, the ID asked),
+	// over Change and Live; only the error, which is logged, says which.
+	for _, err := range []error{
+		func() error {
+			_, err := e.s.Change(t.Context(), Command{Game: 1 << 40, Guild: e.fake.GuildID, User: ben, Action: Join{}})
+			return err
+		}(),
+		func() error { _, err := e.s.Live(t.Context(), 1<<40, e.fake.GuildID, ben.UserID, "en"); return err }(),
+	} {
+		require.ErrorAs(t, err, &ref)
+		assert.Equal(t, locales.ErrUnknownGame, ref.Key)
+		assert.Equal(t, []any{int64(1 << 40)}, ref.Args)
+		assert.Equal(t, "game 1099511627776 not here: no such game", err.Error())
+	}
+	assert.Equal(t, fmt.Sprintf("game %d not here: of another guild", sg.ID), foreign.Error())
 }
 
 // TestAClickIsCheckedByItsOrigin: a click's origin is checked against the

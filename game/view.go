@@ -16,12 +16,26 @@ import (
 func (s *Service) Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error) {
 	t, _, err := s.load(ctx, id, "")
 	if err != nil {
-		return table.Live{}, err
+		return table.Live{}, personal(err, id, guild)
 	}
 	if err := inGuild(t, guild); err != nil {
 		return table.Live{}, err
 	}
 	return t.Live(userID, lang), nil
+}
+
+// Viewed returns game id, read by a person of guild, as a table to draw
+// the Live of each of its viewers from (Table.Live, Table.Viewer): one
+// read for every page that shows it. It refuses as Live does.
+func (s *Service) Viewed(ctx context.Context, id int64, guild string) (*table.Table, error) {
+	t, _, err := s.load(ctx, id, "")
+	if err != nil {
+		return nil, personal(err, id, guild)
+	}
+	if err := inGuild(t, guild); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // ChannelGames returns the open games (lobbies and running games) of a

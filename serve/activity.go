@@ -54,7 +54,11 @@ func (m *Main) startActivity(client *http.Client) error {
 	if err != nil {
 		return fmt.Errorf("read the application from Discord for the Activity: %w", err)
 	}
-	cfg := activity.Config{
+	proxies, err := activity.ParseProxies(m.Config.HTTP.TrustedProxies)
+	if err != nil {
+		return err // Validate said so already
+	}
+	cfg := activity.Config{TrustedProxies: proxies,
 		Games: m.bot.Games(), Hub: m.hub, Member: m.guildMember, Channel: m.channelGuild, ClientID: app.ID, ClientSecret: m.Config.Discord.ClientSecret,
 		APIURL: m.Config.Discord.APIURL, HTTPClient: client, Logger: m.Logger,
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/ratelimit"
 )
 
@@ -93,6 +95,10 @@ type HTTPConfig struct {
 	// Listen is the address to listen on, such as 127.0.0.1:8080; empty
 	// means no listener (allowed in gateway mode only).
 	Listen string `toml:"listen"`
+	// TrustedProxies are the reverse proxies in front of the listener
+	// (addresses or CIDRs): from them, and only from them, the
+	// Activity's limits per client address read X-Forwarded-For.
+	TrustedProxies []string `toml:"trusted_proxies"`
 }
 
 // DatabaseConfig is the [database] section.
@@ -144,6 +150,20 @@ type GameConfig struct {
 	// Coach: the people's moves are graded in the background, and the
 	// coach's verdict follows each result (on unless turned off).
 	Coach bool `toml:"coach"`
+	// LobbiesPerUser and LobbiesPerChannel bound the open lobbies
+	// (games not started yet): hosted by one user in all of a server's
+	// channels, and in one channel; 0 is no bound.
+	LobbiesPerUser    int `toml:"lobbies_per_user"`
+	LobbiesPerChannel int `toml:"lobbies_per_channel"`
+}
+
+// lobbyCap is the game service's bound of a config's n: 0, no bound, is
+// the service's -1.
+func lobbyCap(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // LogConfig is the [log] section.
@@ -157,8 +177,9 @@ func DefaultConfig() Config {
 	return Config{
 		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway, GlobalRate: ratelimit.DefaultRate},
 		Database: DatabaseConfig{Path: "malefiz.db"},
-		Game:     GameConfig{Seats: 4, ComputerLevel: "normal", Coach: true},
-		Log:      LogConfig{Level: "info", Format: "text"},
+		Game: GameConfig{Seats: 4, ComputerLevel: "normal", Coach: true,
+			LobbiesPerUser: game.DefaultLobbiesPerUser, LobbiesPerChannel: game.DefaultLobbiesPerChannel},
+		Log: LogConfig{Level: "info", Format: "text"},
 	}
 }
 
@@ -269,7 +290,25 @@ func (c *Config) applyEnv(getenv func(string) string) {
 		c.Discord.GlobalRate = f
 	}
 	str("MALEFIZ_HTTP_LISTEN", "[http] listen", &c.HTTP.Listen)
+	if v, ok := str("MALEFIZ_HTTP_TRUSTED_PROXIES", "[http] trusted_proxies", nil); ok {
+		c.HTTP.TrustedProxies = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+	}
 	str("MALEFIZ_DATABASE_URL", "[database] url", &c.Database.URL)
+	for _, n := range []struct {
+		name, key string
+		dst       *int
+	}{
+		{"MALEFIZ_GAME_LOBBIES_PER_USER", "[game] lobbies_per_user", &c.Game.LobbiesPerUser},
+		{"MALEFIZ_GAME_LOBBIES_PER_CHANNEL", "[game] lobbies_per_channel", &c.Game.LobbiesPerChannel},
+	} {
+		if v, ok := str(n.name, n.key, nil); ok {
+			i, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				i = -1 // Validate says what is wrong
+			}
+			*n.dst = i
+		}
+	}
 	str("MALEFIZ_LOG_LEVEL", "[log] level", &c.Log.Level)
 	str("MALEFIZ_LOG_FORMAT", "[log] format", &c.Log.Format)
 }
@@ -302,6 +341,21 @@ func (c Config) validate(needToken bool) error {
 	}
 	if err := checkDatabaseURL(c.setting("[database] url"), c.Database.URL); err != nil {
 		errs = append(errs, err)
+	}
+	if _, err := activity.ParseProxies(c.HTTP.TrustedProxies); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", c.setting("[http] trusted_proxies"), err))
+	}
+	for _, b := range []struct {
+		key string
+		n   int
+	}{{"[game] lobbies_per_user", c.Game.LobbiesPerUser}, {"[game] lobbies_per_channel", c.Game.LobbiesPerChannel}} {
+		if key, n := b.key, b.n; n < 0 {
+			if v, ok := c.env[key]; ok {
+				errs = append(errs, fmt.Errorf("%s %q, want 0 (no bound) or more", v.name, v.value))
+			} else {
+				errs = append(errs, fmt.Errorf("%s = %d, want 0 (no bound) or more", key, n))
+			}
+		}
 	}
 	if c.Game.Seats < 2 || c.Game.Seats > 4 {
 		errs = append(errs, fmt.Errorf("[game] seats = %d, want 2 to 4", c.Game.Seats))

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 	"github.com/malefiz-discord/malefiz/subcommand"
@@ -27,6 +29,26 @@ func TestConfigExampleDecodes(t *testing.T) {
 	if cfg.Discord.APIURL != "https://discord.com" || cfg.Database.Path != "malefiz.db" || cfg.Game.Seats != 4 || cfg.Discord.Token != "t0ken" {
 		t.Errorf("example config: %+v", cfg)
 	}
+	assert.Equal(t, DefaultConfig().Game, cfg.Game, "the example says the defaults")
+}
+
+// TestConfigTrustedProxies proves [http] trusted_proxies: addresses and
+// CIDRs from the file or the environment, and a clear error for anything
+// else.
+func TestConfigTrustedProxies(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	require.NoError(t, os.WriteFile(path, []byte("[http]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\", \"::1\"]\n"), 0o600))
+	cfg, err := LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t"}))
+	require.NoError(t, err)
+	proxies, err := activity.ParseProxies(cfg.HTTP.TrustedProxies)
+	require.NoError(t, err)
+	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8"),
+		netip.MustParsePrefix("::1/128")}, proxies)
+
+	cfg, err = LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t", "MALEFIZ_HTTP_TRUSTED_PROXIES": "10.0.0.0/33"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `MALEFIZ_HTTP_TRUSTED_PROXIES: trusted proxy "10.0.0.0/33": not an address or a CIDR`)
+	assert.Equal(t, []string{"10.0.0.0/33"}, cfg.HTTP.TrustedProxies)
 }
 
 func TestConfigEnvironmentOverrides(t *testing.T) {
@@ -122,6 +144,7 @@ func TestConfigEnvironmentErrorsNameTheVariable(t *testing.T) {
 		"shards":       {env: "MALEFIZ_DISCORD_SHARDS=many", want: `MALEFIZ_DISCORD_SHARDS "many", want 0`, file: "[discord]\nshards = -2", fileWant: "[discord] shards = -2"},
 		"global rate":  {env: "MALEFIZ_DISCORD_GLOBAL_RATE=fast", want: `MALEFIZ_DISCORD_GLOBAL_RATE "fast", want 1 to 47`, file: "[discord]\nglobal_rate = 60.0", fileWant: "[discord] global_rate = 60, want 1 to 47"},
 		"listen":       {env: "MALEFIZ_HTTP_LISTEN=8080", want: `MALEFIZ_HTTP_LISTEN "8080", want host:port`},
+		"lobbies":      {env: "MALEFIZ_GAME_LOBBIES_PER_USER=some", want: `MALEFIZ_GAME_LOBBIES_PER_USER "some", want 0 (no bound) or more`, file: "[game]\nlobbies_per_channel = -1", fileWant: "[game] lobbies_per_channel = -1, want 0"},
 		"database url": {env: "MALEFIZ_DATABASE_URL=mysql://db/x", want: `MALEFIZ_DATABASE_URL: scheme "mysql"`, file: "[database]\nurl = \"mysql://db/x\"", fileWant: `[database] url: scheme "mysql"`},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -226,4 +249,21 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = subcommand.Run(args[0], cmd, args[1:], &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// TestConfigLobbyBoundsFromTheEnvironment: the bounds on open lobbies come
+// from the file, then the environment; 0 is no bound for the service.
+func TestConfigLobbyBoundsFromTheEnvironment(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	require.NoError(t, os.WriteFile(path, []byte("[game]\nlobbies_per_user = 5\nlobbies_per_channel = 7\n"), 0o600))
+	cfg, err := LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t"}))
+	require.NoError(t, err)
+	assert.Equal(t, 5, cfg.Game.LobbiesPerUser)
+	assert.Equal(t, 7, cfg.Game.LobbiesPerChannel)
+	cfg, err = LoadConfig(path, env(map[string]string{"MALEFIZ_DISCORD_TOKEN": "t",
+		"MALEFIZ_GAME_LOBBIES_PER_USER": "8", "MALEFIZ_GAME_LOBBIES_PER_CHANNEL": " 0 "}))
+	require.NoError(t, err)
+	assert.Equal(t, 8, cfg.Game.LobbiesPerUser)
+	assert.Equal(t, 0, cfg.Game.LobbiesPerChannel)
+	assert.Equal(t, -1, lobbyCap(cfg.Game.LobbiesPerChannel), "no bound")
 }

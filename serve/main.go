@@ -104,7 +104,8 @@ func (m *Main) run(ctx context.Context) error {
 	}
 	cfg := bot.Config{Store: db, Discord: ratelimit.Session{Session: m.rest}, Renderer: render.New(bot.BoardWidth), Logger: m.Logger,
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
-			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2},
+			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2,
+			Lobbies: gametable.LobbyCaps{PerUser: lobbyCap(m.Config.Game.LobbiesPerUser), PerChannel: lobbyCap(m.Config.Game.LobbiesPerChannel)}},
 		CoachOff: !m.Config.Game.Coach,
 		Hooks: bot.Hooks{
 			Interaction: func(k bot.InteractionKind, o bot.Outcome, d time.Duration) {

@@ -264,6 +264,26 @@ func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*male
 	return games, tx.Commit()
 }
 
+// HostedLobbies counts the lobbies (games not started yet) that hostID
+// hosts in a guild, in any of its channels.
+func (db *DB) HostedLobbies(ctx context.Context, guildID, hostID string) (int, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("store: lobbies hosted by %s: %w", hostID, err)
+	}
+	defer tx.Rollback()
+
+	// The first condition is games_open_place's own, so that the
+	// partial index serves the guild's open games.
+	var n int
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')
+		AND status = 'lobby' AND host_id = ?`, guildID, hostID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: lobbies hosted by %s: %w", hostID, err)
+	}
+	return n, tx.Commit()
+}
+
 // DueGames returns up to limit games whose WakeAt is at or before now,
 // earliest first. It is a range scan of an index, however many games are
 // stored.

@@ -74,7 +74,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 		for rows.Next() {
 			var u string
 			var s malefiz.UserSettings
-			if err := rows.Scan(&u, &s.DM, &s.DMRefused, &s.PingAlways); err != nil {
+			if err := rows.Scan(&u, &s.DM, &s.DMRefused, &s.PingAlways, &s.Locale); err != nil {
 				return nil, fmt.Errorf("store: load game %d: %w", id, err)
 			}
 			l.Users[u] = s
@@ -88,7 +88,7 @@ func (db *DB) LoadGame(ctx context.Context, id int64, users ...string) (*Loaded,
 
 // usersSettingsQuery reads the settings of n users, given as parameters.
 func usersSettingsQuery(n int) string {
-	return `SELECT user_id, dm, dm_refused, ping_always FROM user_settings
+	return `SELECT user_id, dm, dm_refused, ping_always, locale FROM user_settings
 		WHERE user_id IN (?` + strings.Repeat(", ?", n-1) + `)`
 }
 

@@ -84,3 +84,27 @@ func TestCommitSaysWhetherItsEffectsHeadTheQueue(t *testing.T) {
 		assert.ErrorIs(t, err, store.ErrLeaseLost)
 	})
 }
+
+// TestUserLocaleIsKeptBesideTheSettings: the locale an interaction gives is
+// read with the game's users, survives a change of the other settings, and
+// does not undo them.
+func TestUserLocaleIsKeptBesideTheSettings(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		g := newGame("c1")
+		require.NoError(t, db.CreateGame(ctxT(t), g))
+		u := g.Seats[0].UserID
+		require.NoError(t, db.SetUserSettings(ctxT(t), u, malefiz.UserSettings{DM: true}))
+		require.NoError(t, db.SetUserLocale(ctxT(t), u, "de"))
+		require.NoError(t, db.SetUserSettings(ctxT(t), u, malefiz.UserSettings{DM: true, PingAlways: true, Locale: "fr"}))
+		require.NoError(t, db.SetUserLocale(ctxT(t), "newcomer", "pt-BR"))
+
+		us, err := db.UserSettings(ctxT(t), u)
+		require.NoError(t, err)
+		assert.Equal(t, malefiz.UserSettings{DM: true, PingAlways: true, Locale: "de"}, us)
+		l, err := db.LoadGame(ctxT(t), g.ID, "newcomer")
+		require.NoError(t, err)
+		assert.Equal(t, "de", l.Users[u].Locale)
+		assert.Equal(t, malefiz.UserSettings{Locale: "pt-BR"}, l.Users["newcomer"])
+	})
+}

@@ -41,6 +41,11 @@ type Effect struct {
 	Payload   []byte // the request, opaque to the store
 	Attempts  int    // deliveries tried before this one
 	CreatedAt time.Time
+	// LeaseUntil is when the claim of the process that got the effect
+	// runs out (set by ClaimEffects, ClaimedEffects and a Commit with an
+	// Owner; RenewClaims moves it), in the store's time. Zero: not
+	// claimed.
+	LeaseUntil time.Time
 }
 
 // Superseded is the result of a queued effect replaced by a newer one of its
@@ -106,6 +111,9 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 			return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
 		}
 		e.GameID, e.CreatedAt, e.Attempts = gameID, now, 0
+		if held != nil {
+			e.LeaseUntil = now.Add(lease)
+		}
 		out[i] = e
 	}
 	return out, nil
@@ -194,6 +202,7 @@ func (db *DB) ClaimEffects(ctx context.Context, owner string, lease time.Duratio
 		[]any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
 		func(rows *sql.Rows) error {
 			e, err := scanEffect(rows)
+			e.LeaseUntil = now.Add(lease)
 			effects = append(effects, e)
 			return err
 		})
@@ -218,7 +227,7 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	defer tx.Rollback()
 	now := db.now().UnixMilli()
 	rows, err := tx.QueryContext(ctx, `SELECT `+effectColumns+`,
-			lease_owner = ? AND coalesce(lease_until, 0) > ? AND next_at <= ?
+			lease_owner = ? AND coalesce(lease_until, 0) > ? AND next_at <= ?, coalesce(lease_until, 0)
 		FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL ORDER BY id`, owner, now, now, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: claimed effects: %w", err)
@@ -227,15 +236,16 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 	var out []Effect
 	for rows.Next() {
 		var e Effect
-		var created int64
+		var created, until int64
 		var mine bool
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created, &mine); err != nil {
+		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created, &mine, &until); err != nil {
 			return nil, fmt.Errorf("store: claimed effects: %w", err)
 		}
 		if !mine {
 			break
 		}
 		e.CreatedAt = time.UnixMilli(created).UTC()
+		e.LeaseUntil = time.UnixMilli(until).UTC()
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -369,6 +379,42 @@ func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []D
 		return fmt.Errorf("store: effect %d: %w", first, err)
 	}
 	return nil
+}
+
+// RenewClaims keeps owner's live claims on the effects ids for lease from
+// now, and returns when they run out then: a process whose delivery of
+// several effects outlasts half its claim keeps the rest from another
+// process, which would send them again. When one of them is no longer
+// owner's (its claim ran out, or it was recorded), none is renewed
+// (ErrLeaseLost).
+func (db *DB) RenewClaims(ctx context.Context, owner string, ids []int64, lease time.Duration) (time.Time, error) {
+	now := db.now()
+	until := now.Add(lease)
+	if len(ids) == 0 {
+		return until, nil
+	}
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: renew claims: %w", err)
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		res, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_until = ?
+			WHERE id = ? AND lease_owner = ? AND done_at IS NULL AND lease_until > ?`,
+			until.UnixMilli(), id, owner, now.UnixMilli())
+		if err != nil {
+			return time.Time{}, fmt.Errorf("store: renew claims: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return time.Time{}, fmt.Errorf("store: renew claims: %w", err)
+		} else if n == 0 {
+			return time.Time{}, fmt.Errorf("store: renew claim of effect %d: %w", id, ErrLeaseLost)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return time.Time{}, fmt.Errorf("store: renew claims: %w", err)
+	}
+	return until, nil
 }
 
 // RetryEffect records a failed attempt of effect id and puts it back for

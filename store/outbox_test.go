@@ -308,3 +308,48 @@ func TestCreatedCommitsWhatNamesTheGameWithIt(t *testing.T) {
 		}
 	})
 }
+
+// TestRenewClaims: a live claim renewed lasts a lease from then, and the
+// effects the claim gave carry when it runs out; a claim that ran out,
+// another owner's or a recorded effect's is not renewed, and then none
+// of the list is.
+func TestRenewClaims(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		g := newGame("c1")
+		written := commitWithEffects(t, db, g, "p1", effect("post", "a"), effect("post", "b"), effect("post", "c"))
+		lease := 30 * time.Second
+		assert.Equal(t, c.Now().Add(lease), written[0].LeaseUntil, "a commit's claim")
+		held, err := db.ClaimedEffects(ctxT(t), "p1", g.ID)
+		require.NoError(t, err)
+		require.Len(t, held, 3)
+		assert.Equal(t, c.Now().Add(lease), held[2].LeaseUntil)
+
+		c.Advance(20 * time.Second)
+		until, err := db.RenewClaims(ctxT(t), "p1", []int64{written[1].ID, written[2].ID}, lease)
+		require.NoError(t, err)
+		assert.Equal(t, c.Now().Add(lease), until)
+		_, err = db.RenewClaims(ctxT(t), "p2", []int64{written[1].ID}, lease)
+		require.ErrorIs(t, err, store.ErrLeaseLost, "another owner's claim")
+
+		c.Advance(15 * time.Second) // a's claim ran out; b's and c's live on
+		_, err = db.RenewClaims(ctxT(t), "p1", []int64{written[2].ID, written[0].ID}, lease)
+		require.ErrorIs(t, err, store.ErrLeaseLost, "a claim that ran out")
+		got, err := db.ClaimEffects(ctxT(t), "p2", lease, 10)
+		require.NoError(t, err)
+		require.Len(t, got, 1, "only a, whose claim ran out")
+		assert.Equal(t, written[0].ID, got[0].ID)
+		assert.Equal(t, c.Now().Add(lease), got[0].LeaseUntil, "a claim's end")
+		require.NoError(t, db.RecordDeliveries(ctxT(t), "p2", []store.Delivery{{ID: got[0].ID, Result: "m1"}}))
+		_, err = db.RenewClaims(ctxT(t), "p2", []int64{got[0].ID}, lease)
+		require.ErrorIs(t, err, store.ErrLeaseLost, "a recorded effect")
+
+		// Once b's and c's renewed claims ran out, the loop takes b,
+		// the head of the queue.
+		c.Advance(16 * time.Second)
+		got, err = db.ClaimEffects(ctxT(t), "p2", lease, 10)
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.Equal(t, written[1].ID, got[0].ID, "b, the head, once both claims ran out")
+	})
+}

@@ -91,3 +91,41 @@ func TestUserSettingsAndGames(t *testing.T) {
 		assert.Equal(t, mine.ID, games[0].ID)
 	})
 }
+
+// HostedLobbies counts a host's lobbies in every channel of one guild:
+// not another host's, not another guild's, not a running or ended game.
+func TestHostedLobbies(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, _ := openTest(t, b)
+		lobby := func(guild, channel, host string) *malefiz.Game {
+			g := newGame(channel)
+			g.GuildID, g.HostID, g.Status, g.Threaded = guild, host, malefiz.StatusLobby, true
+			require.NoError(t, db.CreateGame(ctxT(t), g))
+			return g
+		}
+		lobby("guild1", "a", "u1")
+		lobby("guild1", "b", "u1")
+		ended := lobby("guild1", "c", "u1")
+		lobby("guild1", "a", "u2")
+		lobby("guild2", "a", "u1")
+		running := newGame("d")
+		running.Threaded = true
+		require.NoError(t, db.CreateGame(ctxT(t), running)) // hosted by u1
+		ended.Status = malefiz.StatusCancelled
+		require.NoError(t, db.UpdateGame(ctxT(t), ended))
+
+		for _, c := range []struct {
+			name, guild, host string
+			want              int
+		}{
+			{"every channel", "guild1", "u1", 2},
+			{"another host", "guild1", "u2", 1},
+			{"another guild", "guild2", "u1", 1},
+			{"none", "guild1", "u3", 0},
+		} {
+			got, err := db.HostedLobbies(ctxT(t), c.guild, c.host)
+			require.NoError(t, err, c.name)
+			assert.Equal(t, c.want, got, c.name)
+		}
+	})
+}

@@ -17,14 +17,15 @@ func (db *DB) UserSettings(ctx context.Context, userID string) (malefiz.UserSett
 	}
 	defer tx.Rollback()
 	var s malefiz.UserSettings
-	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused, ping_always FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused, &s.PingAlways)
+	err = tx.QueryRowContext(ctx, `SELECT dm, dm_refused, ping_always, locale FROM user_settings WHERE user_id = ?`, userID).Scan(&s.DM, &s.DMRefused, &s.PingAlways, &s.Locale)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return malefiz.UserSettings{}, fmt.Errorf("store: settings of user %s: %w", userID, err)
 	}
 	return s, tx.Commit()
 }
 
-// SetUserSettings stores a user's settings.
+// SetUserSettings stores a user's settings, all but their locale (which
+// SetUserLocale keeps).
 func (db *DB) SetUserSettings(ctx context.Context, userID string, s malefiz.UserSettings) error {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
@@ -38,6 +39,25 @@ func (db *DB) SetUserSettings(ctx context.Context, userID string, s malefiz.User
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: settings of user %s: %w", userID, err)
+	}
+	return nil
+}
+
+// SetUserLocale records userID's Discord locale ("de", "pt-BR"), as an
+// interaction or the Activity's sign-in gave it; their other settings stay
+// as they are.
+func (db *DB) SetUserLocale(ctx context.Context, userID, locale string) error {
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: locale of user %s: %w", userID, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO user_settings (user_id, locale) VALUES (?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale`, userID, locale); err != nil {
+		return fmt.Errorf("store: locale of user %s: %w", userID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: locale of user %s: %w", userID, err)
 	}
 	return nil
 }

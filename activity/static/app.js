@@ -74,11 +74,17 @@ async function signIn(cfg) {
   });
   // Where the Activity was opened, as the client says; the server
   // believes the guild once Discord says the user is a member there.
-  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "" });
+  // Locale: the language of a refusal before Discord names the user.
+  const tok = await api("POST", "api/token", { Code: code, Guild: sdk.guildId || "", Channel: sdk.channelId || "",
+    Locale: navigator.language || "" });
   await sdk.commands.authenticate({ access_token: tok.access_token });
   state.session = tok.session;
   state.texts = tok.texts;
   state.user = tok.user;
+  // The session lives two hours: renewed every half hour while the page
+  // is open (up to the evening the sign-in allows), and said again on
+  // the socket, which the server would otherwise close as it expires.
+  setInterval(renewSession, 30 * 60 * 1000);
   return sdk;
 }
 
@@ -645,6 +651,19 @@ async function request(key, path, body) {
   }
 }
 
+// renewSession asks the server for the session again, later expiring,
+// and tells the open socket.
+async function renewSession() {
+  try {
+    const r = await api("POST", "api/session");
+    if (!r || !r.session) return;
+    state.session = r.session;
+    if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+      state.socket.send(JSON.stringify({ Session: state.session }));
+    }
+  } catch (e) { /* the socket closes with 4001 when it expires */ }
+}
+
 // listen opens the game's socket: the session first, then a Live after
 // every change; it reconnects when the socket drops.
 function listen(delay = 500) {
@@ -673,6 +692,7 @@ function listen(delay = 500) {
   ws.onclose = (e) => {
     if (e.code === 4001) { note(state.texts.signInFailed); return; }
     if (e.code === 4004) return; // refused, said in the note
+    if (e.code === 4008) return; // a newer board of this user took its place
     note(state.texts.reconnecting);
     setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
   };
@@ -681,6 +701,7 @@ function listen(delay = 500) {
 async function main() {
   const cfg = await api("GET", "api/config?locale=" + encodeURIComponent(navigator.language || "en-US"));
   state.texts = cfg.texts;
+  document.documentElement.lang = (state.texts.lang || "en");
   note(state.texts.connecting);
   state.layout = await api("GET", "api/layout");
   drawBase($("board"));

@@ -15,11 +15,14 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	textlang "golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 )
 
 // Key is the key of a message in the catalog.
@@ -52,6 +55,10 @@ var pluralArg = map[Key]int{
 	TimerTakenOver:    1,
 	ErrBadBots:        0,
 	ReasonAdvances:    0,
+	// Counts with decimals (Tenths).
+	PlaceOwnCost: 0,
+	PlaceSlows:   1,
+	ReasonSlows:  1,
 	// The coach (issue 32).
 	CoachBlunders:      0,
 	CoachInaccuracies:  0,
@@ -210,8 +217,35 @@ func (c *Catalog) Tr(lang string, key Key, args ...any) string {
 	if len(args) == 0 {
 		return text
 	}
+	cloned := false
+	for i, a := range args {
+		if d, ok := a.(Tenths); ok {
+			if !cloned {
+				args, cloned = slices.Clone(args), true
+			}
+			args[i] = d.Format(l)
+		}
+	}
 	return fmt.Sprintf(text, args...)
 }
+
+// Tenths is a count with one decimal ("+1.5 turns"), as an argument of
+// Tr: the text gets it written the way the language writes numbers
+// (1.5, 1,5; a %s verb), and as a message's count (pluralArg) it picks the
+// plural form by the language's CLDR rules for decimals ("+1,5 tour" in
+// French, "+1,5 tury" in Polish), which a number passed as text hides.
+type Tenths float64
+
+// Format writes d with one decimal as lang writes numbers (CLDR, through
+// golang.org/x/text).
+func (d Tenths) Format(lang string) string {
+	p := message.NewPrinter(textlang.Make(lang))
+	return p.Sprint(number.Decimal(float64(d), number.MinFractionDigits(1), number.MaxFractionDigits(1), number.NoSeparator()))
+}
+
+// operand is d as go-i18n's plural operands read a decimal: "1.5", with
+// its one visible decimal (so that English says "1.0 turns").
+func (d Tenths) operand() string { return strconv.FormatFloat(float64(d), 'f', 1, 64) }
 
 // Text returns key's text in lang, the plural form its count argument picks
 // if it has one, not yet formatted.
@@ -227,10 +261,14 @@ func (c *Catalog) Text(lang string, key Key, args []any) string {
 	if !plural || i >= len(args) {
 		return m.Other
 	}
-	if zeroIsOther[lang] && fmt.Sprint(args[i]) == "0" {
+	count := args[i]
+	if d, ok := count.(Tenths); ok {
+		count = d.operand()
+	}
+	if zeroIsOther[lang] && (fmt.Sprint(count) == "0" || count == "0.0") {
 		return m.Other
 	}
-	text, err := c.localizers[lang].Localize(&i18n.LocalizeConfig{MessageID: string(key), PluralCount: args[i]})
+	text, err := c.localizers[lang].Localize(&i18n.LocalizeConfig{MessageID: string(key), PluralCount: count})
 	if err != nil && text == "" {
 		return m.Other
 	}

@@ -117,3 +117,37 @@ func TestMissingTranslationFallsBackToEnglish(t *testing.T) {
 	_, err = Load(fstest.MapFS{"locales/xx.toml": {Data: []byte("\"a\" = \"Rollen\"\n")}})
 	assert.Error(t, err, "a catalog without English")
 }
+
+// TestTenthsFollowThePluralRulesForDecimals: a count with a decimal picks
+// its form by the language's CLDR rule for decimals (French and Brazilian
+// Portuguese count 1,5 as one, English and German 1.0 as other, Polish
+// any decimal as other) and is written as the language writes numbers.
+func TestTenthsFollowThePluralRulesForDecimals(t *testing.T) {
+	for _, c := range []struct {
+		lang  string
+		turns Tenths
+		want  string
+	}{
+		{"en", 1.5, "in your own way: you +1.5 turns to the goal"},
+		{"en", 1, "in your own way: you +1.0 turns to the goal"},
+		{"fr", 1.5, "te gêne toi-même : +1,5 tour jusqu'à l'arrivée"},
+		{"fr", 2.5, "te gêne toi-même : +2,5 tours jusqu'à l'arrivée"},
+		{"pt-BR", 1.5, "atrapalha você mesmo: +1,5 turno até a chegada"},
+		{"pt-BR", 2, "atrapalha você mesmo: +2,0 turnos até a chegada"},
+		{"de", 1, "steht dir selbst im Weg: +1,0 Züge bis zum Ziel für dich"},
+		{"pl", 1.5, "stoi na drodze także tobie: +1,5 tury do mety"},
+		{"es", 0.5, "te estorba a ti: +0,5 turnos más hasta la meta"},
+	} {
+		t.Run(c.lang+" "+c.turns.operand(), func(t *testing.T) {
+			assert.Equal(t, c.want, Tr(c.lang, PlaceOwnCost, c.turns))
+		})
+	}
+}
+
+// TestTenthsLeaveTheArgumentsAlone: Tr writes a Tenths into its text
+// without changing the caller's arguments.
+func TestTenthsLeaveTheArgumentsAlone(t *testing.T) {
+	args := []any{"🔵 Ben", Tenths(2.5)}
+	require.Equal(t, "🔵 Ben +2,5 Züge bis zum Ziel", Tr("de", PlaceSlows, args...))
+	assert.Equal(t, Tenths(2.5), args[1])
+}

@@ -83,6 +83,7 @@ type Store interface {
 	HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error)
 	Outdated(ctx context.Context, e store.Effect) (bool, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
+	RenewClaims(ctx context.Context, owner string, ids []int64, lease time.Duration) (time.Time, error)
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
 	NextEffectAt(ctx context.Context) (time.Time, bool, error)
@@ -371,7 +372,20 @@ func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []
 		s.noteRecords(g.ID, done)
 	}()
 	posted := make([]string, len(effects)) // the message IDs of the posts
+	until := claimsEnd(effects)
 	for i, e := range effects {
+		if !s.db.Time().Add(Lease / 2).Before(until) {
+			// Half the claim is gone (Discord's buckets held the
+			// batch back, say): what went out is recorded and the
+			// rest kept, or another process would send it all again.
+			var err error
+			if until, err = s.keepClaims(ctx, g.ID, done, effects[i:]); err != nil {
+				s.log.Error("outbox: could not keep the claims", "game", g.ID, "err", err)
+				s.Nudge()
+				return refused
+			}
+			done = nil
+		}
 		ef := efs[i]
 		if k := ef.LinkTo; linked && k > 0 && k <= i {
 			ef.linked = posted[k-1]
@@ -395,6 +409,31 @@ func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []
 		}
 	}
 	return refused
+}
+
+// claimsEnd is when the first of the claims on effects runs out.
+func claimsEnd(effects []store.Effect) time.Time {
+	var end time.Time
+	for _, e := range effects {
+		if end.IsZero() || e.LeaseUntil.Before(end) {
+			end = e.LeaseUntil
+		}
+	}
+	return end
+}
+
+// keepClaims records the deliveries done so far and renews the claims on
+// the effects of game gameID still to go; it returns when those run out.
+func (s *Sender) keepClaims(ctx context.Context, gameID int64, done []store.Delivery, rest []store.Effect) (time.Time, error) {
+	if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
+		return time.Time{}, err
+	}
+	s.noteRecords(gameID, done)
+	ids := make([]int64, len(rest))
+	for i, e := range rest {
+		ids[i] = e.ID
+	}
+	return s.db.RenewClaims(ctx, s.owner, ids, Lease)
 }
 
 // Run delivers the outbox until ctx ends: what could not be delivered at

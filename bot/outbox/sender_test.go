@@ -778,3 +778,36 @@ func TestTheBrakeHoldsBackWhatCanWait(t *testing.T) {
 	assert.False(t, states[1].NextAt.Before(e.clock.Now().Add(7*time.Minute).Truncate(time.Millisecond)), "not before the window named: %v", states[1].NextAt)
 	assert.Equal(t, 0, e.pass(s, maxBackoff), "not after the longest backoff")
 }
+
+// TestASlowBatchKeepsItsClaims: a process whose delivery of a commit's
+// effects outlasts half its claim (each post held back 3/4 of a lease)
+// records what went out and keeps the rest, so that another process's
+// loop, passing once the first claim would have run out, takes nothing
+// and sends nothing twice. Before, the deliveries were recorded only at
+// the batch's end: the other process sent all three again.
+func TestASlowBatchKeepsItsClaims(t *testing.T) {
+	e := newEnv(t)
+	other := e.sender("p2")
+	slow := 3 * Lease / 4
+	var took []int
+	var hold func(fakediscord.Call) bool
+	hold = func(fakediscord.Call) bool {
+		// The post took 3/4 of a lease; by the next one, the other
+		// process's loop passes.
+		e.clock.Advance(slow)
+		e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
+			took = append(took, e.pass(other, 0))
+			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, hold)
+			return false
+		})
+		return false
+	}
+	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, hold)
+	require.NoError(t, e.deliver(post("one", malefiz.RoleTurn), post("two", ""), post("three", "")))
+	assert.Equal(t, []int{0, 0}, took, "the other process took none of the effects")
+	assert.Equal(t, []string{"one", "two", "three"}, e.messages(e.game.ChannelID), "each sent once")
+	for _, st := range e.effects() {
+		assert.True(t, st.Done && !st.Failed, "effect %d", st.ID)
+	}
+	assert.Zero(t, e.pass(other, Lease), "nothing left")
+}

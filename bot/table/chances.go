@@ -7,10 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-	"golang.org/x/text/number"
-
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
@@ -76,7 +72,7 @@ func (t *Table) why(lang string, turn, i int) (string, said) {
 // reasonText puts a computer's reason for its move into words in lang; ""
 // only for a move that wins (its line says it reached the goal).
 func (t *Table) reasonText(lang string, r ai.Reason) string {
-	who := func() string { return t.seatLabel(t.SeatByColor(r.Color)) }
+	who := func() string { return t.seatLabelIn(lang, t.SeatByColor(r.Color)) }
 	switch r.Kind {
 	case ai.ReasonCaptures:
 		if r.Lead {
@@ -84,7 +80,7 @@ func (t *Table) reasonText(lang string, r ai.Reason) string {
 		}
 		return tr(lang, locales.ReasonCaptures, who())
 	case ai.ReasonBlocks:
-		return tr(lang, locales.ReasonSlows, who(), tenths(lang, r.Turns))
+		return tr(lang, locales.ReasonSlows, who(), locales.Tenths(r.Turns))
 	case ai.ReasonRuns:
 		return tr(lang, locales.ReasonRuns)
 	case ai.ReasonEnters:
@@ -101,13 +97,6 @@ func (t *Table) reasonText(lang string, r ai.Reason) string {
 		return tr(lang, locales.ReasonWaits)
 	}
 	return ""
-}
-
-// tenths writes x with one decimal the way lang writes numbers (1.5,
-// 1,5).
-func tenths(lang string, x float64) string {
-	p := message.NewPrinter(language.Make(lang))
-	return p.Sprint(number.Decimal(x, number.MinFractionDigits(1), number.MaxFractionDigits(1), number.NoSeparator()))
 }
 
 // explain records why the computer plays mv, the move it chose for the
@@ -142,9 +131,9 @@ func (t *Table) suggestions(lang string) []suggestion {
 		s := suggestion{Square: p.Square}
 		switch p.Kind {
 		case ai.PlaceBlocks:
-			s.Reason = tr(lang, locales.PlaceSlows, t.plainLabel(t.SeatByColor(p.Color)), tenths(lang, p.Turns))
+			s.Reason = tr(lang, locales.PlaceSlows, t.plainLabel(t.SeatByColor(p.Color)), locales.Tenths(p.Turns))
 		case ai.PlaceOwnWay:
-			s.Reason = tr(lang, locales.PlaceOwnCost, tenths(lang, p.Turns))
+			s.Reason = tr(lang, locales.PlaceOwnCost, locales.Tenths(p.Turns))
 		default:
 			s.Reason = tr(lang, locales.PlaceAside)
 		}

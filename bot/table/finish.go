@@ -24,7 +24,8 @@ func (t *Table) finish() {
 	t.edit(malefiz.RoleLobby, t.CardMessage(), false)
 	for _, s := range t.Game.Seats {
 		if s.UserID != "" && !s.Left {
-			t.notify(s.UserID, tr(t.Game.Locale, locales.DmEnded, t.Game.ID, t.seatLabel(winner), LinkPlaceholder), malefiz.RoleLobby)
+			lang := t.LangOf(s.UserID)
+			t.notify(s.UserID, tr(lang, locales.DmEnded, t.Game.ID, t.seatLabelIn(lang, winner), LinkPlaceholder), malefiz.RoleLobby)
 		}
 	}
 	t.settle()
@@ -77,7 +78,7 @@ func (t *Table) Resign(a Actor) error {
 	if a.Click {
 		// Confirmed on the private question: it says so, and the
 		// game's place hears of it.
-		t.answer(Update, Text(tr(a.Lang, locales.GameResigned, t.seatLabel(seat))))
+		t.answer(Update, Text(tr(a.Lang, locales.GameResigned, t.seatLabelIn(a.Lang, seat))))
 		t.post(Text(line), "")
 	} else {
 		t.answer(Public, Text(line))
@@ -103,9 +104,8 @@ func (t *Table) Resign(a Actor) error {
 }
 
 // turnDM is the direct message of a turn that begins: the game, the roll
-// (when rolled already) and the link.
-func (t *Table) turnDM() string {
-	lang := t.Game.Locale
+// (when rolled already) and the link, in lang (the player's).
+func (t *Table) turnDM(lang string) string {
 	if t.State.Phase() != engine.PhaseRoll {
 		return tr(lang, locales.DmTurnRolled, t.Game.ID, t.State.Rolled(), LinkPlaceholder)
 	}

@@ -25,7 +25,7 @@ func (t *Table) GameLine(userID, lang string) string {
 			}
 			players = append(players, who)
 		} else {
-			players = append(players, t.seatLabel(s))
+			players = append(players, t.seatLabelIn(lang, s))
 		}
 	}
 	link := "https://discord.com/channels/" + sg.GuildID + "/" + sg.ChannelID + "/" + sg.LobbyMessageID
@@ -39,7 +39,7 @@ func (t *Table) GameLine(userID, lang string) string {
 	case seat != nil && seat.UserID == userID && seat.Computer == "":
 		line = "🎲 " + line + " · " + tr(lang, locales.GamesYourTurn, sg.Deadline.Unix())
 	case seat != nil:
-		line += " · " + tr(lang, locales.GamesTheirTurn, t.seatLabel(seat))
+		line += " · " + tr(lang, locales.GamesTheirTurn, t.seatLabelIn(lang, seat))
 	}
 	return line
 }
@@ -61,7 +61,8 @@ func LobbyLink(g *malefiz.Game) string {
 // PrivateBoard is the answer to /malefiz board: a private copy of the
 // lobby (without its buttons, which keep the lobby message the one place
 // it changes), or the board as it stands with whose turn it is and a jump
-// link to the live turn message, whose buttons the player to move uses.
+// link to the live turn message, whose buttons the player to move uses;
+// the board's texts are in a's language.
 func (t *Table) PrivateBoard(a Actor) error {
 	switch {
 	case t.Game.Status == malefiz.StatusLobby:

@@ -344,3 +344,18 @@ func onlyAsides(buttons []Button) bool {
 	}
 	return len(buttons) > 0
 }
+
+// Viewer is whom userID's Live is the same as: userID when they are the
+// host or hold a seat (the game reads differently to them), else "", a
+// watcher, whom every watcher's Live equals.
+func (t *Table) Viewer(userID string) string {
+	if userID == "" || t.Game.HostID == userID {
+		return userID
+	}
+	for _, s := range t.Game.Seats {
+		if s.UserID == userID {
+			return userID
+		}
+	}
+	return ""
+}

@@ -414,3 +414,31 @@ func FormatDuration(lang string, d time.Duration) string {
 	}
 	return tr(lang, locales.DurationMinutes, int(h*60+0.5))
 }
+
+// LobbyCaps bound the open lobbies (games not started yet), each a card
+// that delays its channel's other messages: PerUser hosted by one user in
+// all of a server's channels, PerChannel in one channel. 0 or less is no
+// bound. A started game is no longer a lobby and counts for neither.
+type LobbyCaps struct {
+	PerUser, PerChannel int
+}
+
+// CheckOpen decides whether a user who hosts hosted lobbies in the server
+// may open one more in a channel whose open games are open: refused, in
+// the command's words, once the user hosts PerUser lobbies or the channel
+// has PerChannel.
+func (c LobbyCaps) CheckOpen(open []*malefiz.Game, hosted int) error {
+	lobbies := 0
+	for _, g := range open {
+		if g.Status == malefiz.StatusLobby {
+			lobbies++
+		}
+	}
+	if c.PerUser > 0 && hosted >= c.PerUser {
+		return Refuse(locales.ErrTooManyLobbies, c.PerUser)
+	}
+	if c.PerChannel > 0 && lobbies >= c.PerChannel {
+		return Refuse(locales.ErrChannelLobbiesFull, c.PerChannel)
+	}
+	return nil
+}

@@ -43,6 +43,11 @@ type Table struct {
 	// PingAlways are the users whose every turn pings them
 	// (/malefiz notify ping:always), even while they are playing.
 	PingAlways map[string]bool
+	// Locales are the users' Discord locales ("de", "pt-BR"), by user:
+	// what is private to one of them and made without an interaction of
+	// theirs (their direct messages) is in their language; a user without
+	// one reads the server's (LangOf).
+	Locales map[string]string
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)
@@ -149,6 +154,15 @@ func (e *Refusal) Error() string { return locales.Tr("en", e.Key, e.Args...) }
 func Refuse(key locales.Key, args ...any) error { return &Refusal{Key: key, Args: args} }
 
 // tr is locales.Tr.
+// LangOf is the language of what is private to userID and made without an
+// interaction of theirs: their stored locale, else the server's.
+func (t *Table) LangOf(userID string) string {
+	if l := t.Locales[userID]; l != "" {
+		return l
+	}
+	return t.Game.Locale
+}
+
 func tr(lang string, key locales.Key, args ...any) string { return locales.Tr(lang, key, args...) }
 
 // record appends an event to the game's log.

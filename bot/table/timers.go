@@ -67,5 +67,5 @@ func (t *Table) remind() {
 	v := Message{Content: tr(g.Locale, locales.TimerReminder, Mention(seat.UserID), g.ID, g.Deadline.Unix()),
 		Pings: []string{seat.UserID}, ReplyTo: g.TurnMessageID}
 	t.post(v, malefiz.RoleReminder)
-	t.notify(seat.UserID, tr(g.Locale, locales.DmReminder, g.ID, g.Deadline.Unix(), LinkPlaceholder), malefiz.RoleTurn)
+	t.notify(seat.UserID, tr(t.LangOf(seat.UserID), locales.DmReminder, g.ID, g.Deadline.Unix(), LinkPlaceholder), malefiz.RoleTurn)
 }

@@ -249,7 +249,7 @@ func (t *Table) openNext() {
 	// The direct message follows the ping's rule: none while the player
 	// is there (acted in the game within QuietFor), unless ping:always.
 	if seat := t.ToMove(); seat != nil && seat.UserID != "" && !t.quiet(seat) {
-		t.notify(seat.UserID, t.turnDM(), malefiz.RoleTurn)
+		t.notify(seat.UserID, t.turnDM(t.LangOf(seat.UserID)), malefiz.RoleTurn)
 	}
 	t.edit(malefiz.RoleLobby, t.CardMessage(), false)
 }

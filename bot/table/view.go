@@ -31,7 +31,7 @@ type TurnOptions struct {
 	Row        int    // placement: the row whose squares the menu lists
 	Private    bool   // a private look at the board: no ping, buttons only for the mover
 	Viewer     string // with Private: who looks; others read whose turn it is
-	Lang       string // with Private: the viewer's language (default: the game's)
+	Lang       string // with Private: the viewer's language; the server's when empty
 }
 
 // choices are the moves a player chooses between, one per FROM-TO (a move
@@ -42,13 +42,18 @@ func choices(g *engine.Game) []engine.Move { return render.Choices(g.LegalMoves(
 // SeatLabel names a seat for messages everyone reads: colour and name.
 func (t *Table) SeatLabel(s *malefiz.Seat) string { return t.seatLabel(s) }
 
-// seatLabel names a seat for messages: colour and name.
-func (t *Table) seatLabel(s *malefiz.Seat) string {
+// seatLabel names a seat for messages everyone reads: colour and name,
+// in the server's language.
+func (t *Table) seatLabel(s *malefiz.Seat) string { return t.seatLabelIn(t.Game.Locale, s) }
+
+// seatLabelIn names a seat in lang: colour and name (a computer's name is
+// translated), for a text in lang, private ones included.
+func (t *Table) seatLabelIn(lang string, s *malefiz.Seat) string {
 	if s == nil {
 		return "?"
 	}
 	c := SeatColor(s)
-	name := seatName(t.Game.Locale, s, Quote)
+	name := seatName(lang, s, Quote)
 	if !c.Valid() {
 		return name
 	}
@@ -193,17 +198,17 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		if o.Private {
 			return tr(lang, you, args...)
 		}
-		return tr(lang, them, append([]any{t.seatLabel(seat)}, args...)...)
+		return tr(lang, them, append([]any{t.seatLabelIn(lang, seat)}, args...)...)
 	}
 	// A private look by someone not to move says whose turn it is.
 	onlooker := o.Private && (seat == nil || seat.UserID != o.Viewer || seat.Computer != "")
 	if onlooker {
 		switch t.State.Phase() {
 		case engine.PhaseRoll:
-			desc = append(desc, tr(lang, locales.BoardOthersRoll, t.seatLabel(seat)))
+			desc = append(desc, tr(lang, locales.BoardOthersRoll, t.seatLabelIn(lang, seat)))
 		default:
 			sc.Roll = t.State.Rolled()
-			desc = append(desc, tr(lang, locales.BoardOthersMove, t.seatLabel(seat), t.State.Rolled()))
+			desc = append(desc, tr(lang, locales.BoardOthersMove, t.seatLabelIn(lang, seat), t.State.Rolled()))
 		}
 	}
 	switch phase := t.State.Phase(); {
@@ -310,7 +315,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		desc = append(desc, tr(lang, locales.TurnDeadline, t.Game.Deadline.Unix()))
 	}
 	embed := Embed{
-		Title:       tr(lang, locales.TurnTitle, turn, t.seatLabel(seat)),
+		Title:       tr(lang, locales.TurnTitle, turn, t.seatLabelIn(lang, seat)),
 		Description: strings.Join(desc, "\n"),
 		Color:       ColorRGB[color],
 		Board:       true,

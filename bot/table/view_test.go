@@ -109,7 +109,7 @@ func TestSuggestedPlacementsBlockTheLeader(t *testing.T) {
 	}
 	// Green on i7 is the one to stop: the best square blocks it, and says
 	// by how much.
-	assert.Equal(t, tr("en", locales.PlaceSlows, "🟢 Ben", "0.4"), got[0].Reason)
+	assert.Equal(t, tr("en", locales.PlaceSlows, "🟢 Ben", locales.Tenths(0.4)), got[0].Reason)
 	assert.Equal(t, tr("en", locales.PlaceAside), got[1].Reason)
 	// The buttons are the suggestions, best first, each with its reason.
 	buttons := tb.Reply.Message.Rows[0].Buttons

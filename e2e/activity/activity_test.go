@@ -14,12 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/activity"
+	"github.com/malefiz-discord/malefiz/bot/locales"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -460,7 +462,11 @@ func TestPlayOnTheBoard(t *testing.T) {
 // TestGlobalCommandsKeepTheEntryPoint starts the bot with the Activity on
 // and its commands registered globally, on an app whose Activities are
 // enabled: the overwrite keeps Discord's Entry Point command (Discord
-// refuses one that leaves it out).
+// refuses one that leaves it out), now with its description, and every
+// command, subcommand and option has its name and description in the
+// bot's eight languages (English the default, the others as Discord's
+// localizations, which the stand-in checks as Discord does). A German
+// browser's sign-in refused before Discord names the user reads German.
 func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 	fake := fakediscord.New(t, fakediscord.WithApplicationFlags(fakediscord.ApplicationFlagEmbedded))
 	entry := fake.Commands("")[0]
@@ -468,6 +474,7 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 	cfg.Discord.Token, cfg.Discord.APIURL = fake.Token(), fake.URL()
 	cfg.Discord.ClientSecret = fake.ClientSecret()
 	cfg.Database.Path = filepath.Join(t.TempDir(), "malefiz.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
 	var logs harness.LogBuffer
 	m := &serve.Main{Config: cfg, Logger: harness.Logger(&logs)}
 	require.NoError(t, m.Run(t.Context()))
@@ -479,10 +486,49 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 		names = append(names, c.Name)
 		if c.Type == fakediscord.CommandTypePrimaryEntryPoint {
 			assert.Equal(t, entry.ID, c.ID, "the Entry Point is kept as it was")
+			assert.Equal(t, locales.Tr("en", locales.ButtonBoard), c.Description)
 		}
+		inEightLanguages(t, c.Name, c.NameLocalizations, c.DescriptionLocalizations)
+		var walk func(opts []*discordgo.ApplicationCommandOption)
+		walk = func(opts []*discordgo.ApplicationCommandOption) {
+			for _, o := range opts {
+				inEightLanguages(t, c.Name+" "+o.Name, &o.NameLocalizations, &o.DescriptionLocalizations)
+				walk(o.Options)
+			}
+		}
+		walk(c.Options)
 	}
 	assert.ElementsMatch(t, []string{"malefiz", "launch"}, names)
 	assert.NotContains(t, logs.String(), "could not register")
+
+	req, err := http.NewRequest(http.MethodPost, "http://"+m.HTTPAddr()+"/.proxy/api/token",
+		strings.NewReader(`{"Code": "forged", "Guild": "", "Channel": ""}`))
+	require.NoError(t, err)
+	req.Header.Set("Accept-Language", "de-DE,de;q=0.9,en;q=0.5")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var refusal map[string]string
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&refusal))
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Equal(t, locales.Tr("de", locales.ActivitySignInFailed), refusal["error"], "refused in German before sign-in")
+}
+
+// otherLocales are Discord's locales of the bot's seven languages besides
+// English, which is every command's default.
+var otherLocales = []discordgo.Locale{discordgo.German, discordgo.SpanishES, discordgo.French, discordgo.Italian,
+	discordgo.Dutch, discordgo.Polish, discordgo.PortugueseBR}
+
+// inEightLanguages checks that what has names and descriptions has both
+// in each of otherLocales.
+func inEightLanguages(t *testing.T, what string, names, descs *map[discordgo.Locale]string) {
+	t.Helper()
+	require.NotNil(t, names, "%s: no name_localizations", what)
+	require.NotNil(t, descs, "%s: no description_localizations", what)
+	for _, l := range otherLocales {
+		assert.NotEmpty(t, (*names)[l], "%s: no name in %s", what, l)
+		assert.NotEmpty(t, (*descs)[l], "%s: no description in %s", what, l)
+	}
 }
 
 // TestActivityLobby takes a seat and starts the game from the Activity:

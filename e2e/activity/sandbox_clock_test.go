@@ -116,6 +116,13 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 		}
 		return false
 	}, 5*time.Second, 5*time.Millisecond, "the thread's archive duration is set")
+	// And everything the game's end posts in the thread has landed: a
+	// post held back by a loaded machine past the first skip would
+	// restart the thread's hour (CI once saw it).
+	require.Eventually(t, func() bool {
+		n, err := app.Main.DB().PendingEffects(t.Context())
+		return err == nil && n == 0
+	}, 10*time.Second, 5*time.Millisecond, "the outbox is empty")
 	post("/api/skip", map[string]string{"by": "30m"})
 	assert.False(t, thread().Archived, "half an hour after the result the players can still talk there")
 	post("/api/skip", map[string]string{"by": "31m"})

@@ -19,8 +19,9 @@ import (
 
 // englishWords are words of the English texts that no text of the other
 // languages uses: one of them in a Spanish channel means a text was left in
-// English.
-var englishWords = regexp.MustCompile(`(?i)\b(the|you|your|turns?|roll(ed)?|wins?|games?|seats?|pawns?|move|choose|runs|out|board|hours?|days?|minutes?|host|join|leave|free|rules|row|squares?|captures|goal|streak|last|rating|time|page|played|ran|nobody|everyone)\b`)
+// English. "minute" is German too ("in einer Minute"): only its plural is
+// listed.
+var englishWords = regexp.MustCompile(`(?i)\b(the|you|your|turns?|roll(ed)?|wins?|games?|seats?|pawns?|move|choose|runs|out|board|hours?|days?|minutes|host|join|leave|free|rules|row|squares?|captures|goal|streak|last|rating|time|page|played|ran|nobody|everyone)\b`)
 
 // localeFile returns the uncounted texts of one of the bot's message files
 // as its players read them (command and button placeholders filled).

@@ -55,7 +55,11 @@ func Browser(t *testing.T, width, height int) context.Context {
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithErrorf(t.Logf))
 	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	// A guard against a page that hangs, not a bound on the pace: a
+	// whole game played in the browser takes 30 s on a quiet machine and
+	// ran past 90 s with the browser tests run side by side on a loaded
+	// one.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(cancelTimeout)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))
 	return ctx

@@ -260,7 +260,9 @@ func TestHTTPShutdownAnswersWhatIsInFlight(t *testing.T) {
 	)
 	send := func(i int) {
 		wg.Go(func() {
-			resp, err := h.Fake.SlashCommand(h.Ctx(), fakediscord.Invocation{User: harness.Alice, Channel: channels[i], Name: "malefiz", Sub: "new"})
+			// A host each: one user's lobbies are bounded (3).
+			host := fmt.Sprintf("2110000000000%05d", i)
+			resp, err := h.Fake.SlashCommand(h.Ctx(), fakediscord.Invocation{User: host, Channel: channels[i], Name: "malefiz", Sub: "new"})
 			if err == nil && !resp.Ephemeral() {
 				answered[i] = true
 				once.Do(func() { close(first) })

@@ -58,7 +58,14 @@ func TestTwentyGamesInOneChannelWithLimits(t *testing.T) {
 	// three take 15 s, then the cards' last edits queue for 20 to 30 s
 	// more, which costs no CPU (hence t.Parallel).
 	const games, turnsPerGame = 20, 3
-	h := newHarnessWith(t, httpMode, deferAfterASecond, fakediscord.WithHTTPInteractions(nil))
+	// The twenty are opened at once in one channel, more lobbies than the
+	// channel's default bound (10): the test raises it, as a server that
+	// wants twenty games at once in one channel would.
+	openAtOnce := func(cfg *serve.Config) {
+		httpMode(cfg)
+		cfg.Game.LobbiesPerChannel = games
+	}
+	h := newHarnessWith(t, openAtOnce, deferAfterASecond, fakediscord.WithHTTPInteractions(nil))
 	defer harness.LogRateLimited(t, h.Fake)
 	s := malefiz.DefaultGuildSettings()
 	s.Roll = "button" // the test rolls the die it chose (threads on: the default)

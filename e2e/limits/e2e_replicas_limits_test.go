@@ -147,7 +147,9 @@ func playAtTheLimit(t *testing.T, mode limitsMode) limitsRun {
 	fake := fakediscord.New(t, fakediscord.WithGuild(fakediscord.Guild{Channels: channels}),
 		fakediscord.WithHTTPInteractions(nil), fakediscord.WithLimits(limits))
 	dbURL := harness.NewPostgresDatabase(t)
-	env := []string{"MALEFIZ_DISCORD_GLOBAL_RATE=" + strconv.Itoa(rate)}
+	// Alice and Bob each host half the lobbies, all opened before the
+	// starts: more than a host's default bound (3).
+	env := []string{"MALEFIZ_DISCORD_GLOBAL_RATE=" + strconv.Itoa(rate), "MALEFIZ_GAME_LOBBIES_PER_USER=" + strconv.Itoa(limitGames)}
 	if mode != modeShared {
 		env = append(env, harness.OwnBudgetEnv+"=1")
 	}

@@ -1,0 +1,201 @@
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/malefiz-discord/malefiz/bot/table"
+)
+
+// The bounds of the live sockets where the Config says nothing.
+const (
+	DefaultSocketsPerSession = 2
+	DefaultSocketsPerUser    = 4
+	DefaultSocketsWaiting    = 256
+	DefaultSockets           = 5000
+)
+
+// The close codes of a live socket the server ends (4000 to 4999 are the
+// application's); the page says the words of each.
+const (
+	closeSession  = 4001 // no valid session, or it expired: sign in again
+	closeRefused  = 4004 // the game may not be read from here: said in words
+	closeReplaced = 4008 // a newer board of the same session or user took its place
+)
+
+// sockets keeps the budget of the live sockets: how many wait for their
+// hello, how many are live in all, and per session and per user, the
+// newest kept and the oldest told to go.
+type sockets struct {
+	perSession, perUser, waitingMax, max int
+
+	waiting atomic.Int64 // accepted, no hello yet
+	live    atomic.Int64 // hello read, pushed to
+
+	mu     sync.Mutex
+	byUser map[string][]*liveSocket // oldest first
+}
+
+// liveSocket is one page's socket as the budget knows it.
+type liveSocket struct {
+	user, session string
+	kick          chan struct{} // closed when a newer one takes its place
+	kicked        bool
+}
+
+// admit reports whether one more socket may be accepted, and counts it as
+// waiting for its hello; done must be called once it has said it (or
+// gone).
+func (ss *sockets) admit() (ok bool, done func()) {
+	if ss.live.Load()+ss.waiting.Load() >= int64(ss.max) {
+		return false, nil
+	}
+	if ss.waiting.Add(1) > int64(ss.waitingMax) {
+		ss.waiting.Add(-1)
+		return false, nil
+	}
+	var once sync.Once
+	return true, func() { once.Do(func() { ss.waiting.Add(-1) }) }
+}
+
+// join counts a live socket of user's session; the oldest of the session
+// past perSession, and of the user past perUser, are kicked. leave ends
+// it.
+func (ss *sockets) join(user, session string) (s *liveSocket, leave func()) {
+	s = &liveSocket{user: user, session: session, kick: make(chan struct{})}
+	ss.live.Add(1)
+	ss.mu.Lock()
+	if ss.byUser == nil {
+		ss.byUser = map[string][]*liveSocket{}
+	}
+	list := append(ss.byUser[user], s)
+	sameSession := 0
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].session == session && !list[i].kicked {
+			sameSession++
+			if sameSession > ss.perSession {
+				list[i].kicked = true
+				close(list[i].kick)
+			}
+		}
+	}
+	kept := 0
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].kicked {
+			continue
+		}
+		kept++
+		if kept > ss.perUser {
+			list[i].kicked = true
+			close(list[i].kick)
+		}
+	}
+	ss.byUser[user] = list
+	ss.mu.Unlock()
+	return s, func() {
+		ss.live.Add(-1)
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		list := ss.byUser[user]
+		for i, o := range list {
+			if o == s {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(ss.byUser, user)
+		} else {
+			ss.byUser[user] = list
+		}
+	}
+}
+
+// Live is a Games that can read a game once for all its viewers:
+// *game.Service is one.
+type viewedGames interface {
+	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
+}
+
+// pushes serialises each change of a game once per (guild asked, language,
+// viewer): the game is read once per change (per hub generation) for every
+// socket that shows it, and its Live written once for every watcher of a
+// language, once for each of its players.
+type pushes struct {
+	games viewedGames
+	mu    sync.Mutex
+	m     map[pushKey]*pushed
+	// serialised counts the Lives made (tests).
+	serialised atomic.Int64
+}
+
+type pushKey struct {
+	game  int64
+	guild string
+}
+
+// pushed is a game as read at one generation of the hub, and its Lives.
+type pushed struct {
+	gen   uint64
+	ready chan struct{} // closed once read
+	t     *table.Table
+	err   error
+
+	mu    sync.Mutex
+	views map[[2]string][]byte // (language, viewer) → the Live's JSON
+}
+
+// live returns game id as userID reads it in lang, from guild, at hub
+// generation gen or later, as JSON.
+func (p *pushes) live(ctx context.Context, id int64, guild, userID, lang string, gen uint64) ([]byte, error) {
+	key := pushKey{id, guild}
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = map[pushKey]*pushed{}
+	}
+	e := p.m[key]
+	if e == nil || e.gen < gen {
+		e = &pushed{gen: gen, ready: make(chan struct{}), views: map[[2]string][]byte{}}
+		p.m[key] = e
+		go func() { // read once for every socket; not bound to the first one's life
+			e.t, e.err = p.games.Viewed(context.WithoutCancel(ctx), id, guild)
+			close(e.ready)
+		}()
+	}
+	p.mu.Unlock()
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	viewer := e.t.Viewer(userID)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	vk := [2]string{lang, viewer}
+	if b, ok := e.views[vk]; ok {
+		return b, nil
+	}
+	b, err := json.Marshal(e.t.Live(viewer, lang))
+	if err != nil {
+		return nil, err
+	}
+	p.serialised.Add(1)
+	e.views[vk] = b
+	return b, nil
+}
+
+// forget drops what is kept of game id once no page shows it.
+func (p *pushes) forget(id int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.m {
+		if k.game == id {
+			delete(p.m, k)
+		}
+	}
+}

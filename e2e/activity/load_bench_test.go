@@ -1,0 +1,454 @@
+package activity
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/activity"
+	gametable "github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/game"
+	"github.com/malefiz-discord/malefiz/sandbox"
+)
+
+// The sizes of BenchmarkActivityLoad, the issue's by default.
+var (
+	loadSockets = flag.Int("load-sockets", 2000, "BenchmarkActivityLoad: live sockets, two per watching user")
+	loadGames   = flag.Int("load-games", 200, "BenchmarkActivityLoad: running games the sockets watch")
+	loadRate    = flag.Int("load-rate", 100, "BenchmarkActivityLoad: plays a second, over all the games")
+	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that never say hello, in the second case")
+)
+
+// BenchmarkActivityLoad holds the Activity's load on one process, the real
+// program (the sandbox: the service, the store, the Activity's server)
+// with the Discord stand-in: -load-sockets live sockets (two per user,
+// each user signed in once) watching -load-games running games, while
+// -load-rate plays a second are committed through the service, each on the
+// next game in turn. One op is one second of plays at that rate.
+//
+//   - watched: push-p50-ms and push-p99-ms, from a play's start to each
+//     socket of its game reading the new state; play-p99-ms, the play's
+//     own time (lock, decision, commit); rss-MB of the process (the
+//     server and the test's clients) with every socket open;
+//     goroutines-before the sockets opened and goroutines-after they
+//     closed (none left behind: TestActivityLoadLeavesNothingBehind).
+//
+//   - silent: the same, the op's plays run twice: once quiet, then while
+//     -load-silent sockets from one address connect, evenly over the
+//     plays' time (with -benchtime 10x, 1,000 a second), and never say
+//     hello;
+//     play-p99-ms of both and their ratio (the issue asks for at most
+//     1.2), and how many silent dials there were, how many the server
+//     took (its bound on sockets waiting for their hello: 256 at once)
+//     and how many it refused.
+//
+//     go test -run '^$' -bench ActivityLoad -benchtime 10x -timeout 30m ./e2e/activity
+func BenchmarkActivityLoad(b *testing.B) {
+	sizes := loadSizes{sockets: *loadSockets, games: *loadGames, rate: *loadRate}
+	b.Run("watched", func(b *testing.B) {
+		l := startLoad(b, sizes)
+		b.ResetTimer()
+		r := l.play(b, time.Duration(b.N)*time.Second)
+		b.StopTimer()
+		rss := rssMB()
+		l.close(b)
+		r.report(b, "")
+		b.ReportMetric(rss, "rss-MB")
+		b.ReportMetric(float64(l.goroutines), "goroutines-before")
+		b.ReportMetric(float64(l.settled(b)), "goroutines-after")
+	})
+	b.Run("silent", func(b *testing.B) {
+		l := startLoad(b, sizes)
+		b.ResetTimer()
+		quiet := l.play(b, time.Duration(b.N)*time.Second)
+		ctx, cancel := context.WithCancel(b.Context())
+		var dialed, accepted, refused atomic.Int64
+		var dials sync.WaitGroup
+		d := time.Duration(b.N) * time.Second
+		silentDials(ctx, &dials, l.wsURL(l.ids[0]), *loadSilent, d, &dialed, &accepted, &refused)
+		loud := l.play(b, d)
+		cancel()
+		dials.Wait()
+		b.StopTimer()
+		l.close(b)
+		quiet.report(b, "")
+		loud.report(b, "-silent")
+		b.ReportMetric(ms(loud.play(0.99))/ms(quiet.play(0.99)), "play-p99-ratio")
+		b.ReportMetric(float64(dialed.Load()), "silent-dialed")
+		b.ReportMetric(float64(accepted.Load()), "silent-accepted")
+		b.ReportMetric(float64(refused.Load()), "silent-refused")
+	})
+}
+
+// TestActivityLoadLeavesNothingBehind is BenchmarkActivityLoad in small:
+// 40 sockets watching 4 games while 20 plays a second go on for a second.
+// Every socket ends showing its game's last play, and once the sockets
+// close no goroutine is left behind: the count is back where it was
+// before they opened.
+func TestActivityLoadLeavesNothingBehind(t *testing.T) {
+	l := startLoad(t, loadSizes{sockets: 40, games: 4, rate: 20})
+	r := l.play(t, time.Second)
+	require.NotEmpty(t, r.plays)
+	assert.True(t, l.caughtUp(), "every socket saw its game's last play")
+	assert.GreaterOrEqual(t, len(r.pushes), len(r.plays), "pushes read")
+	l.close(t)
+	assert.LessOrEqual(t, l.settled(t), l.goroutines, "goroutines after the sockets closed")
+}
+
+// loadSizes are the sizes of a load.
+type loadSizes struct{ sockets, games, rate int }
+
+// load is the program under load: running games of Alice and Bob, and the
+// sockets of the watchers, each reading the game's pushes.
+type load struct {
+	app   *sandbox.App
+	srv   *httptest.Server
+	users []sandbox.User // Alice and Bob, who play
+	rate  int            // plays a second
+	ids   []int64
+	// per game: the play being pushed (its number and start, UnixNano)
+	seq, start []atomic.Int64
+	conns      []*websocket.Conn
+	watched    []int          // per socket: its game
+	seen       []atomic.Int64 // per socket: the last play it saw pushed
+	readers    sync.WaitGroup
+	mu         sync.Mutex
+	pushes     []time.Duration // of the current run
+	// goroutines before the sockets opened (the program and its games
+	// running)
+	goroutines int
+}
+
+// startLoad starts the program with sizes.games running games and
+// sizes.sockets sockets watching them, each having read its first state.
+func startLoad(tb testing.TB, sizes loadSizes) *load {
+	tb.Helper()
+	watchers := sizes.sockets / 2
+	app, srv, users, _ := activitySandboxWith(tb, 5, func(c *activity.Config) {
+		// Every watcher signs in from this one address: the sign-in's
+		// bounds are not what is measured.
+		c.SignInsPerMinute, c.ExchangesPerMinute = 1<<20, 1<<20
+	})
+	l := &load{app: app, srv: srv, users: users[:2], rate: sizes.rate}
+	games := app.Main.Bot().Games()
+	alice, bob := gametable.Actor{UserID: users[0].ID, Name: users[0].Name, Lang: "en"}, gametable.Actor{UserID: users[1].ID, Name: users[1].Name, Lang: "en"}
+	for range sizes.games {
+		o, err := games.Open(tb.Context(), game.NewLobby{Guild: app.Fake.GuildID, Channel: app.Fake.ChannelID, User: alice, Lang: "en",
+			Threads: true, Values: map[string]any{"seats": 2.0}})
+		require.NoError(tb, err)
+		games.Later(o)
+		id := o.Table.Game.ID
+		for _, c := range []struct {
+			u gametable.Actor
+			a game.Action
+		}{{bob, game.Join{}}, {alice, game.Start{}}} {
+			_, err := games.Apply(tb.Context(), game.Command{Game: id, Guild: app.Fake.GuildID, User: c.u, Action: c.a})
+			require.NoError(tb, err)
+		}
+		l.ids = append(l.ids, id)
+	}
+	l.seq, l.start = make([]atomic.Int64, len(l.ids)), make([]atomic.Int64, len(l.ids))
+
+	sessions := make([]string, watchers)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 8 {
+		wg.Go(func() {
+			for k := range work {
+				u := sandbox.User{ID: strconv.Itoa(300000000000000000 + k), Name: fmt.Sprint("Watcher ", k)}
+				require.NoError(tb, app.Fake.AddMember(app.Fake.GuildID, fakediscord.Member{ID: u.ID, Name: u.Name}))
+				sessions[k] = signIn(tb, app, srv, u)
+			}
+		})
+	}
+	for k := range watchers {
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+
+	runtime.GC()
+	l.goroutines = runtime.NumGoroutine()
+	l.seen = make([]atomic.Int64, 2*len(sessions))
+	for k, session := range sessions {
+		for j := range 2 {
+			g := (2*k + j) % len(l.ids)
+			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), nil)
+			require.NoError(tb, err, "socket %d", len(l.conns))
+			resp.Body.Close()
+			require.NoError(tb, conn.WriteJSON(map[string]string{"Session": session}))
+			_, _, err = conn.ReadMessage() // the state when opened
+			require.NoError(tb, err)
+			i := len(l.conns)
+			l.conns, l.watched = append(l.conns, conn), append(l.watched, g)
+			l.readers.Go(func() { l.read(conn, g, &l.seen[i]) })
+		}
+	}
+	tb.Cleanup(func() { l.close(tb) })
+	return l
+}
+
+// wsURL is the socket of game id.
+func (l *load) wsURL(id int64) string {
+	return "ws" + strings.TrimPrefix(l.srv.URL, "http") + fmt.Sprintf("/.proxy/api/games/%d/live", id)
+}
+
+// read reads the pushes of game g on conn until it closes: the first push
+// after a play is that play's, its latency recorded (a push may carry
+// more than one play: the server sends a socket that is behind only the
+// latest state), and the play is recorded in seen.
+func (l *load) read(conn *websocket.Conn, g int, seen *atomic.Int64) {
+	for {
+		if _, _, err := conn.ReadMessage(); err != nil {
+			return
+		}
+		at := time.Now()
+		if seq := l.seq[g].Load(); seq > seen.Load() {
+			seen.Store(seq)
+			d := at.Sub(time.Unix(0, l.start[g].Load()))
+			l.mu.Lock()
+			l.pushes = append(l.pushes, d)
+			l.mu.Unlock()
+		}
+	}
+}
+
+// loadRun is what one run of plays measured.
+type loadRun struct {
+	plays, pushes []time.Duration
+	late          int // ticks with their game's last play still going
+}
+
+// play plays at the load's rate for d, each play on the next game in
+// turn, and waits for the pushes of the last plays.
+func (l *load) play(tb testing.TB, d time.Duration) loadRun {
+	tb.Helper()
+	l.mu.Lock()
+	l.pushes = nil
+	l.mu.Unlock()
+	games := l.app.Main.Bot().Games()
+	var (
+		run   loadRun
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+		busy  = make([]atomic.Bool, len(l.ids))
+		n     = int(d/time.Second) * l.rate
+		every = time.Second / time.Duration(l.rate)
+	)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for i := range n {
+		<-tick.C
+		g := i % len(l.ids)
+		if !busy[g].CompareAndSwap(false, true) {
+			run.late++
+			continue
+		}
+		wg.Go(func() {
+			defer busy[g].Store(false)
+			id := l.ids[g]
+			actor, play, ok := l.next(tb, id)
+			if !ok {
+				return // the game is over
+			}
+			start := time.Now()
+			l.start[g].Store(start.UnixNano())
+			l.seq[g].Add(1)
+			_, err := games.Apply(context.Background(), game.Command{Game: id, Guild: l.app.Fake.GuildID, User: actor, Action: game.Play{ID: play}})
+			took := time.Since(start)
+			if err != nil {
+				tb.Errorf("game %d: %v", id, err)
+				return
+			}
+			mu.Lock()
+			run.plays = append(run.plays, took)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	// The pushes of the last plays.
+	for deadline := time.Now().Add(5 * time.Second); !l.caughtUp() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	l.mu.Lock()
+	run.pushes = slices.Clone(l.pushes)
+	l.mu.Unlock()
+	slices.Sort(run.plays)
+	slices.Sort(run.pushes)
+	return run
+}
+
+// caughtUp reports whether every socket saw its game's last play.
+func (l *load) caughtUp() bool {
+	for i, g := range l.watched {
+		if l.seen[i].Load() < l.seq[g].Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// next is the play of game id's player to move: the die rolled, the
+// first piece placed, or the move that goes furthest; false once the game
+// is over.
+func (l *load) next(tb testing.TB, id int64) (gametable.Actor, gametable.CustomID, bool) {
+	games := l.app.Main.Bot().Games()
+	for _, u := range l.users {
+		live, err := games.Live(context.Background(), id, l.app.Fake.GuildID, u.ID, "en")
+		if err != nil {
+			tb.Errorf("game %d: %v", id, err)
+			return gametable.Actor{}, gametable.CustomID{}, false
+		}
+		if !live.YourTurn {
+			continue
+		}
+		play := gametable.CustomID{Game: id, Turn: live.Turn}
+		switch {
+		case live.Phase == "place":
+			play.Action, play.Arg = gametable.ActPlace, live.Places[0]
+		case live.Phase == "roll":
+			play.Action = gametable.ActRoll
+		default:
+			m := live.Moves[len(live.Moves)-1]
+			play.Action, play.Arg = gametable.ActMove, m.From+"-"+m.To
+		}
+		return gametable.Actor{UserID: u.ID, Name: u.Name, Lang: "en"}, play, true
+	}
+	return gametable.Actor{}, gametable.CustomID{}, false
+}
+
+// close closes every socket and waits for their readers.
+func (l *load) close(tb testing.TB) {
+	tb.Helper()
+	for _, c := range l.conns {
+		c.Close()
+	}
+	l.conns = nil
+	l.readers.Wait()
+	l.watched = nil
+}
+
+// settled is the count of goroutines once the closed sockets' goroutines
+// on the server's side are gone too (waiting up to 10 s for them).
+func (l *load) settled(tb testing.TB) int {
+	tb.Helper()
+	n := runtime.NumGoroutine()
+	for deadline := time.Now().Add(10 * time.Second); n > l.goroutines && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return n
+}
+
+// report reports the run's percentiles, each metric's unit ending in
+// suffix.
+func (r loadRun) report(b *testing.B, suffix string) {
+	if len(r.pushes) > 0 {
+		b.ReportMetric(ms(quantile(r.pushes, 0.5)), "push-p50-ms"+suffix)
+		b.ReportMetric(ms(quantile(r.pushes, 0.99)), "push-p99-ms"+suffix)
+	}
+	if len(r.plays) > 0 {
+		b.ReportMetric(ms(r.play(0.5)), "play-p50-ms"+suffix)
+		b.ReportMetric(ms(r.play(0.99)), "play-p99-ms"+suffix)
+	}
+	b.ReportMetric(float64(len(r.plays)), "plays"+suffix)
+	b.ReportMetric(float64(r.late), "late-ticks"+suffix)
+}
+
+// play is the run's play time at quantile q.
+func (r loadRun) play(q float64) time.Duration { return quantile(r.plays, q) }
+
+// quantile is the q quantile of sorted ds.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[int(q*float64(len(ds)-1))]
+}
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// rssMB is the process's resident memory in MB (Linux; 0 elsewhere).
+func rssMB() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+// silentDials opens n sockets to url evenly over d (fewer when the
+// machine cannot keep up: the ticker drops ticks), that never say hello,
+// until n are done or ctx ends: each the server takes is held (silent)
+// until it closes it or ctx ends; the dials, the sockets taken and those
+// refused (503) are counted.
+func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, d time.Duration, dialed, accepted, refused *atomic.Int64) {
+	every := d / time.Duration(max(1, n))
+	wg.Go(func() {
+		tick := time.NewTicker(max(every, time.Microsecond))
+		defer tick.Stop()
+		for range n {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			dialed.Add(1)
+			wg.Go(func() {
+				conn, resp, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
+				if resp != nil && resp.Body != nil {
+					resp.Body.Close()
+				}
+				if err != nil {
+					if errors.Is(err, websocket.ErrBadHandshake) && resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
+						refused.Add(1)
+					}
+					return
+				}
+				accepted.Add(1)
+				// Held, silent, until the server gives up on it.
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					for {
+						if _, _, err := conn.ReadMessage(); err != nil {
+							return
+						}
+					}
+				}()
+				select {
+				case <-done:
+				case <-ctx.Done():
+				}
+				conn.Close()
+				<-done
+			})
+		}
+	})
+}
