@@ -26,6 +26,26 @@ var pageKeys = map[string]locales.Key{
 	"gameNo":         locales.GameFooter,
 	"hint":           locales.ButtonHint,
 	"removeComputer": locales.ActivityRemoveComputer,
+	// The board for a screen reader and the keyboard (issue 39): the
+	// squares' and homes' names, what Enter does on them, the moves
+	// announced as the pictures' alt text says them.
+	"boardLabel":      locales.ActivityBoardLabel,
+	"square":          locales.ActivitySquare,
+	"squarePawn":      locales.ActivitySquarePawn,
+	"squareBarricade": locales.ActivitySquareBarricade,
+	"squareGoal":      locales.ActivitySquareGoal,
+	"house":           locales.ActivityHouse,
+	"canMove":         locales.ActivityCanMove,
+	"moveHere":        locales.ActivityMoveHere,
+	"placeHere":       locales.ActivityPlaceHere,
+	"moved":           locales.AltMove,
+	"movedOut":        locales.AltMoveOut,
+	"captured":        locales.AltCapturesPawn,
+	"barricadeTo":     locales.TurnBarricadeTo,
+	"red":             locales.ColorRed,
+	"green":           locales.ColorGreen,
+	"yellow":          locales.ColorYellow,
+	"blue":            locales.ColorBlue,
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left

@@ -56,7 +56,9 @@ func gameSubcommands(b *Bot) []subcommand {
 		{name: "join", desc: locales.CmdJoin, run: b.onGame(inLobby, joinGame)},
 		{name: "leave", desc: locales.CmdLeave, run: b.onGame(seatedIn, leaveGame)},
 		{name: "start", desc: locales.CmdStart, run: b.onGame(lobbyOfBy, startGame)},
-		{name: "board", desc: locales.CmdBoard, run: b.onGame(seatedIn, boardOf)},
+		{name: "board", desc: locales.CmdBoard, run: b.cmdBoard, options: []*discordgo.ApplicationCommandOption{
+			boolOption("text", locales.OptText),
+		}},
 		{name: "resign", desc: locales.CmdResign, run: b.onGame(seatedIn, resignGame)},
 		{name: "cancel", desc: locales.CmdCancel, run: b.onGame(hostedBy, cancelGame)},
 		{name: "games", desc: locales.CmdGames, run: b.panel.cmdGames},

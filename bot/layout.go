@@ -67,10 +67,10 @@ func layoutOf(msg table.Message) []discordgo.MessageComponent {
 			inner = append(inner, discordgo.TextDisplay{Content: strings.Join(lines, "\n")})
 		}
 		if e.Board {
-			inner = append(inner, gallery(boardURL))
+			inner = append(inner, gallery(boardURL, msg.BoardAlt))
 		}
 		if e.Chart {
-			inner = append(inner, gallery(chartURL))
+			inner = append(inner, gallery(chartURL, msg.ChartAlt))
 		}
 		if i == len(msg.Embeds)-1 {
 			inner = append(inner, rows...)
@@ -91,9 +91,14 @@ func layoutOf(msg table.Message) []discordgo.MessageComponent {
 	return out
 }
 
-// gallery is a media gallery of the one picture at url.
-func gallery(url string) discordgo.MediaGallery {
-	return discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: url}}}}
+// gallery is a media gallery of the one picture at url, described by alt
+// (its alt text, which a screen reader reads; none when empty).
+func gallery(url, alt string) discordgo.MediaGallery {
+	item := discordgo.MediaGalleryItem{Media: discordgo.UnfurledMediaItem{URL: url}}
+	if alt != "" {
+		item.Description = &alt
+	}
+	return discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{item}}
 }
 
 // v2Post is the body of a new V2 message.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -202,4 +203,32 @@ func TestEveryPictureShownIsUploaded(t *testing.T) {
 			assert.Equal(t, strings.Contains(body, chartURL), ef.Chart != nil, "%s: chart shown and uploaded", kind)
 		}
 	}
+}
+
+// TestPicturesCarryAltText: the media galleries of the board and the
+// chart carry the message's words for them as their description, and a
+// picture without words carries none.
+func TestPicturesCarryAltText(t *testing.T) {
+	sc := render.NewScene(engine.StartPosition())
+	msg := table.Message{Embeds: []table.Embed{{Title: "Turn 1", Board: true}, {Title: "Chances", Chart: true}},
+		Board: &sc, BoardAlt: "Malefiz board, turn 1.", ChartAlt: "Line chart."}
+	var alts []string
+	var walk func([]discordgo.MessageComponent)
+	walk = func(comps []discordgo.MessageComponent) {
+		for _, c := range comps {
+			switch v := c.(type) {
+			case discordgo.Container:
+				walk(v.Components)
+			case discordgo.MediaGallery:
+				require.Len(t, v.Items, 1)
+				require.NotNil(t, v.Items[0].Description, v.Items[0].Media.URL)
+				alts = append(alts, v.Items[0].Media.URL+" "+*v.Items[0].Description)
+			}
+		}
+	}
+	walk(layoutOf(msg))
+	assert.Equal(t, []string{boardURL + " Malefiz board, turn 1.", chartURL + " Line chart."}, alts)
+
+	msg.BoardAlt = ""
+	assert.Nil(t, gallery(boardURL, msg.BoardAlt).Items[0].Description)
 }

@@ -86,6 +86,19 @@ func (b *Bot) onGame(want func(r *request) func(*malefiz.Game) bool, decide func
 	}
 }
 
+// cmdBoard shows the game privately, with text:true the board in words
+// instead of its picture. An option rather than a setting: every board
+// picture already carries the same words as alt text, which a screen
+// reader reads by itself; the text answer is for the moment one wants the
+// board as plain text (a braille display, a client that shows no
+// pictures, copying a position), and an option says so where it is used.
+func (b *Bot) cmdBoard(ctx context.Context, r *request, opts options) error {
+	inWords := opts.bool("text", false)
+	return b.onGame(seatedIn, func(*request, *malefiz.Game) (game.Action, error) {
+		return game.PrivateBoard{InWords: inWords}, nil
+	})(ctx, r, opts)
+}
+
 // say is the run of a subcommand that answers with a text, privately.
 func say(keys ...msg) runFunc {
 	return func(ctx context.Context, r *request, _ options) error {
@@ -109,7 +122,6 @@ var (
 	joinGame   = func(*request, *malefiz.Game) (game.Action, error) { return game.Join{}, nil }
 	startGame  = func(*request, *malefiz.Game) (game.Action, error) { return game.Start{}, nil }
 	cancelGame = func(*request, *malefiz.Game) (game.Action, error) { return game.Cancel{}, nil }
-	boardOf    = func(*request, *malefiz.Game) (game.Action, error) { return game.PrivateBoard{}, nil }
 	// leaveGame leaves a lobby; a running game asks first (askResign).
 	leaveGame = func(r *request, sg *malefiz.Game) (game.Action, error) {
 		if sg.Status == malefiz.StatusRunning {

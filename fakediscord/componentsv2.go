@@ -32,7 +32,11 @@ const (
 	// 10 media gallery items" (reference.mdx, Media Gallery).
 	maxGalleryItems = 10
 	// maxAltText is the length of a thumbnail's or gallery item's
-	// description: "Alt text for the media, max 1024 characters".
+	// description, its alt text: "Alt text for the media, max 1024
+	// characters" (https://discord.com/developers/docs/components/reference#media-gallery-media-gallery-item-structure
+	// and #thumbnail), as an attachment's description is: "description
+	// for the file (max 1024 characters)"
+	// (https://discord.com/developers/docs/resources/message#attachment-object).
 	maxAltText = 1024
 )
 

@@ -416,3 +416,42 @@ func TestComponentsV2SelectInContainer(t *testing.T) {
 	_, err = fake.Click(timeout(t, 10*time.Second), fakediscord.Invocation{MessageID: sent.ID, CustomID: "mf/row/1/7", Values: []string{"9"}})
 	require.ErrorIs(t, err, fakediscord.ErrInvocation, "not an option")
 }
+
+// TestAltTextLimit checks that a picture's alt text, a media gallery
+// item's description or an uploaded file's, passes at 1,024 characters
+// and is refused beyond, and that an attachment keeps its description.
+func TestAltTextLimit(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, noMessageBuckets())
+	s := newSession(t, fake)
+	endpoint := discordgo.EndpointChannelMessages(fake.ChannelID)
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+	post := func(galleryAlt, fileAlt string) error {
+		body := map[string]any{"flags": v2, "components": []any{map[string]any{"type": 12, "items": []any{
+			map[string]any{"media": map[string]any{"url": "attachment://board.png"}, "description": galleryAlt}}}},
+			"attachments": []any{map[string]any{"id": 0, "filename": "board.png", "description": fileAlt}}}
+		ct, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(png)}})
+		require.NoError(t, err)
+		_, err = s.RequestRaw(http.MethodPost, endpoint, ct, data, endpoint, 0)
+		return err
+	}
+	long, most := strings.Repeat("é", 1025), strings.Repeat("é", 1024)
+
+	err := post(long, "board")
+	requireCode(t, err, http.StatusBadRequest, 50035)
+	assert.Contains(t, errorFields(t, err), "components")
+	err = post("board", long)
+	requireCode(t, err, http.StatusBadRequest, 50035)
+	assert.Contains(t, errorFields(t, err), "attachments")
+	assert.Empty(t, fake.ChannelMessages(fake.ChannelID), "nothing refused was stored")
+
+	require.NoError(t, post(most, most))
+	msgs := fake.ChannelMessages(fake.ChannelID)
+	require.Len(t, msgs, 1)
+	require.Len(t, msgs[0].Attachments, 1)
+	assert.Equal(t, most, msgs[0].Attachments[0].Description)
+	got, err := s.ChannelMessage(fake.ChannelID, msgs[0].ID)
+	require.NoError(t, err)
+	require.Len(t, got.Attachments, 1)
+	assert.Equal(t, "board.png", got.Attachments[0].Filename)
+}

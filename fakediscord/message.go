@@ -65,6 +65,8 @@ type Attachment struct {
 	Filename    string
 	ContentType string
 	Data        []byte
+	// Description is the file's alt text, at most 1,024 characters.
+	Description string
 	// Referenced reports whether a component of the message names the
 	// file as attachment://Filename. In a message with the flag
 	// IS_COMPONENTS_V2 only referenced attachments show ("Attachments

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,21 +63,40 @@ func applyPayload(m *Message, fs map[string]json.RawMessage, files []File) *apiE
 		m.Flags = m.Flags&^settableFlags | fl&settableFlags
 	}
 	keep := append([]Attachment(nil), m.Attachments...)
+	described := map[string]string{} // alt text by attachment ID or upload index
 	if raw, ok := fs["attachments"]; ok && !isNull(raw) {
 		var list []struct {
-			ID json.RawMessage `json:"id"`
+			ID          json.RawMessage `json:"id"`
+			Description *string         `json:"description"`
 		}
 		if json.Unmarshal(raw, &list) != nil {
 			return invalidForm("BASE_TYPE_ARRAY", "Must be an array.", "attachments")
 		}
 		ids := map[string]bool{}
-		for _, a := range list {
-			ids[strings.Trim(string(a.ID), `" `)] = true
+		fe := formErrors{}
+		for i, a := range list {
+			id := strings.Trim(string(a.ID), `" `)
+			ids[id] = true
+			if a.Description != nil {
+				maxLen(fe, *a.Description, maxAltText, "attachments", strconv.Itoa(i), "description")
+				described[id] = *a.Description
+			}
+		}
+		if err := fe.err(); err != nil {
+			return err
 		}
 		keep = slices.DeleteFunc(keep, func(a Attachment) bool { return !ids[a.ID] })
+		for i := range keep {
+			if d, ok := described[keep[i].ID]; ok {
+				keep[i].Description = d
+			}
+		}
 	}
-	for _, file := range files {
-		keep = append(keep, Attachment{ID: newID(), Filename: file.Name, ContentType: file.ContentType, Data: file.Data})
+	for i, file := range files {
+		// A new file is named in "attachments" by its index among the
+		// uploads (files[i]).
+		keep = append(keep, Attachment{ID: newID(), Filename: file.Name, ContentType: file.ContentType, Data: file.Data,
+			Description: described[strconv.Itoa(i)]})
 		m.Uploads++
 		m.UploadedBytes += len(file.Data)
 	}
@@ -123,6 +143,9 @@ func (f *Fake) wireMessage(m *Message) map[string]any {
 		attachments = append(attachments, map[string]any{
 			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": url, "proxy_url": url, "content_type": a.ContentType,
 		})
+		if a.Description != "" {
+			attachments[len(attachments)-1].(map[string]any)["description"] = a.Description
+		}
 	}
 	embeds := m.Embeds
 	if embeds == nil {

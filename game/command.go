@@ -81,8 +81,9 @@ type Hint struct{ ID table.CustomID }
 // the outcome's Table.Advice, recorded as a hint asked for, as Hint's.
 type BoardHint struct{ Turn int }
 
-// PrivateBoard shows the game to its player privately, playable there.
-type PrivateBoard struct{}
+// PrivateBoard shows the game to its player privately, playable there;
+// InWords: the board in words, without its picture.
+type PrivateBoard struct{ InWords bool }
 
 // JoinRematch takes a seat in a rematch's lobby.
 type JoinRematch struct{}
@@ -132,7 +133,12 @@ func (c BoardHint) decide(_ *Service, t *table.Table, a table.Actor) error {
 	return err
 }
 
-func (PrivateBoard) decide(_ *Service, t *table.Table, a table.Actor) error { return t.PrivateBoard(a) }
+func (p PrivateBoard) decide(_ *Service, t *table.Table, a table.Actor) error {
+	if p.InWords {
+		return t.PrivateBoardInWords(a)
+	}
+	return t.PrivateBoard(a)
+}
 
 func (JoinRematch) decide(_ *Service, t *table.Table, a table.Actor) error { return t.JoinRematch(a) }
 

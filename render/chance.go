@@ -307,7 +307,7 @@ func (f *chartFrame) seatDisc(x, y, r float64, c engine.Color) {
 	f.dc.SetColor(seatLineColors[c])
 	f.dc.DrawCircle(x, y, r)
 	f.dc.Fill()
-	f.dc.SetColor(pawnStyles[c].dark)
+	f.dc.SetColor(discInk)
 	drawText(f.dc, f.faceOf(r*1.3), pawnStyles[c].letter, "", x, y)
 }
 

@@ -40,16 +40,19 @@ var (
 	chartText      = color.RGBA{242, 243, 245, 255} // Discord's normal text
 	chartLineColor = color.RGBA{232, 185, 35, 255}  // the bot's gold
 	chartInk       = color.RGBA{30, 24, 0, 255}     // text on the gold
+	discInk        = color.RGBA{10, 10, 12, 255}    // a seat's letter on its disc, 4.5:1 on every line colour
 )
 
-// seatLineColors are the seats' colours on the dark chart card: the pawns'
-// colours lightened where they would be too dark on it (blue, red), each
-// with a contrast of at least 3.5 to chartBg.
+// seatLineColors are the seats' colours on the dark chart card, lighter
+// than the pawns' where these would be too dark on it: each with a
+// contrast of at least 3.5 to chartBg, and every two at least 20 apart
+// (CIEDE2000) for protanopia, deuteranopia and tritanopia too
+// (TestPlayerColoursStayApartForColourBlindEyes).
 var seatLineColors = [engine.NumColors]color.RGBA{
-	engine.Red:    {242, 88, 88, 255},
-	engine.Green:  {59, 196, 104, 255},
-	engine.Yellow: {247, 222, 58, 255},
-	engine.Blue:   {92, 142, 240, 255},
+	engine.Red:    {249, 36, 75, 255},
+	engine.Green:  {133, 224, 179, 255},
+	engine.Yellow: {250, 250, 56, 255},
+	engine.Blue:   {51, 133, 204, 255},
 }
 
 // pawnStyle holds the colours of one player's pieces.
@@ -59,16 +62,21 @@ type pawnStyle struct {
 	letter                  string
 }
 
+// pawnStyles are the players' pieces. The fills stay at least 20 apart
+// (CIEDE2000) for protanopia, deuteranopia and tritanopia: a crimson red
+// and a dark green, which those eyes would otherwise take for one brown
+// (TestPlayerColoursStayApartForColourBlindEyes); each carries its letter
+// besides, at a contrast of at least 4.5 (TestTextContrast).
 var pawnStyles = [engine.NumColors]pawnStyle{
 	engine.Red: {
-		fill: color.RGBA{214, 36, 36, 255}, dark: color.RGBA{70, 6, 6, 255},
-		light: color.RGBA{240, 110, 100, 255}, text: white,
-		tint: color.RGBA{246, 176, 150, 255}, letter: "R",
+		fill: color.RGBA{207, 61, 98, 255}, dark: color.RGBA{72, 10, 28, 255},
+		light: color.RGBA{240, 128, 156, 255}, text: white,
+		tint: color.RGBA{244, 182, 192, 255}, letter: "R",
 	},
 	engine.Green: {
-		fill: color.RGBA{28, 138, 58, 255}, dark: color.RGBA{6, 50, 18, 255},
-		light: color.RGBA{96, 190, 110, 255}, text: white,
-		tint: color.RGBA{186, 214, 130, 255}, letter: "G",
+		fill: color.RGBA{21, 82, 20, 255}, dark: color.RGBA{4, 30, 4, 255},
+		light: color.RGBA{76, 146, 72, 255}, text: white,
+		tint: color.RGBA{172, 202, 150, 255}, letter: "G",
 	},
 	engine.Yellow: {
 		fill: color.RGBA{255, 236, 60, 255}, dark: color.RGBA{60, 44, 0, 255},
@@ -76,9 +84,9 @@ var pawnStyles = [engine.NumColors]pawnStyle{
 		tint: color.RGBA{252, 228, 130, 255}, letter: "Y",
 	},
 	engine.Blue: {
-		fill: color.RGBA{28, 84, 206, 255}, dark: color.RGBA{6, 20, 70, 255},
-		light: color.RGBA{100, 150, 236, 255}, text: white,
-		tint: color.RGBA{176, 192, 214, 255}, letter: "B",
+		fill: color.RGBA{0, 119, 204, 255}, dark: color.RGBA{0, 36, 80, 255},
+		light: color.RGBA{96, 172, 236, 255}, text: white,
+		tint: color.RGBA{170, 200, 226, 255}, letter: "B",
 	},
 }
 

@@ -14,6 +14,7 @@ const state = {
   pending: new Set(), // the requests in flight, by what they ask
   anims: [], // the pieces to slide in on the next drawing
   hint: null, // the hint asked for this turn: { Turn, From, To, Text }
+  focus: "", // the cell (see cellId) that keeps the board's one tab stop
 };
 
 function format(text, ...args) {
@@ -140,10 +141,153 @@ function drawBase(svg) {
     text(g, String(row), 0.55, y, 0.62, C.coord, "coord");
     text(g, String(row), L.Width - 0.55, y, 0.62, C.coord, "coord");
   }
-  el("g", { id: "houses" }, svg);
-  el("g", { id: "pieces" }, svg);
+  el("g", { id: "houses", "aria-hidden": "true" }, svg);
+  el("g", { id: "pieces", "aria-hidden": "true" }, svg);
   el("g", { id: "marks" }, svg);
-  el("g", { id: "panel" }, svg);
+  el("g", { id: "panel", "aria-hidden": "true" }, svg);
+  drawCells(svg);
+}
+
+// ---- the board for a screen reader and the keyboard ----
+
+// drawCells lays a named, focusable cell over every square and every
+// home: its name says what stands there (renderCells), Enter plays it,
+// the arrow keys go to the nearest cell that way. The board is one tab
+// stop (a roving tabindex); the pieces drawn below are hidden from
+// screen readers, whose cells name them. Cells take no pointer: a tap
+// goes to the marks as before.
+function drawCells(svg) {
+  const L = state.layout;
+  svg.setAttribute("aria-label", state.texts.boardLabel || "Malefiz");
+  const cells = el("g", { id: "cells" }, svg);
+  const cell = (id, x, y, shape) => {
+    const g = el("g", { class: "cell", role: "button", tabindex: "-1", "data-cell": id, "data-x": x, "data-y": y }, cells);
+    el(shape[0], { class: "ring", ...shape[1] }, g);
+    return g;
+  };
+  for (const s of L.Squares) cell("sq:" + s.Name, s.X, s.Y, ["circle", { cx: s.X, cy: s.Y, r: 0.5 }]);
+  for (const h of L.Houses) {
+    cell("home:" + h.Color, h.X, h.Y, ["rect", { x: h.X - h.W / 2 - 0.12, y: h.Y - h.H / 2 - 0.12, width: h.W + 0.24, height: h.H + 0.24, rx: 0.4 }]);
+  }
+  state.focus = "sq:" + L.Squares[0].Name;
+  cells.addEventListener("focusin", (e) => {
+    const c = e.target.closest(".cell");
+    if (c) { state.focus = c.dataset.cell; rove(); }
+  });
+  cells.addEventListener("keydown", (e) => {
+    const c = e.target.closest(".cell");
+    if (!c) return;
+    const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (dir) {
+      e.preventDefault();
+      const next = nearest(c, dir);
+      if (next) next.focus();
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      playCell(c.dataset.cell);
+    }
+  });
+}
+
+// rove keeps the board's one tab stop on the cell in focus.
+function rove() {
+  for (const c of $("cells").children) c.tabIndex = c.dataset.cell === state.focus ? 0 : -1;
+}
+
+// nearest is the cell closest to from in direction dir ([dx, dy]): ahead
+// of it, sideways offsets counting double.
+function nearest(from, [dx, dy]) {
+  const x0 = Number(from.dataset.x), y0 = Number(from.dataset.y);
+  let best = null, bestScore = Infinity;
+  for (const c of $("cells").children) {
+    const ax = Number(c.dataset.x) - x0, ay = Number(c.dataset.y) - y0;
+    const ahead = ax * dx + ay * dy, side = Math.abs(ax * dy - ay * dx);
+    if (ahead <= 0.01) continue;
+    const score = ahead + 2 * side;
+    if (score < bestScore) { best = c; bestScore = score; }
+  }
+  return best;
+}
+
+// seatLabel names a colour's seat as the pictures' alt text does: its
+// name, then its colour.
+function seatLabel(color) {
+  const seat = ((state.live && state.live.Seats) || []).find((s) => s.Color === color);
+  const name = state.texts[color] || color;
+  return seat ? `${seat.Name} (${name})` : name;
+}
+
+// offered is what the player may do now: the pawns' origins, the
+// destinations of the pawn picked (by square), the squares for a taken
+// barricade.
+function offered() {
+  const live = state.live || {}, you = live.YourTurn;
+  const moves = you && live.Phase === "move" ? live.Moves || [] : [];
+  return {
+    origins: new Set(moves.map((m) => m.From)),
+    targets: new Map(moves.filter((m) => m.From === state.selected).map((m) => [m.To, m])),
+    places: new Set(you && live.Phase === "place" ? live.Places || [] : []),
+  };
+}
+
+// playCell does what Enter on a cell does: pick (or drop) the pawn on it,
+// move the pawn picked there, or put the barricade there.
+function playCell(id) {
+  const [kind, where] = id.split(":");
+  const o = offered(), from = kind === "home" ? (where === state.live.ToMove ? "home" : "") : where;
+  if (kind === "sq" && o.targets.has(where)) { send("move", `${state.selected}-${where}`); return; }
+  if (kind === "sq" && o.places.has(where)) { send("place", where); return; }
+  if (from && o.origins.has(from)) { state.selected = state.selected === from ? null : from; render(); }
+}
+
+// renderCells names every cell for what stands on it and what Enter does
+// there.
+function renderCells() {
+  const live = state.live, T = state.texts, L = state.layout;
+  const lobby = live.Status === "lobby";
+  const at = new Map((live.Pawns || []).map((p) => [p.Square, p.Color]));
+  const blocks = new Set(lobby ? L.Squares.filter((s) => s.BarricadeStart).map((s) => s.Name) : live.Blocks || []);
+  const o = offered();
+  for (const c of $("cells").children) {
+    const [kind, where] = c.dataset.cell.split(":");
+    let label, can = false;
+    if (kind === "home") {
+      const seat = (live.Seats || []).find((s) => s.Color === where);
+      const home = !seat ? 0 : lobby ? L.Houses.find((h) => h.Color === where).Slots.length : seat.Home;
+      label = format(T.house, seatLabel(where), home);
+      if (where === live.ToMove && o.origins.has("home")) { label += " · " + T.canMove; can = true; }
+    } else {
+      if (at.has(where)) label = format(T.squarePawn, where, seatLabel(at.get(where)));
+      else if (blocks.has(where)) label = format(T.squareBarricade, where);
+      else if (squareAt(where).Goal) label = format(T.squareGoal, where);
+      else label = format(T.square, where);
+      if (o.origins.has(where)) { label += " · " + T.canMove; can = true; }
+      if (o.targets.has(where)) { label += " · " + T.moveHere; can = true; }
+      if (o.places.has(where)) { label += " · " + T.placeHere; can = true; }
+    }
+    c.setAttribute("aria-label", label);
+    if (can) c.removeAttribute("aria-disabled"); else c.setAttribute("aria-disabled", "true");
+  }
+  rove();
+}
+
+// announce says in the live region what the push changed: each pawn's
+// move, a pawn sent home, a barricade put down.
+function announce(anims) {
+  const T = state.texts, parts = [];
+  for (const a of [...anims].sort((x, y) => (x.to === "home") - (y.to === "home"))) {
+    if (!a.color) parts.push(format(T.barricadeTo, a.to));
+    else if (a.to === "home") parts.push(format(T.captured, seatLabel(a.color)));
+    else if (a.from === "home") parts.push(format(T.movedOut, seatLabel(a.color), a.to));
+    else parts.push(format(T.moved, seatLabel(a.color), a.from, a.to));
+  }
+  if (!parts.length) return;
+  // Each push a line of its own: a live region reads what is added, and
+  // the last few stay for a reader who comes back to them.
+  const box = $("announce"), line = document.createElement("p");
+  line.textContent = parts.join("; ") + ".";
+  box.append(line);
+  while (box.children.length > 5) box.firstElementChild.remove();
 }
 
 function star(x, y, outer, inner) {
@@ -249,7 +393,7 @@ function animate(g, a, x, y) {
 
 // render draws the game as the server last pushed it.
 function render() {
-  const live = state.live, L = state.layout;
+  const live = state.live, L = state.layout, T = state.texts;
   if (!live) return;
   const houses = $("houses"), pieces = $("pieces"), marks = $("marks"), panel = $("panel");
   const anims = state.anims;
@@ -320,7 +464,8 @@ function render() {
         el("circle", { class: "halo", cx: s.X, cy: s.Y, r: 0.52 }, g);
         el("circle", { cx: s.X, cy: s.Y, r: 0.5, fill: "#0000" }, g);
       }
-      interactive(g, from, () => { state.selected = state.selected === from ? null : from; render(); });
+      const name = from === "home" ? format(T.house, seatLabel(live.ToMove), (seats.find((s) => s.Color === live.ToMove) || { Home: 0 }).Home) : format(T.squarePawn, from, seatLabel(live.ToMove));
+      interactive(g, name + " · " + T.canMove, () => { state.selected = state.selected === from ? null : from; render(); });
     }
     const hint = state.hint && state.hint.Turn === live.Turn ? state.hint : null;
     for (const m of moves.filter((m) => m.From === state.selected)) {
@@ -331,7 +476,7 @@ function render() {
       el("circle", { class: "spot", cx: s.X, cy: s.Y, r: 0.36 }, g);
       const mark = m.Goal ? "★" : m.Barricade ? "🚧" : m.Captures ? "✕" : "";
       if (mark) text(g, mark, s.X, s.Y + 0.02, 0.5, "#fff");
-      interactive(g, `${m.From} → ${m.To}`, () => send("move", `${m.From}-${m.To}`));
+      interactive(g, `${m.From} → ${m.To} · ${T.moveHere}`, () => send("move", `${m.From}-${m.To}`));
     }
   }
   const suggested = new Map((live.Suggested || []).map((s) => [s.Square, s.Reason]));
@@ -359,6 +504,7 @@ function render() {
   renderBar();
   renderSeats();
   renderLobby();
+  renderCells();
 }
 
 function renderBar() {
@@ -537,6 +683,7 @@ function listen(delay = 500) {
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
     state.anims = changes(state.live, live);
     state.live = live;
+    announce(state.anims);
     document.body.dataset.turn = live.Turn;
     document.body.dataset.winner = live.Winner || "";
     if ($("note").textContent === state.texts.reconnecting) note("");

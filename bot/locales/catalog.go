@@ -67,6 +67,9 @@ var pluralArg = map[Key]int{
 	ReviewMoveBare:     2,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
+	// The board in words (issue 39).
+	AltLeader: 0,
+	AltMore:   0,
 }
 
 // zeroIsOther are the languages whose players count none in the plural

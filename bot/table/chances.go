@@ -214,6 +214,7 @@ func (t *Table) addAnalysis(msg *Message, a ai.Analysis) {
 	msg.Embeds = append(msg.Embeds, Embed{Title: tr(lang, locales.ChancesTitle), Description: desc,
 		Color: msg.Embeds[0].Color, Chart: true})
 	msg.Chart = chart
+	msg.ChartAlt = clip(tr(lang, locales.AltChart), MaxAlt)
 }
 
 // turningLines are the turning points of a, one line each in lang,

@@ -43,6 +43,8 @@ func (t *Table) ResultMessage() Message {
 	sc := t.scene()
 	v := Message{Embeds: []Embed{{Title: "🏆 " + text, Color: ColorRGB[t.State.Winner()], Board: true,
 		Footer: tr(lang, locales.GameFooter, t.Game.ID)}}, Board: &sc}
+	v.BoardAlt = alt{lang: lang, head: []string{tr(lang, locales.AltBoard, t.State.TurnNumber()),
+		tr(lang, locales.AltWinner, t.altSeat(lang, winner))}}.String()
 	var who []string
 	for _, s := range t.Game.Seats {
 		if s.UserID != "" && !s.Left {

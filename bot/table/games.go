@@ -83,3 +83,16 @@ func (t *Table) PrivateBoard(a Actor) error {
 	t.answerView(a, v, false)
 	return nil
 }
+
+// PrivateBoardInWords is PrivateBoard with the board in words instead of
+// its picture (/malefiz board text:true), for a player who reads the game
+// with a screen reader or a braille display, or without pictures.
+func (t *Table) PrivateBoardInWords(a Actor) error {
+	if err := t.PrivateBoard(a); err != nil {
+		return err
+	}
+	if t.Reply != nil {
+		t.Reply.Message = InWords(t.Reply.Message)
+	}
+	return nil
+}

@@ -18,8 +18,14 @@ type Message struct {
 	ReplyTo string
 	// Board, when set, is drawn and attached as board.png.
 	Board *render.Scene
+	// BoardAlt is the board in words, the picture's alt text (Discord's
+	// description of a media gallery item, at most MaxAlt characters):
+	// whose turn, the roll, each lettered choice, the leader's distance.
+	BoardAlt string
 	// Chart, when set, is drawn and attached as chances.png.
 	Chart *Chart
+	// ChartAlt is the chart in words, its alt text.
+	ChartAlt string
 	// Legend, when set, is one line under the buttons saying what the
 	// marks of this message's buttons mean.
 	Legend string

@@ -20,7 +20,7 @@ const maxSuggestions = 5
 // The colours' emoji, embed colours and names, by engine.Color.
 var (
 	ColorEmoji = [engine.NumColors]string{"🔴", "🟢", "🟡", "🔵"}
-	ColorRGB   = [engine.NumColors]int{0xD32F2F, 0x2E7D32, 0xF9A825, 0x1565C0}
+	ColorRGB   = [engine.NumColors]int{0xF9244B, 0x85E0B3, 0xFAFA38, 0x3385CC} // the chart's lines: apart for colour-blind eyes too
 	colorName  = [engine.NumColors]locales.Key{locales.ColorRed, locales.ColorGreen, locales.ColorYellow, locales.ColorBlue}
 )
 
@@ -179,6 +179,19 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		return CustomID{Action: a, Game: t.Game.ID, Turn: turn, Arg: arg}.String()
 	}
 	back := Row{Buttons: []Button{{Label: tr(lang, locales.ButtonBack), Style: Secondary, CustomID: cid(ActBack, "")}}}
+	// The board in words for a screen reader: whose turn and the roll
+	// first, each choice the board letters, the leader last.
+	words := alt{lang: lang, head: []string{tr(lang, locales.AltBoard, turn)}}
+	switch t.State.Phase() {
+	case engine.PhaseRoll:
+		words.head = append(words.head, tr(lang, locales.AltToRoll, t.altSeat(lang, seat)))
+	case engine.PhasePlace:
+		pending, _ := t.State.Pending()
+		words.head = append(words.head, tr(lang, locales.AltRolled, t.altSeat(lang, seat), t.State.Rolled()),
+			tr(lang, locales.AltPlace, pending.To.String()))
+	default:
+		words.head = append(words.head, tr(lang, locales.AltRolled, t.altSeat(lang, seat), t.State.Rolled()))
+	}
 	// The turn message is read by everyone: it names the mover in the
 	// third person; only the mover's private copy says "you".
 	prompt := func(you, them locales.Key, args ...any) string {
@@ -217,6 +230,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 				}
 				seen[c.From] = true
 				letter := render.Letter(len(buttons))
+				words.items = append(words.items, altPawn(lang, letter, c.From))
 				arg := "home"
 				if c.From != engine.NoSquare {
 					arg = c.From.String()
@@ -242,6 +256,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		var marks legendMarks
 		for i, c := range shown {
 			label := render.Letter(i) + " · " + moveText(lang, c.From, c.To)
+			words.items = append(words.items, t.altMove(lang, render.Letter(i), t.State.Position(), c))
 			if t.State.Position().At(c.To) == engine.Barricade {
 				label += " " + MarkBarricade
 				marks.barricade = true
@@ -278,6 +293,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		for i, s := range t.suggestions(lang) {
 			n := strconv.Itoa(i + 1)
 			sc.Candidates = append(sc.Candidates, render.Label{Square: s.Square, Text: n})
+			words.items = append(words.items, n+": "+s.Square.String())
 			buttons = append(buttons, Button{Label: clip(n+" · "+s.Square.String()+" · "+s.Reason, maxLabel), Style: Primary,
 				CustomID: cid(ActPlace, s.Square.String())})
 		}
@@ -287,6 +303,7 @@ func (t *Table) TurnView(o TurnOptions) Message {
 			// The board letters the row's free squares as the menu does.
 			for i, sq := range rowSquares(squares, o.Row) {
 				sc.Labels = append(sc.Labels, render.Label{Square: sq, Text: render.Letter(i)})
+				words.items = append(words.items, render.Letter(i)+": "+sq.String())
 			}
 			if menu, ok := squareMenu(lang, squares, o.Row, cid(ActPlace, "")); ok {
 				rows = append(rows, menu)
@@ -304,7 +321,10 @@ func (t *Table) TurnView(o TurnOptions) Message {
 		Board:       true,
 		Footer:      tr(lang, locales.GameFooter, t.Game.ID),
 	}
-	v := Message{Embeds: []Embed{embed}, Board: &sc}
+	if leader := t.altLeader(lang); leader != "" {
+		words.tail = append(words.tail, leader)
+	}
+	v := Message{Embeds: []Embed{embed}, Board: &sc, BoardAlt: words.String()}
 	if onlooker {
 		return v
 	}
