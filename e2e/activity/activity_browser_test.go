@@ -607,5 +607,6 @@ func TestActivitySaysWhyInTheBrowser(t *testing.T) {
 	v := readActivity(t, ctx)
 	assert.Equal(t, want, v.Note, "still said, not reconnecting")
 	assert.Equal(t, -1, v.Turn, "no state drawn")
-	assert.Equal(t, 1, strings.Count(logs.String(), "no game #"), "refused once, logged")
+	// Logged once, and the log (not the page) says why: another guild's.
+	assert.Equal(t, 1, strings.Count(logs.String(), fmt.Sprintf("game %d not here: of another guild", other)), "refused once, logged")
 }
