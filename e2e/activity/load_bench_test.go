@@ -346,10 +346,22 @@ func (l *load) close(tb testing.TB) {
 	l.watched = nil
 }
 
-// settled is the count of goroutines once the closed sockets' goroutines
-// on the server's side are gone too (waiting up to 10 s for them).
+// settled is the count of goroutines once the plays' deliveries to the
+// stand-in are done (they queue behind Discord's limits: up to 2 min) and
+// the closed sockets' goroutines on the server's side are gone too
+// (waiting up to 10 s for them).
 func (l *load) settled(tb testing.TB) int {
 	tb.Helper()
+	delivered := make(chan struct{})
+	go func() {
+		l.app.Main.Bot().Games().Wait()
+		close(delivered)
+	}()
+	select {
+	case <-delivered:
+	case <-time.After(2 * time.Minute):
+		tb.Errorf("the plays' deliveries still running after 2 min")
+	}
 	n := runtime.NumGoroutine()
 	for deadline := time.Now().Add(10 * time.Second); n > l.goroutines && time.Now().Before(deadline); n = runtime.NumGoroutine() {
 		time.Sleep(20 * time.Millisecond)
