@@ -158,14 +158,12 @@ func New(cfg Config) *Server {
 	if cfg.SignInsPerMinute <= 0 {
 		cfg.SignInsPerMinute = 10
 	}
-	if cfg.ExchangesPerMinute <= 0 {
-		cfg.ExchangesPerMinute = 1200
-	}
 	orDefault := func(n *int, d int) {
 		if *n <= 0 {
 			*n = d
 		}
 	}
+	orDefault(&cfg.ExchangesPerMinute, 1200)
 	orDefault(&cfg.SocketsPerSession, DefaultSocketsPerSession)
 	orDefault(&cfg.SocketsPerUser, DefaultSocketsPerUser)
 	orDefault(&cfg.SocketsWaiting, DefaultSocketsWaiting)

@@ -113,8 +113,7 @@ func (ss *sockets) join(user, session string) (s *liveSocket, leave func()) {
 	}
 }
 
-// Live is a Games that can read a game once for all its viewers:
-// *game.Service is one.
+// viewedGames reads a game once for all its viewers (see Games.Viewed).
 type viewedGames interface {
 	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
 }

@@ -14,11 +14,8 @@ import (
 // Live returns game id as userID sees it on the board, in lang; a game of
 // another guild than guild is not found.
 func (s *Service) Live(ctx context.Context, id int64, guild, userID, lang string) (table.Live, error) {
-	t, _, err := s.load(ctx, id, "")
+	t, err := s.Viewed(ctx, id, guild)
 	if err != nil {
-		return table.Live{}, personal(err, id, guild)
-	}
-	if err := inGuild(t, guild); err != nil {
 		return table.Live{}, err
 	}
 	return t.Live(userID, lang), nil

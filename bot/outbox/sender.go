@@ -365,11 +365,10 @@ func (s *Sender) deliverHeld(gameID int64) (done bool, refused error) {
 func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []store.Effect, efs []Effect, linked bool) (refused error) {
 	var done []store.Delivery
 	defer func() {
-		if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
+		if err := s.record(ctx, g.ID, done); err != nil {
 			s.log.Error("outbox: could not record the deliveries", "game", g.ID, "err", err)
 			s.Nudge()
 		}
-		s.noteRecords(g.ID, done)
 	}()
 	posted := make([]string, len(effects)) // the message IDs of the posts
 	until := claimsEnd(effects)
@@ -425,10 +424,9 @@ func claimsEnd(effects []store.Effect) time.Time {
 // keepClaims records the deliveries done so far and renews the claims on
 // the effects of game gameID still to go; it returns when those run out.
 func (s *Sender) keepClaims(ctx context.Context, gameID int64, done []store.Delivery, rest []store.Effect) (time.Time, error) {
-	if err := s.db.RecordDeliveries(ctx, s.owner, done); err != nil {
+	if err := s.record(ctx, gameID, done); err != nil {
 		return time.Time{}, err
 	}
-	s.noteRecords(gameID, done)
 	ids := make([]int64, len(rest))
 	for i, e := range rest {
 		ids[i] = e.ID
@@ -536,6 +534,14 @@ func (s *Sender) noteRecords(id int64, done []store.Delivery) {
 			return
 		}
 	}
+}
+
+// record records the outcomes of deliveries of game gameID, and notes
+// (recorded or not) that message IDs of the game may have changed.
+func (s *Sender) record(ctx context.Context, gameID int64, done []store.Delivery) error {
+	err := s.db.RecordDeliveries(ctx, s.owner, done)
+	s.noteRecords(gameID, done)
+	return err
 }
 
 // Nudge wakes the loop to look at the outbox again.
