@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz/activity"
 	gametable "github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/game"
 )
@@ -26,8 +27,13 @@ import (
 //	go test -run XXX -bench ActivityPush -benchtime 400x ./e2e/activity
 func BenchmarkActivityPush(b *testing.B) {
 	const games, watchers = 20, 5
-	app, srv, first, users := activityGame(b)
-	ids := []int64{first}
+	// Every socket is Alice's or Bob's: the budget per session and per
+	// user (a few pages each) is raised past them, the benchmark being
+	// about the pushes.
+	app, srv, users, _ := activitySandboxWith(b, 5, func(c *activity.Config) {
+		c.SocketsPerSession, c.SocketsPerUser = games*watchers, games*watchers
+	})
+	var ids []int64
 	for len(ids) < games {
 		ids = append(ids, newActivityGame(b, app, srv, users))
 	}
@@ -78,17 +84,7 @@ func BenchmarkActivityPush(b *testing.B) {
 			if !l.YourTurn {
 				continue
 			}
-			actor = gametable.Actor{UserID: u.ID, Name: u.Name}
-			play = gametable.CustomID{Game: id, Turn: l.Turn}
-			switch {
-			case l.Phase == "place":
-				play.Action, play.Arg = gametable.ActPlace, l.Places[0]
-			case l.Phase == "roll":
-				play.Action = gametable.ActRoll
-			default:
-				m := l.Moves[len(l.Moves)-1]
-				play.Action, play.Arg = gametable.ActMove, m.From+"-"+m.To
-			}
+			actor, play = gametable.Actor{UserID: u.ID, Name: u.Name}, playOf(id, l)
 		}
 		if actor.UserID == "" { // the game is over
 			over++
@@ -123,4 +119,21 @@ func BenchmarkActivityPush(b *testing.B) {
 	b.ReportMetric(ms(0.99), "push-p99-ms")
 	b.ReportMetric(perConn, "B/conn")
 	b.ReportMetric(float64(over), "games-over")
+}
+
+// playOf is the play of the player to move in game id as l shows it: the
+// die rolled, the first square offered for a barricade, or the last move
+// offered (the one that goes furthest).
+func playOf(id int64, l gametable.Live) gametable.CustomID {
+	play := gametable.CustomID{Game: id, Turn: l.Turn}
+	switch {
+	case l.Phase == "place":
+		play.Action, play.Arg = gametable.ActPlace, l.Places[0]
+	case l.Phase == "roll":
+		play.Action = gametable.ActRoll
+	default:
+		m := l.Moves[len(l.Moves)-1]
+		play.Action, play.Arg = gametable.ActMove, m.From+"-"+m.To
+	}
+	return play
 }

@@ -320,17 +320,7 @@ func (l *load) next(tb testing.TB, id int64) (gametable.Actor, gametable.CustomI
 		if !live.YourTurn {
 			continue
 		}
-		play := gametable.CustomID{Game: id, Turn: live.Turn}
-		switch {
-		case live.Phase == "place":
-			play.Action, play.Arg = gametable.ActPlace, live.Places[0]
-		case live.Phase == "roll":
-			play.Action = gametable.ActRoll
-		default:
-			m := live.Moves[len(live.Moves)-1]
-			play.Action, play.Arg = gametable.ActMove, m.From+"-"+m.To
-		}
-		return gametable.Actor{UserID: u.ID, Name: u.Name, Lang: "en"}, play, true
+		return gametable.Actor{UserID: u.ID, Name: u.Name, Lang: "en"}, playOf(id, live), true
 	}
 	return gametable.Actor{}, gametable.CustomID{}, false
 }
