@@ -753,7 +753,7 @@ func TestEnglishChoiceNameInATextFails(t *testing.T) {
 			`key text.marks in language de writes "always" after {opt:ping}`},
 		{"English name before a colon", "pl", "{choice:ping.always}: wzmianka", "always: wzmianka",
 			`key opt.ping in language pl shows the English choice name "always": its players read "zawsze"`},
-		{"own name written out", "es", "{choice:roll.auto}: cada turno", "auto: cada turno",
+		{"own name written out", "es", "{choice:roll.auto}: el dado", "auto: el dado",
 			`key opt.roll in language es writes the choice "auto" before a colon`},
 		{"no such choice", "fr", "{choice:roll.button}`", "{choice:roll.bouton}`",
 			"key text.help in language fr: {choice:roll.bouton} is not a choice"},
