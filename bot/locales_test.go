@@ -526,7 +526,7 @@ func TestTextsNameRealButtons(t *testing.T) {
 
 func TestButtonLabelThatIsNoButtonFails(t *testing.T) {
 	for _, c := range []struct{ lang, old, new, want string }{
-		{"pt-BR", "{button:roll}", "Rolar", `names the button "Rolar"`},
+		{"pt-BR", "O botão {button:review}", "O botão Revisar", `names the button "Revisar"`},
 		{"pl", "**{button:join}**", "**Dołącz**", `writes the label "Dołącz"`},
 		{"fr", "{button:roll}", "{button:lancer}", "{button:lancer} is not a button"},
 	} {
