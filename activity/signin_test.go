@@ -240,7 +240,7 @@ func TestSignInLimits(t *testing.T) {
 		refusal = out
 	}
 	assert.Equal(t, []int{200, 200, 200, 200, 200, http.StatusTooManyRequests}, statuses)
-	assert.Regexp(t, `^Zu viele Anmeldungen: versuche es in \d+ s wieder\.$`, refusal["error"], "in Ben's words, a sign-in's refusal")
+	assert.Regexp(t, `^Zu viele Anmeldungen: Versuch es in \d+ s noch einmal\.$`, refusal["error"], "in Ben's words, a sign-in's refusal")
 	assert.Contains(t, e.logs.String(), "sign-ins of "+ben.ID)
 	status, _ := e.call(http.MethodPost, "api/token", "",
 		map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
