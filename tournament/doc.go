@@ -1,0 +1,2 @@
+// Package tournament pairs and ranks a server's tournament.
+package tournament
