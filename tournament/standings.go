@@ -19,11 +19,11 @@ const (
 // 6, 4, 2 and 0. A bye (n = 1) scores ByePoints; a place outside the
 // table 0.
 func Points(place, n int) int {
-	if n == 1 {
-		return ByePoints
-	}
-	if n < 1 || place < 1 || place > n {
+	switch {
+	case n < 1 || place < 1 || place > n:
 		return 0
+	case n == 1:
+		return ByePoints
 	}
 	return WinPoints * (n - place) / (n - 1)
 }

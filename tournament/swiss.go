@@ -265,14 +265,15 @@ func groupSwiss(field []player, met [][]int, sizes []int) [][]int {
 	return tables
 }
 
-// improve swaps players between tables while a swap lowers the repeat
-// meetings, or keeps them and lowers the score spread, taking the best
-// swap each time. It returns the repeat meetings left.
+// improve swaps players between tables, the best swap each time: first,
+// while one lowers the repeat meetings, a swap of a player who meets
+// someone again; then, while one brings the scores at a table closer
+// without adding a repeat, any swap. It returns the repeat meetings left.
 func improve(field []player, met [][]int, tables [][]int) int {
-	// cost of player x at a table without player skip
+	// cost is what player x at the table, in place of skip, adds.
 	cost := func(x int, table []int, skip int) (rep, spread int) {
 		for _, y := range table {
-			if y != skip {
+			if y != skip && y != x {
 				rep += met[x][y]
 				spread += abs(field[x].points - field[y].points)
 			}
@@ -287,39 +288,53 @@ func improve(field []player, met [][]int, tables [][]int) int {
 			}
 		}
 	}
-	for {
-		bestRep, bestSpread := 0, 0
-		var at [4]int
-		for ta, a := range tables {
-			for ia, x := range a {
-				ra, sa := cost(x, a, x)
-				for tb := ta + 1; tb < len(tables); tb++ {
-					b := tables[tb]
-					for ib, y := range b {
-						rb, sb := cost(y, b, y)
-						rxa, sxa := cost(x, b, y)
-						rya, sya := cost(y, a, x)
-						dRep := rxa + rya - ra - rb
-						dSpread := sxa + sya - sa - sb
-						if dRep < bestRep || dRep == bestRep && dSpread < bestSpread {
-							bestRep, bestSpread, at = dRep, dSpread, [4]int{ta, ia, tb, ib}
+	for _, spreading := range []bool{false, true} {
+		for {
+			// what each player adds at their own table
+			ownRep, ownSpread := make([]int, len(field)), make([]int, len(field))
+			for _, table := range tables {
+				for _, x := range table {
+					ownRep[x], ownSpread[x] = cost(x, table, x)
+				}
+			}
+			bestRep, bestSpread := 0, 0
+			var at [4]int
+			for ta, a := range tables {
+				for ia, x := range a {
+					ra, sa := ownRep[x], ownSpread[x]
+					if !spreading && ra == 0 {
+						continue
+					}
+					for tb, b := range tables {
+						if tb == ta || spreading && tb < ta {
+							continue
+						}
+						for ib, y := range b {
+							rb, sb := ownRep[y], ownSpread[y]
+							rx, sx := cost(x, b, y)
+							ry, sy := cost(y, a, x)
+							dRep, dSpread := rx+ry-ra-rb, sx+sy-sa-sb
+							if dRep < bestRep || dRep == bestRep && dSpread < bestSpread {
+								bestRep, bestSpread, at = dRep, dSpread, [4]int{ta, ia, tb, ib}
+							}
 						}
 					}
 				}
 			}
+			if bestRep == 0 && (!spreading || bestSpread == 0) {
+				break
+			}
+			a, b := tables[at[0]], tables[at[2]]
+			a[at[1]], b[at[3]] = b[at[3]], a[at[1]]
+			repeats += bestRep
 		}
-		if bestRep == 0 && bestSpread == 0 {
-			return repeats
-		}
-		a, b := tables[at[0]], tables[at[2]]
-		a[at[1]], b[at[3]] = b[at[3]], a[at[1]]
-		repeats += bestRep
 	}
+	return repeats
 }
 
 // searchBudget bounds the exhaustive search for tables without a repeat
-// meeting: the tables it tries.
-const searchBudget = 1 << 20
+// meeting: the seats it tries.
+const searchBudget = 1 << 18
 
 // searchTables looks for tables of the given sizes (the larger first)
 // where nobody has met before: each table is led by the best ranked
@@ -347,10 +362,6 @@ func searchTables(met [][]int, sizes []int) [][]int {
 		var choose func(from int) bool
 		choose = func(from int) bool {
 			if len(table) == sizes[t] {
-				budget--
-				if budget <= 0 {
-					return false
-				}
 				next := seated
 				for _, x := range table {
 					next.add(x)
@@ -363,6 +374,9 @@ func searchTables(met [][]int, sizes []int) [][]int {
 				return false
 			}
 			for x := from; x < n; x++ {
+				if budget--; budget <= 0 {
+					return false
+				}
 				if seated.has(x) || slices.ContainsFunc(table, func(y int) bool { return met[x][y] > 0 }) {
 					continue
 				}

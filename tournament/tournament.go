@@ -147,8 +147,8 @@ func (s Setup) Validate(entrants []Entrant) error {
 		return &SetupError{Err: ErrTooFewRounds, Got: s.Rounds, Limit: 0}
 	case s.Rounds > MaxRounds(s.Format, n, s.TableSize):
 		return &SetupError{Err: ErrTooManyRounds, Got: s.Rounds, Limit: MaxRounds(s.Format, n, s.TableSize)}
-	case s.Rounds > 0 && s.Format != Swiss && s.Rounds < s.RoundCount(n):
-		return &SetupError{Err: ErrTooFewRounds, Got: s.Rounds, Limit: s.RoundCount(n)}
+	case s.Rounds > 0 && s.Format != Swiss && s.Rounds < MaxRounds(s.Format, n, s.TableSize):
+		return &SetupError{Err: ErrTooFewRounds, Got: s.Rounds, Limit: MaxRounds(s.Format, n, s.TableSize)}
 	}
 	seen := make(map[string]bool, n)
 	for _, e := range entrants {
