@@ -411,3 +411,12 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// set is a small bit set of entrant indexes.
+type set [4]uint64
+
+// setLimit is the largest field the exhaustive searches handle.
+const setLimit = 256
+
+func (s *set) add(i int)     { s[i>>6] |= 1 << (i & 63) }
+func (s set) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }

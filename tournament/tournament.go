@@ -3,7 +3,6 @@ package tournament
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 )
 
 // Format is how a tournament pairs its rounds.
@@ -79,8 +78,8 @@ type Setup struct {
 	Rounds int
 }
 
-// Sentinel errors of a setup or of a tournament's record. A *SetupError
-// wraps the first kind; compare with errors.Is.
+// The refusals of a setup, each wrapped in a *SetupError by
+// Setup.Validate; compare with errors.Is.
 var (
 	ErrFormat               = errors.New("unknown tournament format")
 	ErrTableSize            = errors.New("table size must be 2, 3 or 4")
@@ -91,7 +90,12 @@ var (
 	ErrTooFewRounds         = errors.New("fewer rounds than the format needs")
 	ErrEntrantID            = errors.New("entrant without an ID")
 	ErrDuplicateEntrant     = errors.New("entrant signed up twice")
+)
 
+// The errors of a tournament's record (its rounds) and of its progress,
+// from NextRound and Standings, wrapped with where they are; compare with
+// errors.Is.
+var (
 	ErrUnknownEntrant  = errors.New("not an entrant of the tournament")
 	ErrBadResult       = errors.New("result does not match its table")
 	ErrRoundUnfinished = errors.New("the current round has a table without a result")
@@ -108,6 +112,7 @@ type SetupError struct {
 	Entrant string // the entrant concerned, for ErrDuplicateEntrant
 }
 
+// Error says the rule broken, the value and the limit.
 func (e *SetupError) Error() string {
 	switch {
 	case errors.Is(e.Err, ErrDuplicateEntrant):
@@ -323,19 +328,4 @@ func contains(list []string, id string) bool {
 		}
 	}
 	return false
-}
-
-// set is a small bit set of entrant indexes.
-type set [4]uint64
-
-// setLimit is the largest field the exhaustive searches handle.
-const setLimit = 256
-
-func (s *set) add(i int)     { s[i>>6] |= 1 << (i & 63) }
-func (s set) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
-func (s set) count() (n int) {
-	for _, w := range s {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
