@@ -138,8 +138,9 @@ func (m *matching) markPath(v, b, child int) {
 }
 
 // remove takes u and v out of the graph, unmatching them, and re-augments
-// from the mates they leave free; it reports the new size. undo puts the
-// graph and the matching back as they were.
+// from the mates they leave free: the matching is then maximum in what is
+// left (an augmenting path there must end at a freed mate), and size says
+// how large. undo puts the graph and the matching back as they were.
 func (m *matching) remove(u, v int) (undo func()) {
 	mate, size := append([]int(nil), m.mate...), m.size
 	var freed []int
