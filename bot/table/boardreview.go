@@ -2,8 +2,10 @@ package table
 
 import (
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
@@ -200,19 +202,25 @@ func (t *Table) BoardReview(lang string, g *engine.Game, grades []ai.Grade, fina
 		if r.Move == ai.NoMove {
 			st.Pass = tr(lang, locales.TurnNoMove)
 			parts = append(parts, tr(lang, locales.ReviewSaid, st.Head, st.Pass))
-		} else {
-			st.Played = t.reviewMove(lang, r.Position, r.Roll, rules, r.Move)
-			parts = append(parts, tr(lang, locales.ReviewSaid, st.Head, withWhy(st.Played)))
 		}
-		if gr, ok := byIndex[r.Index]; ok && r.Move != ai.NoMove {
+		gr, graded := byIndex[r.Index]
+		if graded && r.Move != ai.NoMove {
 			st.Grade = reviewGrade(lang, gr)
-			parts = append(parts, gradeWords(st.Grade))
 			if gr.Best != ai.NoMove && gr.Best != gr.Move && st.Grade.Points >= 1 {
-				st.Better = t.reviewMove(lang, r.Position, r.Roll, rules, gr.Best)
-				parts = append(parts, tr(lang, locales.ReviewBetterLine, withWhy(st.Better)))
+				st.Better = t.reviewMove(lang, r.Position, r.Roll, rules, gr.Best, false)
 			}
 		} else if r.Move != ai.NoMove && seat != nil && seat.Computer != "" {
 			st.Note = tr(lang, locales.ReviewNotGraded)
+		}
+		if r.Move != ai.NoMove {
+			st.Played = t.reviewMove(lang, r.Position, r.Roll, rules, r.Move, st.Better != nil)
+			parts = append(parts, tr(lang, locales.ReviewSaid, st.Head, withWhy(st.Played)))
+		}
+		if st.Grade != nil {
+			parts = append(parts, gradeWords(st.Grade))
+		}
+		if st.Better != nil {
+			parts = append(parts, tr(lang, locales.ReviewBetterLine, withWhy(st.Better)))
 		}
 		st.Said = strings.Join(parts, " · ")
 		rv.Steps = append(rv.Steps, st)
@@ -265,8 +273,9 @@ func reviewBoard(pos engine.Position, colors []engine.Color) ReviewBoard {
 
 // reviewMove is m, a move for roll from pos, as the review draws and says
 // it: the squares it walks, the move as a line of the thread, and its
-// main reason in lang.
-func (t *Table) reviewMove(lang string, pos engine.Position, roll int, r engine.Rules, m engine.Move) *ReviewMove {
+// main reason in lang. A move beaten by a better one is not said to be
+// the only one or the best the roll allows.
+func (t *Table) reviewMove(lang string, pos engine.Position, roll int, r engine.Rules, m engine.Move, beaten bool) *ReviewMove {
 	rm := &ReviewMove{From: fromName(m.From), To: m.To.String(), Text: moveLine(lang, m), Path: []string{}}
 	if m.Place != engine.NoSquare {
 		rm.Place = m.Place.String()
@@ -274,7 +283,13 @@ func (t *Table) reviewMove(lang string, pos engine.Position, roll int, r engine.
 	for _, s := range pos.Path(m, roll) {
 		rm.Path = append(rm.Path, s.String())
 	}
-	rm.Why = t.firstReason(lang, ai.Explain(pos, roll, r, m))
+	reasons := ai.Explain(pos, roll, r, m)
+	if beaten {
+		reasons = slices.DeleteFunc(reasons, func(r ai.Reason) bool {
+			return r.Kind == ai.ReasonWaits || r.Kind == ai.ReasonForced || r.Kind == ai.ReasonNone
+		})
+	}
+	rm.Why = t.firstReason(lang, reasons)
 	if rm.Why == "" && m.To == engine.Goal {
 		rm.Why = tr(lang, locales.TurnReachedGoal)
 	}
@@ -323,4 +338,28 @@ func gradeWords(g *ReviewGrade) string {
 		return g.Label
 	}
 	return g.Label + ", " + g.Lost
+}
+
+// reviewEmoji marks the review on the board, as the coach's verdict and
+// its Review button are marked.
+const reviewEmoji = "🎓"
+
+// BoardReviewButton is Review on the board for game id, in lang: Discord
+// opens the Activity for whoever clicks it (the LAUNCH_ACTIVITY answer of
+// ActBoard, as Play on the board), and the board opened in the game's
+// thread shows its review, opened in its channel lists it among the
+// channel's reviews. It changes nothing and is never out of date.
+func BoardReviewButton(lang string, id int64) Button {
+	return Button{Label: tr(lang, locales.ButtonReviewBoard), Emoji: reviewEmoji, Style: Secondary,
+		CustomID: CustomID{Action: ActBoard, Game: id}.String()}
+}
+
+// OfferBoardReview adds Review on the board, in lang, under the answer
+// of the verdict's Review button (t.Reply), when the bot serves its
+// Activity and the game is finished.
+func (t *Table) OfferBoardReview(lang string) {
+	if !t.Activity || t.Reply == nil || t.Game.Status != malefiz.StatusFinished {
+		return
+	}
+	t.Reply.Message.Rows = append(t.Reply.Message.Rows, Row{Buttons: []Button{BoardReviewButton(lang, t.Game.ID)}})
 }

@@ -95,7 +95,15 @@ func TestBoardReviewSteps(t *testing.T) {
 		require.NotNil(t, st.Played)
 		assert.Equal(t, r.Move.To.String(), st.Played.To)
 		assert.NotEmpty(t, st.Played.Path)
-		assert.NotEmpty(t, st.Played.Why)
+		if st.Better != nil {
+			// A move the coach found a better one for is never "the best
+			// the roll allows".
+			assert.NotEqual(t, locales.Tr("en", locales.ReasonWaits), st.Played.Why)
+			assert.NotEqual(t, locales.Tr("en", locales.ReasonForced), st.Played.Why)
+			assert.NotEmpty(t, st.Better.Why)
+		} else {
+			assert.NotEmpty(t, st.Played.Why)
+		}
 		gr, graded := byIndex[r.Index]
 		if !graded {
 			assert.Nil(t, st.Grade)
