@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
@@ -29,6 +30,14 @@ func (s *Service) BoardReview(ctx context.Context, id int64, guild, lang string)
 	case sg.Status != malefiz.StatusFinished:
 		return table.LiveReview{}, notHere(id, "not finished: "+string(sg.Status))
 	}
+	stored, final, err := s.db.Grades(ctx, id)
+	if err != nil {
+		return table.LiveReview{}, err
+	}
+	key := reviewKey{id: id, lang: lang}
+	if rv, ok := s.reviews.get(key); ok && final {
+		return rv, nil
+	}
 	events, err := s.db.Events(ctx, id)
 	if err != nil {
 		return table.LiveReview{}, err
@@ -40,16 +49,57 @@ func (s *Service) BoardReview(ctx context.Context, id int64, guild, lang string)
 	if g == nil {
 		return table.LiveReview{}, notHere(id, "never started")
 	}
-	stored, final, err := s.db.Grades(ctx, id)
-	if err != nil {
-		return table.LiveReview{}, err
-	}
 	grades, err := EngineGrades(stored)
 	if err != nil {
 		return table.LiveReview{}, err
 	}
 	t := &table.Table{Game: sg, State: g}
-	return t.BoardReview(lang, g, grades, final), nil
+	rv := t.BoardReview(lang, g, grades, final)
+	if final {
+		s.reviews.put(key, rv)
+	}
+	return rv, nil
+}
+
+// reviewsKept is how many reviews the service keeps made.
+const reviewsKept = 64
+
+// reviewKey names a review as made for one language.
+type reviewKey struct {
+	id   int64
+	lang string
+}
+
+// reviews keeps the reviews of finished games graded whole, by game and
+// language, as made (a whole game's chances and reasons: 0.1 s of a
+// core): nothing in them changes any more, and each player of a game
+// opens it. Past reviewsKept one made earlier goes. The reviews are
+// shared: no caller changes one.
+type reviews struct {
+	mu   sync.Mutex
+	made map[reviewKey]table.LiveReview
+}
+
+func (r *reviews) get(k reviewKey) (table.LiveReview, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rv, ok := r.made[k]
+	return rv, ok
+}
+
+func (r *reviews) put(k reviewKey, rv table.LiveReview) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.made == nil {
+		r.made = map[reviewKey]table.LiveReview{}
+	}
+	for old := range r.made {
+		if len(r.made) < reviewsKept {
+			break
+		}
+		delete(r.made, old)
+	}
+	r.made[k] = rv
 }
 
 // reviewsListed is how many finished games of a channel the board lists

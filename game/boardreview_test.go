@@ -166,6 +166,10 @@ func TestBoardReviewOfAFinishedGame(t *testing.T) {
 		assert.Contains(t, tp.Text, "Turning point ")
 	}
 
+	again, err := e.s.BoardReview(t.Context(), sg.ID, e.fake.GuildID, "en")
+	require.NoError(t, err)
+	assert.Equal(t, rv, again, "the same review when asked again (kept, graded whole)")
+
 	// The same review in German.
 	de, err := e.s.BoardReview(t.Context(), sg.ID, e.fake.GuildID, "de")
 	require.NoError(t, err)

@@ -154,6 +154,7 @@ type Service struct {
 	schedulerNext atomic.Int64
 	skip          skipList     // games whose timer panicked, skipped for a while
 	locales       knownLocales // the users' locales stored lately
+	reviews       reviews      // the reviews on the board made of games graded whole
 }
 
 // New returns the Service of cfg.
