@@ -454,8 +454,9 @@ func (s *Server) actingSession(w http.ResponseWriter, r *http.Request) (Session,
 
 // serveGames lists the open games of the Activity's channel, the user's
 // first, then its finished games, the last finished first, which the
-// page opens as their reviews. Here marks the game whose thread the
-// Activity was opened in.
+// page opens as their reviews; each with its players named as the board
+// names them. Here marks the game whose thread the Activity was opened
+// in.
 func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.session(w, r)
 	if !ok {
@@ -486,7 +487,7 @@ func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 	for _, g := range append(games, reviews...) {
 		e := entry{ID: g.ID, Status: string(g.Status), Here: g.ThreadID != "" && g.ThreadID == sess.Channel}
 		for _, st := range g.Seats {
-			e.Seats = append(e.Seats, st.Name)
+			e.Seats = append(e.Seats, table.SeatName(sess.Lang, &st))
 			e.Yours = e.Yours || (st.UserID == sess.UserID && !st.Left)
 		}
 		out = append(out, e)

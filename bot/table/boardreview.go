@@ -340,6 +340,11 @@ func gradeWords(g *ReviewGrade) string {
 	return g.Label + ", " + g.Lost
 }
 
+// SeatName names a seat in lang as the thread and the board do, without
+// its colour and as plain text: a person by their name, a computer as
+// "Computer (normal)" (the Activity's list of games).
+func SeatName(lang string, s *malefiz.Seat) string { return seatName(lang, s, plain) }
+
 // reviewEmoji marks the review on the board, as the coach's verdict and
 // its Review button are marked.
 const reviewEmoji = "🎓"

@@ -164,3 +164,33 @@ func BenchmarkBoardReview(b *testing.B) {
 		tb.BoardReview("en", g, grades, true)
 	}
 }
+
+// TestOfferBoardReview: the answer of the verdict's Review gets Review on
+// the board, launching the Activity, only where the bot serves it and the
+// game is finished.
+func TestOfferBoardReview(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		activity bool
+		status   malefiz.Status
+		want     bool
+	}{
+		{"served, finished", true, malefiz.StatusFinished, true},
+		{"not served", false, malefiz.StatusFinished, false},
+		{"cancelled", true, malefiz.StatusCancelled, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := &Table{Game: &malefiz.Game{ID: 12, Status: c.status}, Activity: c.activity,
+				Reply: &Reply{Kind: Private, Message: Text("review")}}
+			tb.OfferBoardReview("de")
+			if !c.want {
+				assert.Empty(t, tb.Reply.Message.Rows)
+				return
+			}
+			require.Len(t, tb.Reply.Message.Rows, 1)
+			b := tb.Reply.Message.Rows[0].Buttons[0]
+			assert.Equal(t, "mf/board/12/0", b.CustomID)
+			assert.Equal(t, locales.Tr("de", locales.ButtonReviewBoard), b.Label)
+		})
+	}
+}

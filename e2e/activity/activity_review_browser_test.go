@@ -271,7 +271,7 @@ func TestActivityReviewInTheBrowser(t *testing.T) {
 				require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(listed)))
 				label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-label")`, listed)))
 				require.NoError(t, err)
-				assert.True(t, strings.HasPrefix(label, fmt.Sprintf("Review: #%d · Alice", id)), label)
+				assert.Equal(t, fmt.Sprintf("Review: #%d · Alice, Computer (normal)", id), label, "named as on the board")
 				require.NoError(t, chromedp.Do(ctx, chromedp.Click(listed)))
 			}
 			v := waitReview(t, ctx, "the review", func(v reviewView) bool { return v.View == "review" && v.Step == 0 })
