@@ -69,6 +69,7 @@ var pluralArg = map[Key]int{
 	ReviewMoveBare:     2,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
+	ReviewLost:         0, // the board's review (issue 42)
 	// The board in words (issue 39).
 	AltLeader: 0,
 	AltMore:   0,
