@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -115,5 +116,9 @@ func longDate(lang string, t time.Time) string {
 	if months := strings.Fields(tr(lang, locales.DateMonthsLong)); len(months) == 12 {
 		month = months[t.Month()-1]
 	}
-	return tr(lang, locales.DateLong, t.Day(), month, t.Year())
+	day := strconv.Itoa(t.Day())
+	if t.Day() == 1 {
+		day = tr(lang, locales.DateFirst)
+	}
+	return tr(lang, locales.DateLong, day, month, t.Year())
 }

@@ -130,6 +130,7 @@ const (
 	Computer                Key = "computer"
 	ComputerReplacing       Key = "computer.replacing"
 	DateAxis                Key = "date.axis"
+	DateFirst               Key = "date.first"
 	DateLong                Key = "date.long"
 	DateMonths              Key = "date.months"
 	DateMonthsLong          Key = "date.months_long"
