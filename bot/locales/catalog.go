@@ -63,6 +63,7 @@ var pluralArg = map[Key]int{
 	CoachBlunders:      0,
 	CoachInaccuracies:  0,
 	CoachMistakes:      0,
+	CoachNotGraded:     0,
 	ReviewMove:         2,
 	ReviewMoveBare:     2,
 	ReviewSummary:      1,
