@@ -54,11 +54,18 @@ func TestSandboxStatsAndReplayCarryAltText(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`))))
 	openThread(t, ctx)
 	// Alice resigns: the computer wins, and the game has its result.
-	require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("command"), "/malefiz resign"+kb.Enter)))
-	lastMessage(t, ctx, "resign")
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-cid^="mf/resign/"]`))))
+	// Once the thread holds the first turn, the game knows its thread.
+	// The page redraws its messages as the card is edited: the button is
+	// found and clicked in one step, by script, so that a redrawn one is
+	// never waited for.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Poll[chromedp.Void](`/rolled a \d and is choosing a move/.test(document.querySelector('#messages').innerText)`, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz resign"+kb.Enter),
+		chromedp.Poll[chromedp.Void](`(() => { const b = document.querySelector('button[data-cid^="mf/resign/"]:not(:disabled)'); if (b) b.click(); return !!b; })()`,
+			chromedp.WithPollingTimeout(30*time.Second)),
+	), "no Resign button: %s", pageText(t, ctx, "#messages"))
 	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes(' wins: ')`,
-		chromedp.WithPollingTimeout(10*time.Second))), "no result: %s", pageText(t, ctx, "#messages"))
+		chromedp.WithPollingTimeout(30*time.Second))), "no result: %s", pageText(t, ctx, "#messages"))
 
 	picture := func(ctx context.Context, command, prefix, mark string) string {
 		t.Helper()
