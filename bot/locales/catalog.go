@@ -73,6 +73,14 @@ var pluralArg = map[Key]int{
 	// The board in words (issue 39).
 	AltLeader: 0,
 	AltMore:   0,
+	// The rating chart's and the replay's alt text (issue 39).
+	AltRatingAll:      0,
+	AltRatingDown:     0,
+	AltRatingLast:     0,
+	AltRatingTrend:    0,
+	AltRatingUp:       0,
+	AltReplay:         1,
+	AltReplayCaptures: 0,
 }
 
 // zeroIsOther are the languages whose players count none in the plural

@@ -197,7 +197,7 @@ func (t *Table) BoardReview(lang string, g *engine.Game, grades []ai.Grade, fina
 		seat := t.SeatByColor(r.Color)
 		st := ReviewStep{Turn: r.Turn, Color: r.Color.String(), Roll: r.Roll, Board: reviewBoard(r.Position, colors),
 			Chances: chancesAt(pointBefore[r.Index])}
-		st.Head = tr(lang, locales.ReviewStep, r.Turn, t.altSeat(lang, seat), r.Roll)
+		st.Head = tr(lang, locales.ReviewStep, r.Turn, altSeat(lang, seat), r.Roll)
 		parts := []string{}
 		if r.Move == ai.NoMove {
 			st.Pass = tr(lang, locales.TurnNoMove)
@@ -227,7 +227,7 @@ func (t *Table) BoardReview(lang string, g *engine.Game, grades []ai.Grade, fina
 	}
 	end := ReviewStep{Turn: g.TurnNumber(), Board: reviewBoard(g.Position(), colors), Chances: chancesAt(len(a.Points) - 1)}
 	if g.Over() {
-		winner := t.altSeat(lang, t.SeatByColor(g.Winner()))
+		winner := altSeat(lang, t.SeatByColor(g.Winner()))
 		end.Head = tr(lang, locales.ActivityWon, winner)
 		if g.Forfeit() {
 			end.Head = tr(lang, locales.GameWinnerForfeit, winner)
@@ -244,7 +244,7 @@ func (t *Table) BoardReview(lang string, g *engine.Game, grades []ai.Grade, fina
 			}
 			st.Turning = n + 1
 			rv.Turning = append(rv.Turning, ReviewTurning{Number: n + 1, Step: s,
-				Text: tr(lang, locales.ReviewTurning, n+1, t.altSeat(lang, t.SeatByColor(tp.Color)), Percent(lang, tp.Prior), Percent(lang, tp.After))})
+				Text: tr(lang, locales.ReviewTurning, n+1, altSeat(lang, t.SeatByColor(tp.Color)), Percent(lang, tp.Prior), Percent(lang, tp.After))})
 			break
 		}
 	}

@@ -57,3 +57,17 @@ func BenchmarkConclude(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReplayAlt is the alt text of /malefiz replay's animation for a
+// four-player game of many turns and captures: what it adds to the answer,
+// beside drawing the GIF (render's BenchmarkReplayGIF200).
+func BenchmarkReplayAlt(b *testing.B) {
+	names := []string{"Ann", "Ben", "Cleo", "Dan"}
+	tb, log := playedOutBy(b, fourComputers(func(i int) string { return names[i] }), []int{3, 5, 1, 6, 2, 4, 4, 2, 5, 3, 6, 1, 2})
+	g, err := Replay(tb.Game, log)
+	require.NoError(b, err)
+	b.Logf("%d turns, %d records", g.TurnNumber(), len(g.History()))
+	for b.Loop() {
+		ReplayAlt("en", tb.Game, g)
+	}
+}

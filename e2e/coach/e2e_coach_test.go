@@ -102,7 +102,7 @@ func TestCoach(t *testing.T) {
 	assert.NotContains(t, resp.Message.Text(), "Your review")
 
 	stats := h.Command(harness.Alice, "stats", nil)
-	assert.Regexp(t, `Accuracy \(coach\)\n\d+% over 1 game`, stats.Message.Text())
+	assert.Regexp(t, `\*\*Accuracy \(coach\):\*\* \d+% over 1 game`, stats.Message.Text())
 
 	code, stdout, stderr := runCLI("analyse", "-db", h.DBPath, strconv.FormatInt(id.Game, 10))
 	require.Equal(t, 0, code, stderr)
