@@ -68,3 +68,48 @@ func TestGradeCalibration(t *testing.T) {
 			pct(0.5), pct(0.9), pct(0.99))
 	}
 }
+
+// TestGradePruning measures what the grading's cheap pass costs in
+// accuracy: on the benchmark's sampled decisions (benchDecisions' games,
+// every fifth turn), the best move and its value by the grading's search
+// against a search that weighs every legal move, every square of a
+// captured barricade, two turns ahead. It logs how often the two best
+// moves differ, and by how much the pruned search's best falls short of
+// the full search's best, in points:
+//
+//	go test -tags experiment -run TestGradePruning -v -timeout 1h ./engine/ai
+func TestGradePruning(t *testing.T) {
+	decisions := benchDecisions(t)
+	gr := NewGrader()
+	differ, worse, worst, n := 0, 0.0, 0.0, 0
+	for _, d := range decisions {
+		if outcomes(d.pos, d.roll, d.rules, d.moves) <= 1 {
+			continue
+		}
+		n++
+		s := gr.searcher(d.pos.Turn(), d.rules)
+		opts, best, _ := gr.search(&s, d.pos, d.roll, d.rules, d.moves, NoMove, NoMove)
+		pruned := opts[best].move
+		full, fullValue := NoMove, -1.0
+		var prunedValue float64
+		for _, m := range d.moves {
+			after := d.pos
+			after.Play(m, d.roll, d.rules)
+			v := s.expect(&after, s.budget.depth)
+			if m == pruned {
+				prunedValue = v
+			}
+			if v > fullValue {
+				full, fullValue = m, v
+			}
+		}
+		if full != pruned {
+			differ++
+			short := 100 * (fullValue - prunedValue)
+			worse += short
+			worst = max(worst, short)
+		}
+	}
+	t.Logf("%d decisions: the pruned search's best differs from the full search's in %d (%.1f %%), %.2f points short on average (%.3f per decision), %.2f at most",
+		n, differ, 100*float64(differ)/float64(n), worse/float64(max(differ, 1)), worse/float64(n), worst)
+}
