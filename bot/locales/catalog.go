@@ -63,10 +63,13 @@ var pluralArg = map[Key]int{
 	CoachBlunders:      0,
 	CoachInaccuracies:  0,
 	CoachMistakes:      0,
-	ReviewMove:         2,
-	ReviewMoveBare:     2,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
+	// The review a player learns from (issue 42).
+	ReviewLine:      2,
+	ReviewLinePlain: 2,
+	FaultBlocksOwn:  0,
+	FaultSlower:     0,
 	// The board in words (issue 39).
 	AltLeader: 0,
 	AltMore:   0,
