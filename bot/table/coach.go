@@ -135,7 +135,8 @@ func signedPoints(p float64) string {
 // lesson (see lesson), with what the move did wrong, how much it lost and
 // its class as the verdict counts it, and the best move for its roll with
 // that move's reason; the luckiest and the unluckiest of their rolls, each
-// with what it did; and the luck of all their rolls. A player who did not
+// with what it did (when it gave or took a point or more); and the luck of
+// all their rolls. A player who did not
 // play, or a game whose grading is not final, is refused.
 func (t *Table) Review(a Actor, grades []ai.Grade, final bool) error {
 	var seat *malefiz.Seat
@@ -183,9 +184,11 @@ func (t *Table) Review(a Actor, grades []ai.Grade, final bool) error {
 		lines = append(lines, tr(lang, locales.ReviewNone))
 	}
 	if luckiest, unluckiest, ok := luckExtremes(grades, c); ok {
-		lines = append(lines, tr(lang, locales.ReviewLuckiest, luckiest.Turn, luckiest.Roll, signedPoints(luckiest.Luck),
-			t.rollDid(lang, luckiest, rolls[luckiest.Index])))
-		if unluckiest.Luck < 0 {
+		if math.Round(luckiest.Luck) > 0 {
+			lines = append(lines, tr(lang, locales.ReviewLuckiest, luckiest.Turn, luckiest.Roll, signedPoints(luckiest.Luck),
+				t.rollDid(lang, luckiest, rolls[luckiest.Index])))
+		}
+		if math.Round(unluckiest.Luck) < 0 {
 			lines = append(lines, tr(lang, locales.ReviewUnluckiest, unluckiest.Turn, unluckiest.Roll, signedPoints(unluckiest.Luck),
 				t.rollDid(lang, unluckiest, rolls[unluckiest.Index])))
 		}

@@ -275,10 +275,9 @@ func (gr *Grader) GradeGame(g *engine.Game) []Grade {
 func (gr *Grader) Grade(r Roll, rules engine.Rules) Grade {
 	start := gr.e.work
 	defer func() { gr.work = gr.e.work - start }()
-	g := Grade{Index: r.Index, Turn: r.Turn, Color: r.Color, Roll: r.Roll, Move: r.Move, Best: r.Move}
+	g := gr.judge(r, rules)
 	pos := r.Position
 	s := gr.searcher(pos.Turn(), rules)
-
 	var luck [maxRoll + 1]float64
 	for roll := 1; roll <= maxRoll; roll++ {
 		luck[roll] = gr.bestOneTurn(&s, pos, roll, rules)
@@ -288,12 +287,23 @@ func (gr *Grader) Grade(r Roll, rules engine.Rules) Grade {
 		mean += luck[roll] / maxRoll
 	}
 	g.Luck = 100 * (luck[r.Roll] - mean)
-
-	if r.Move.From == engine.NoSquare && r.Move.To == engine.NoSquare {
-		g.Best = NoMove
+	if g.Move == NoMove {
 		g.Chance = 100 * luck[r.Roll]
+	}
+	return g
+}
+
+// judge grades the move of r under rules, its luck aside: the best move,
+// the options, the chance after the best move (not for a pass) and the
+// loss.
+func (gr *Grader) judge(r Roll, rules engine.Rules) Grade {
+	g := Grade{Index: r.Index, Turn: r.Turn, Color: r.Color, Roll: r.Roll, Move: r.Move, Best: r.Move}
+	if r.Move.From == engine.NoSquare && r.Move.To == engine.NoSquare {
+		g.Move, g.Best = NoMove, NoMove
 		return g
 	}
+	pos := r.Position
+	s := gr.searcher(pos.Turn(), rules)
 	moves := pos.AppendMoves(gr.moves[:0], r.Roll, rules)
 	gr.moves = moves
 	g.Options = outcomes(pos, r.Roll, rules, moves)
