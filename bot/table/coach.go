@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/malefiz-discord/malefiz"
@@ -248,7 +249,13 @@ func (t *Table) rollDid(lang string, g ai.Grade, r ai.Roll) string {
 	if r.Roll == 0 {
 		return played
 	}
-	if why := t.firstReason(lang, ai.Explain(r.Position, r.Roll, t.Rules(), g.Move)); why != "" {
+	reasons := ai.Explain(r.Position, r.Roll, t.Rules(), g.Move)
+	if g.Best != g.Move {
+		// "The roll allows nothing better" is no reason for a move the
+		// coach found a better one for.
+		reasons = slices.DeleteFunc(reasons, func(r ai.Reason) bool { return r.Kind == ai.ReasonWaits })
+	}
+	if why := t.firstReason(lang, reasons); why != "" {
 		return tr(lang, locales.ReviewDid, played, why)
 	}
 	return played
@@ -261,6 +268,9 @@ func (t *Table) reviewLine(lang string, g ai.Grade, f ai.Fault, why []ai.Reason)
 	lost := ai.Points(g.Loss)
 	played := moveLine(lang, g.Move)
 	best := tr(lang, locales.ReviewBestBare, moveLine(lang, g.Best))
+	// The best move's reason, unless it only says the fault again ("did
+	// not capture Ben's lead pawn · best: …, captures Ben's lead pawn").
+	why = slices.DeleteFunc(slices.Clone(why), func(r ai.Reason) bool { return mirrors(f, r) })
 	if w := t.firstReason(lang, why); w != "" {
 		best = tr(lang, locales.ReviewBest, moveLine(lang, g.Best), w)
 	}
@@ -269,6 +279,20 @@ func (t *Table) reviewLine(lang string, g ai.Grade, f ai.Fault, why []ai.Reason)
 		return tr(lang, locales.ReviewLine, g.Turn, played, lost, class, fault, best)
 	}
 	return tr(lang, locales.ReviewLinePlain, g.Turn, played, lost, class, best)
+}
+
+// mirrors reports whether reason r of the best move says what fault f of
+// the move played says, from the other side.
+func mirrors(f ai.Fault, r ai.Reason) bool {
+	switch f.Kind {
+	case ai.FaultMissesGoal:
+		return r.Kind == ai.ReasonWins
+	case ai.FaultMissesCapture:
+		return r.Kind == ai.ReasonCaptures && r.Color == f.Color
+	case ai.FaultLeavesOpen, ai.FaultLetsThrough:
+		return r.Kind == ai.ReasonBlocks && r.Color == f.Color
+	}
+	return false
 }
 
 // classKeys name the classes of a graded move.

@@ -214,8 +214,8 @@ func playedGame(t *testing.T, level ai.Level, seed uint64) (*Table, []ai.Grade) 
 var reviewMoveLine = regexp.MustCompile(`^Turn (\d+) · (.+?) lost (\d+) points? \((inaccuracy|mistake|blunder)\)(: (.+?))? · best: (.+)$`)
 
 // TestReviewALearnerReads reviews a whole game of Ann playing as easy:
-// each line says what her move did wrong and names the best move with its
-// reason; no two lines teach the same lesson, and a line is skipped only
+// each line says what her move did wrong and names the best move, with its
+// reason where the fault does not say it already; no two lines teach the same lesson, and a line is skipped only
 // for one that does; each line's points and class agree as the verdict
 // counts them; the luckiest and unluckiest rolls say what they did.
 func TestReviewALearnerReads(t *testing.T) {
@@ -239,6 +239,7 @@ func TestReviewALearnerReads(t *testing.T) {
 	}
 	taught := map[lesson]int{}
 	var shown []ai.Grade
+	withReason := 0
 	lucky, unlucky := false, false
 	for _, line := range strings.Split(text, "\n") {
 		switch {
@@ -259,7 +260,9 @@ func TestReviewALearnerReads(t *testing.T) {
 		assert.Equal(t, g.Class(), classes[m[4]], "the class on the line: %s", line)
 		assert.Equal(t, ai.Classify(float64(lost)), classes[m[4]], "the class of the points written: %s", line)
 		assert.NotEmpty(t, m[6], "what the move did wrong: %s", line)
-		assert.Contains(t, m[7], ", ", "the best move with its reason: %s", line)
+		if strings.Contains(m[7], ", ") {
+			withReason++
+		}
 		r := rolls[g.Index]
 		l := lessonOf(ai.FaultOf(r.Position, r.Roll, tb.Rules(), g.Move, g.Best), ai.Explain(r.Position, r.Roll, tb.Rules(), g.Best))
 		taught[l]++
@@ -267,6 +270,7 @@ func TestReviewALearnerReads(t *testing.T) {
 		shown = append(shown, g)
 	}
 	require.NotEmpty(t, shown, "easy's play has moves worth a line")
+	assert.Positive(t, withReason, "best moves with their reasons")
 	assert.LessOrEqual(t, len(shown), reviewMoves)
 	// A worse move left out teaches a lesson already taught.
 	for _, g := range ai.Worst(grades, engine.Red, len(grades)) {
@@ -297,4 +301,24 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestReviewLineSaysTheFaultOnce: the best move's reason is left out when
+// it only says the fault again, and kept when it adds to it.
+func TestReviewLineSaysTheFaultOnce(t *testing.T) {
+	tb, _ := gradedGame(t)
+	best, err := engine.ParseMove("d13-g13")
+	require.NoError(t, err)
+	played, err := engine.ParseMove("c5-f5")
+	require.NoError(t, err)
+	g := ai.Grade{Turn: 3, Color: engine.Red, Roll: 3, Move: played, Best: best, Options: 5, Loss: 12}
+	captures := []ai.Reason{{Kind: ai.ReasonCaptures, Color: engine.Green, Lead: true}, {Kind: ai.ReasonRuns}}
+	missed := ai.Fault{Kind: ai.FaultMissesCapture, Color: engine.Green, Lead: true}
+	line := tb.reviewLine("en", g, missed, captures)
+	assert.Equal(t, "Turn 3 · c5→f5 lost 12 points (blunder): did not capture 🟢 Ben's lead pawn · best: d13→g13, runs for the goal", line)
+	walked := ai.Fault{Kind: ai.FaultWalksBack}
+	line = tb.reviewLine("en", g, walked, captures)
+	assert.Equal(t, "Turn 3 · c5→f5 lost 12 points (blunder): walked a pawn back · best: d13→g13, captures 🟢 Ben's lead pawn", line)
+	line = tb.reviewLine("en", g, missed, captures[:1])
+	assert.Equal(t, "Turn 3 · c5→f5 lost 12 points (blunder): did not capture 🟢 Ben's lead pawn · best: d13→g13", line)
 }
