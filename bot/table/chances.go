@@ -252,12 +252,15 @@ func (t *Table) turningLines(lang string, a ai.Analysis) []string {
 		if why == "" && tp.Move.To == engine.Goal {
 			why = tr(lang, locales.TurnReachedGoal)
 		}
-		if why != "" {
-			what += " (" + why + ")"
-		}
 		split := tr(lang, locales.ChancesSplitBest, points(tp.Luck()))
 		if lost := points(tp.Choice()); lost != "0" && lost != "+0" {
 			split = tr(lang, locales.ChancesSplitLost, points(tp.Luck()), lost, moveLine(lang, tp.Best))
+			if tp.Why.Kind == ai.ReasonWaits {
+				why = "" // not "the roll allows nothing better" beside a better move
+			}
+		}
+		if why != "" {
+			what += " (" + why + ")"
 		}
 		lines = append(lines, tr(lang, locales.ChancesTurning, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)), tp.Roll,
 			what, Percent(lang, tp.Prior), Percent(lang, tp.After))+" · "+split)
