@@ -118,6 +118,10 @@ type Config struct {
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).
 	CoachOff bool
+	// CoachBehind is how long a game may wait for the coach before its
+	// waiting rolls are skipped, not graded (see RunCoach); 0 means
+	// DefaultCoachBehind.
+	CoachBehind time.Duration
 	// Logger logs what fails in the background (the timers, the
 	// coach); nil means slog.Default().
 	Logger *slog.Logger
@@ -167,7 +171,6 @@ func New(cfg Config) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff)
 	if s.dice == nil {
 		s.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
 	}
@@ -179,6 +182,10 @@ func New(cfg Config) *Service {
 	}
 	if s.owner == "" {
 		s.owner = outbox.DefaultOwner()
+	}
+	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff, s.owner)
+	if cfg.CoachBehind > 0 {
+		s.coach.stale = cfg.CoachBehind
 	}
 	if s.defaults.Seats < 2 || s.defaults.Seats > 4 {
 		s.defaults.Seats = 4

@@ -43,6 +43,9 @@ type Commit struct {
 	// they are due.
 	Owner string
 	Lease time.Duration
+	// Coach marks the game as waiting for the coach, in the same
+	// transaction (the commit has moves to grade; see ClaimGrading).
+	Coach bool
 	// Head is set by Commit: the new effects of the main queue are its
 	// head (no older main effect is pending), so their owner may deliver
 	// them now, in order, without asking the store (see ClaimedEffects).
@@ -110,6 +113,11 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 	effects, err := insertEffects(ctx, tx, id, now, all, c.Owner, c.Lease)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
+	}
+	if c.Coach {
+		if err := markCoaching(ctx, tx, id, c.Results != nil, now); err != nil { // coach.go
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
 	}
 	head := false
 	if i := slices.IndexFunc(effects, func(e Effect) bool { return e.Queue == "" }); i >= 0 {

@@ -135,6 +135,9 @@ type DB struct {
 	changes atomic.Int64 // committed Commits
 	writes  atomic.Int64 // committed write transactions of any kind
 	reads   atomic.Int64 // read transactions begun
+
+	coachWrites atomic.Int64 // of writes, the coach's (claims, grades)
+	coachReads  atomic.Int64 // of reads, the coach's (Grading, CoachBacklog)
 }
 
 // Counts are the transactions of a DB since it was opened.
@@ -142,11 +145,16 @@ type Counts struct {
 	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
 	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
 	Reads   int64 // every read transaction
+	// CoachWrites and CoachReads are, of Writes and Reads, the coach's:
+	// its claims and grades, its reads of the games it grades. They run
+	// beside the clicks, not in their path.
+	CoachWrites, CoachReads int64
 }
 
 // Counts returns the transactions so far.
 func (db *DB) Counts() Counts {
-	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load()}
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load(),
+		CoachWrites: db.coachWrites.Load(), CoachReads: db.coachReads.Load()}
 }
 
 // Open opens the database that s names and brings its schema up to date:

@@ -22,6 +22,17 @@ function format(text, ...args) {
   return text.replace(/%[sd]/g, () => String(args[i++]));
 }
 
+// counted formats the counted text name with args, in the plural form
+// that n takes in the page's language, as the bot's catalog picks it: the
+// language's CLDR rules, and none counted in the plural where the catalog
+// says so (zeroIsOther).
+function counted(name, n, ...args) {
+  const texts = state.texts;
+  let form = new Intl.PluralRules(texts.lang).select(n);
+  if (n === 0 && texts.zeroIsOther === "true") form = "other";
+  return format(texts[name + "." + form] || texts[name + ".other"] || texts[name], ...args);
+}
+
 // markdown turns the bot's **bold** into text nodes and <b>.
 function markdown(el, text) {
   el.replaceChildren();
@@ -254,7 +265,7 @@ function renderCells() {
     if (kind === "home") {
       const seat = (live.Seats || []).find((s) => s.Color === where);
       const home = !seat ? 0 : lobby ? L.Houses.find((h) => h.Color === where).Slots.length : seat.Home;
-      label = format(T.house, seatLabel(where), home);
+      label = counted("house", home, seatLabel(where), home);
       if (where === live.ToMove && o.origins.has("home")) { label += " · " + T.canMove; can = true; }
     } else {
       if (at.has(where)) label = format(T.squarePawn, where, seatLabel(at.get(where)));
@@ -464,7 +475,8 @@ function render() {
         el("circle", { class: "halo", cx: s.X, cy: s.Y, r: 0.52 }, g);
         el("circle", { cx: s.X, cy: s.Y, r: 0.5, fill: "#0000" }, g);
       }
-      const name = from === "home" ? format(T.house, seatLabel(live.ToMove), (seats.find((s) => s.Color === live.ToMove) || { Home: 0 }).Home) : format(T.squarePawn, from, seatLabel(live.ToMove));
+      const home = (seats.find((s) => s.Color === live.ToMove) || { Home: 0 }).Home;
+      const name = from === "home" ? counted("house", home, seatLabel(live.ToMove), home) : format(T.squarePawn, from, seatLabel(live.ToMove));
       interactive(g, name + " · " + T.canMove, () => { state.selected = state.selected === from ? null : from; render(); });
     }
     const hint = state.hint && state.hint.Turn === live.Turn ? state.hint : null;

@@ -63,6 +63,8 @@ var pluralArg = map[Key]int{
 	CoachBlunders:      0,
 	CoachInaccuracies:  0,
 	CoachMistakes:      0,
+	CoachNotGraded:     0,
+	ActivityHouse:      1,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
 	// The review a player learns from (issue 42).
@@ -81,6 +83,11 @@ var pluralArg = map[Key]int{
 // Brazilian usage is "0 vitórias". French keeps CLDR's "0 heure", which is
 // French usage. README.md ("Counts") says why.
 var zeroIsOther = map[string]bool{"pt-BR": true}
+
+// ZeroIsOther reports whether lang counts none in the plural form against
+// CLDR's rules (see zeroIsOther): what a page choosing plural forms by
+// Intl.PluralRules must know too.
+func ZeroIsOther(lang string) bool { return zeroIsOther[lang] }
 
 // PluralArg returns the argument of key that picks its plural form, if it
 // has plural forms.

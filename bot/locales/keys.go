@@ -101,6 +101,7 @@ const (
 	CoachInaccuracies       Key = "coach.inaccuracies"
 	CoachLine               Key = "coach.line"
 	CoachMistakes           Key = "coach.mistakes"
+	CoachNotGraded          Key = "coach.not_graded"
 	CoachTitle              Key = "coach.title"
 	ColorBlue               Key = "color.blue"
 	ColorGreen              Key = "color.green"

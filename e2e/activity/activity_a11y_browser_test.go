@@ -131,6 +131,7 @@ func walkTo(t *testing.T, ctx context.Context, target string) string {
 // keyboard alone, every square and home named; Bob's screen reader hears
 // her move.
 func TestActivityAccessibility(t *testing.T) {
+	t.Parallel() // a sandbox and a Chromium of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)
