@@ -46,10 +46,24 @@ var pageKeys = map[string]locales.Key{
 	"movedOut":        locales.AltMoveOut,
 	"captured":        locales.AltCapturesPawn,
 	"barricadeTo":     locales.TurnBarricadeTo,
-	"red":             locales.ColorRed,
-	"green":           locales.ColorGreen,
-	"yellow":          locales.ColorYellow,
-	"blue":            locales.ColorBlue,
+	// The review of a finished game (issue 42): its button, the steps'
+	// buttons, the arrows' tags and the card's lines, the chart.
+	"review":           locales.ButtonReview,
+	"reviewFirst":      locales.ReviewFirst,
+	"reviewPrevious":   locales.ReviewPrevious,
+	"reviewNext":       locales.ReviewNext,
+	"reviewLast":       locales.ReviewLast,
+	"reviewPlayed":     locales.ReviewPlayed,
+	"reviewBetter":     locales.ReviewBetter,
+	"reviewPlayedLine": locales.ReviewPlayedLine,
+	"reviewBetterLine": locales.ReviewBetterLine,
+	"reviewChances":    locales.ReviewChances,
+	"reviewChart":      locales.ReviewChart,
+	"reviewAccuracy":   locales.ReviewAccuracy,
+	"red":              locales.ColorRed,
+	"green":            locales.ColorGreen,
+	"yellow":           locales.ColorYellow,
+	"blue":             locales.ColorBlue,
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left

@@ -54,12 +54,16 @@ func TestPageTexts(t *testing.T) {
 	assert.NotEqual(t, pageTexts("en")["join"], pageTexts("de")["join"], "each in its language")
 }
 
-// TestPageTextsAreTheScripts proves that every text the page's script reads
+// TestPageTextsAreTheScripts proves that every text the page's scripts read
 // (texts.NAME, T.NAME) is one the server sends: a name the server does not
 // send shows nothing, or the script's fallback.
 func TestPageTextsAreTheScripts(t *testing.T) {
-	script, err := os.ReadFile("static/app.js")
-	require.NoError(t, err)
+	var script []byte
+	for _, name := range []string{"static/app.js", "static/review.js"} {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		script = append(script, b...)
+	}
 	sent := pageTexts("de")
 	var read []string
 	for _, m := range regexp.MustCompile(`\b(?:texts|T)\.([A-Za-z]+)`).FindAllSubmatch(script, -1) {

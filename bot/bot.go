@@ -150,7 +150,7 @@ func New(cfg Config) *Bot {
 		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
 		CoachBehind: cfg.CoachBehind})
-	b.panel = &panel{db: b.db, log: b.log, now: b.now}
+	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
 	b.handle = recoverer(func(ctx context.Context, r *request) error {
 		switch r.i.Type {

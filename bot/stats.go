@@ -250,6 +250,9 @@ func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {
 // cmdReplay answers with an animated GIF of a game of this server, replayed
 // from its event log. Drawing a long game takes a moment: the route answers
 // "thinking…" first and draws at most a few at once (see subcommand.heavy).
+// A finished game of this channel (or of this thread) comes with Review on
+// the board where the bot serves its Activity: the board opened here lists
+// it among the channel's reviews.
 func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
 	sg, err := p.db.Game(ctx, id)
@@ -275,9 +278,15 @@ func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 		return err
 	}
 	content := tr(r.guildLang, locales.ReplayDone, id, g.TurnNumber())
+	var rows []table.Row
+	if here := sg.ChannelID == r.i.ChannelID || (sg.ThreadID != "" && sg.ThreadID == r.i.ChannelID); p.activity && here &&
+		sg.Status == malefiz.StatusFinished {
+		rows = append(rows, table.Row{Buttons: []table.Button{table.BoardReviewButton(r.guildLang, id)}})
+	}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
-			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
+			Components: componentsOf(table.Message{Rows: rows}),
+			Files:      []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
 }
 
 // Replay rebuilds the whole game from a stored game and its event log (see

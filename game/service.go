@@ -39,6 +39,9 @@ type Store interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
 	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	// FinishedGames returns up to limit finished games of a channel (or
+	// of the game whose thread it is), the last finished first.
+	FinishedGames(ctx context.Context, guildID, channelID string, limit int) ([]*malefiz.Game, error)
 	// HostedLobbies counts the lobbies a user hosts in all of a
 	// server's channels.
 	HostedLobbies(ctx context.Context, guildID, hostID string) (int, error)
@@ -155,6 +158,7 @@ type Service struct {
 	schedulerNext atomic.Int64
 	skip          skipList     // games whose timer panicked, skipped for a while
 	locales       knownLocales // the users' locales stored lately
+	reviews       reviews      // the reviews on the board made of games graded whole
 }
 
 // New returns the Service of cfg.

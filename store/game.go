@@ -264,6 +264,27 @@ func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*male
 	return games, tx.Commit()
 }
 
+// FinishedGames returns up to limit finished games of a channel, or the
+// game whose thread it is, the last finished first: the reviews the board
+// opened there offers.
+func (db *DB) FinishedGames(ctx context.Context, guildID, channelID string, limit int) ([]*malefiz.Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: finished games of channel %s: %w", channelID, err)
+	}
+	defer tx.Rollback()
+
+	// The first conditions are games_guild_finished's, so that the
+	// partial index serves the guild's finished games, newest first.
+	games, err := findGames(ctx, tx, `WHERE guild_id = ? AND status = 'finished'
+		AND (channel_id = ? OR id IN (SELECT id FROM games WHERE thread_id = ?)) ORDER BY finished_at DESC, id DESC LIMIT ?`,
+		guildID, channelID, channelID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: finished games of channel %s: %w", channelID, err)
+	}
+	return games, tx.Commit()
+}
+
 // HostedLobbies counts the lobbies (games not started yet) that hostID
 // hosts in a guild, in any of its channels.
 func (db *DB) HostedLobbies(ctx context.Context, guildID, hostID string) (int, error) {

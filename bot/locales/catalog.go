@@ -67,6 +67,7 @@ var pluralArg = map[Key]int{
 	ActivityHouse:      1,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
+	ReviewLost:         0, // the board's review (issue 42)
 	// The review a player learns from (issue 42).
 	ReviewLine:      2,
 	ReviewLinePlain: 2,
