@@ -86,8 +86,20 @@ func mainTexts(lang string) string {
 	line("coach hints", tr(lang, locales.CoachHints, "🔴 Anna, 🔵 Ben"))
 	line("coach footer", tr(lang, locales.CoachExplain, formatPercent(lang, 1), formatPercent(lang, ai.MoveAccuracy(ai.MistakeLoss)/100)))
 	line("review", tr(lang, locales.ReviewTitle, 12))
-	line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", 7, "c5 → e7", tr(lang, locales.ReasonCaptures, "🔵 Ben")))
-	line("review", tr(lang, locales.ReviewMoveBare, 21, "a2 → b3", 12, "f8 → g9, "+tr(lang, locales.TurnBarricadeTo, "d9")))
+	mistake, blunder := tr(lang, locales.CoachClassMistake), tr(lang, locales.CoachClassBlunder)
+	best := tr(lang, locales.ReviewBest, "c5 → e7", tr(lang, locales.ReasonCaptures, "🔵 Ben"))
+	for _, fault := range []string{tr(lang, locales.FaultMissesGoal), tr(lang, locales.FaultMissesCapture, "🔵 Ben"),
+		tr(lang, locales.FaultMissesCaptureLead, "🔵 Ben"), tr(lang, locales.FaultExposes, "🔵 Ben"),
+		tr(lang, locales.FaultExposesLead, "🔵 Ben"), tr(lang, locales.FaultWalksBack),
+		tr(lang, locales.FaultBlocksOwn, locales.Tenths(1.5)), tr(lang, locales.FaultLetsThrough, "🔵 Ben"),
+		tr(lang, locales.FaultWastesBarricade), tr(lang, locales.FaultLeavesOpen, "🔵 Ben"),
+		tr(lang, locales.FaultSlower, locales.Tenths(0.4))} {
+		line("review", tr(lang, locales.ReviewLine, 14, "b4 → d6", 7, mistake, fault, best))
+	}
+	line("review", tr(lang, locales.ReviewLinePlain, 21, "a2 → b3", 12, blunder,
+		tr(lang, locales.ReviewBestBare, "f8 → g9, "+tr(lang, locales.TurnBarricadeTo, "d9"))))
+	line("review", tr(lang, locales.ReviewLuckiest, 14, 5, "+20", tr(lang, locales.ReviewDid, "c5 → e7", tr(lang, locales.ReasonCapturesLead, "🔵 Ben"))))
+	line("review", tr(lang, locales.ReviewUnluckiest, 9, 1, "−12", tr(lang, locales.ReviewPassed)))
 	line("review", tr(lang, locales.ReviewNone))
 	line("review", tr(lang, locales.ReviewLuck, "−3"))
 	line("review", tr(lang, locales.ReviewNotReady))
@@ -132,8 +144,17 @@ func mainTexts(lang string) string {
 		line("reason", tr(lang, locales.ReasonAdvances, n))
 		line("coach counts", strings.Join([]string{tr(lang, locales.CoachInaccuracies, n), tr(lang, locales.CoachMistakes, n), tr(lang, locales.CoachBlunders, n)}, " · "))
 		line("review", tr(lang, locales.ReviewSummary, formatPercent(lang, 0.87), n))
-		line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", n, "c5 → e7", tr(lang, locales.ReasonEnters)))
-		line("review", tr(lang, locales.ReviewMoveBare, 14, "b4 → d6", n, "c5 → e7"))
+		class := tr(lang, locales.CoachClassInaccuracy)
+		switch ai.Classify(float64(n)) {
+		case ai.ClassMistake:
+			class = tr(lang, locales.CoachClassMistake)
+		case ai.ClassBlunder:
+			class = tr(lang, locales.CoachClassBlunder)
+		}
+		line("review", tr(lang, locales.ReviewLine, 14, "b4 → d6", n, class,
+			tr(lang, locales.FaultWalksBack), tr(lang, locales.ReviewBest, "c5 → e7", tr(lang, locales.ReasonEnters))))
+		line("review", tr(lang, locales.ReviewLinePlain, 14, "b4 → d6", n, class, tr(lang, locales.ReviewBestBare, "c5 → e7")))
+		line("fault", tr(lang, locales.FaultBlocksOwn, locales.Tenths(float64(n)))+" · "+tr(lang, locales.FaultSlower, locales.Tenths(float64(n)/10)))
 		line("accuracy", tr(lang, locales.StatsAccuracy)+" · "+tr(lang, locales.StatsAccuracyValue, formatPercent(lang, 0.87), n))
 		line("replay alt", tr(lang, locales.AltReplay, 12, n)+" "+tr(lang, locales.AltReplayCaptures, n, "Anna ("+tr(lang, locales.ColorRed)+") "+fmt.Sprint(n)))
 		line("rating alt", tr(lang, locales.AltRatingAll, n, "Anna", tr(lang, locales.AltRatingOn, longDate(lang, time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))), 1500))

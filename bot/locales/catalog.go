@@ -65,11 +65,14 @@ var pluralArg = map[Key]int{
 	CoachMistakes:      0,
 	CoachNotGraded:     0,
 	ActivityHouse:      1,
-	ReviewMove:         2,
-	ReviewMoveBare:     2,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
 	ReviewLost:         0, // the board's review (issue 42)
+	// The review a player learns from (issue 42).
+	ReviewLine:      2,
+	ReviewLinePlain: 2,
+	FaultBlocksOwn:  0,
+	FaultSlower:     0,
 	// The board in words (issue 39).
 	AltLeader: 0,
 	AltMore:   0,

@@ -25,13 +25,16 @@ func BenchmarkCardWithChances(b *testing.B) {
 }
 
 // BenchmarkPlacementView is the turn message that asks where a captured
-// barricade goes, its suggestions judged by ai.SuggestPlacements.
+// barricade goes, its suggestions judged by ai.SuggestPlacements: each
+// render the first of its position (the table keeps the squares for the
+// next view of the same position).
 func BenchmarkPlacementView(b *testing.B) {
 	tb := running(b, "players=rg turn=r r=e2 g=i7 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(1))
 	turn := tb.State.TurnNumber()
 	require.NoError(b, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
 	require.NoError(b, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "e2-e3"}))
 	for b.Loop() {
+		tb.advised = nil
 		tb.TurnView(TurnOptions{})
 	}
 }

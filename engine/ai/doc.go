@@ -1,7 +1,8 @@
 // Package ai implements computer players for Malefiz on top of the rules
 // engine, and the judgement around them: each player's chance to win
-// (WinChances), why a move is good (Explain) and where a captured
-// barricade should go (SuggestPlacements).
+// (WinChances), why a move is good (Explain), where a captured barricade
+// should go (SuggestPlacements), and the coach that grades a player's
+// moves (Grader) and says what a move did wrong (Faults).
 //
 // # Levels
 //
@@ -73,16 +74,23 @@
 //
 // # Grading
 //
-// A Grader grades a move against the best move for the roll actually
-// thrown: every pawn move, each captured barricade on up to six squares,
-// searched two turns ahead with hard's evaluation; the loss is the win
+// A Grader is the coach. It grades a move against the best move for the
+// roll actually thrown with the strongest level's evaluation and search
+// (master's): every pawn move, a captured barricade on every legal square
+// (pruned by the evaluation right after the move), searched one turn
+// ahead and, near the best, two; a loss of 5 points or more is measured
+// again by rollouts to the end, whose figure stands. The loss is the win
 // chance given away, in points, and the roll's luck (what the best play
 // of that roll is worth against the mean of the six rolls' best plays) is
 // reported apart. Only decisions with more than one distinct outcome
-// count. Losses of 2, 5 and 10 points make an inaccuracy, a mistake and a
-// blunder; a player's accuracy in a game is the mean of 100·e^(−loss/4)
-// over their decisions (grade.go has the calibration). Grading one roll
-// takes 42 ms on average, 98 ms at the 95th percentile (BenchmarkGrade).
+// count. Losses that read 2, 5 and 10 points make an inaccuracy, a
+// mistake and a blunder; a player's accuracy in a game is the mean of
+// 100·e^(−loss/4) over their decisions (grade.go has the calibration).
+// Accuracy is ordered with strength: master's own moves grade better than
+// hard's (TestGradingOrdersStrength). The same search gives the hint
+// (Grader.Best) and ranks the squares suggested for a captured barricade
+// (Grader.Placements), and Faults says what a move did wrong against the
+// best one, so that the hint, the suggestions and the review agree.
 //
 // The package is pure: it reads no clock and no global random source. A
 // player's randomness comes from the seed it is created with, and hard's

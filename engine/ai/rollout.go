@@ -35,17 +35,7 @@ func (r RolloutEstimator) Chances(pos engine.Position, rules engine.Rules) [engi
 	moves := make([]engine.Move, 0, 64)
 	done := 0
 	for range r.Rollouts {
-		b := pos
-		for t := 0; t < maxRolloutTurns && !b.Over(); t++ {
-			roll := rng.IntN(maxRoll) + 1
-			moves = b.AppendPawnMoves(moves[:0], roll)
-			if len(moves) == 0 {
-				b.Pass()
-				continue
-			}
-			b.Play(fastMove(&b, moves, rules, rng), roll, rules)
-		}
-		if w := b.Winner(); w != engine.NoColor {
+		if w := playFast(pos, rules, rng, rng, &moves); w != engine.NoColor {
 			out[w]++
 			done++
 		}
@@ -56,6 +46,23 @@ func (r RolloutEstimator) Chances(pos engine.Position, rules engine.Rules) [engi
 		}
 	}
 	return out
+}
+
+// playFast plays b out to the end with the rollouts' policy (fastMove),
+// the rolls from dice and the policy's ties broken by ties, and returns
+// the winner: NoColor when there is none after maxRolloutTurns. moves is
+// scratch space.
+func playFast(b engine.Position, rules engine.Rules, dice, ties *rand.Rand, moves *[]engine.Move) engine.Color {
+	for t := 0; t < maxRolloutTurns && !b.Over(); t++ {
+		roll := dice.IntN(maxRoll) + 1
+		*moves = b.AppendPawnMoves((*moves)[:0], roll)
+		if len(*moves) == 0 {
+			b.Pass()
+			continue
+		}
+		b.Play(fastMove(&b, *moves, rules, ties), roll, rules)
+	}
+	return b.Winner()
 }
 
 // fastMove is the rollouts' policy: a move of moves (AppendPawnMoves'
