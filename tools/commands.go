@@ -30,7 +30,7 @@ var (
 		Synopsis: "malefiz chances [-json] [-six-again] [-safe-row-2] POSITION", Run: chancesCommand}
 	// Heldout generates the held-out positions of the win-chance estimator.
 	Heldout = subcommand.Command{Summary: "generate the held-out positions of the win-chance estimator with their rollout truth",
-		Synopsis: "malefiz heldout [-seed S] [-n N] [-rollouts N] [-policy P] [-o FILE] [-check LEVEL] [-check-positions N] [-check-rollouts N] [-q]",
+		Synopsis: "malefiz heldout [-seed S] [-n N] [-rollouts N] [-policy P] [-o FILE] [-check LEVEL] [-check-positions N] [-check-rollouts N] [-q] [-from FILE]",
 		Run:      heldoutCommand}
 	// Backup copies the live database into a SQLite file.
 	Backup = subcommand.Command{Summary: "copy the live database safely into a SQLite file",

@@ -28,9 +28,22 @@ func heldoutCommand(args []string, stdout, stderr io.Writer) int {
 	check := fs.String("check", "", "also play a sample out with this level's players, to compare the truth's policy (and the fast policy) with it (default: no check)")
 	checkPositions := fs.Int("check-positions", 12, "how many positions the check plays, spread over the set")
 	checkRollouts := fs.Int("check-rollouts", 40, "rollouts per position of the check")
+	from := fs.String("from", "", "read this set (engine/ai/testdata/heldout.json) instead of generating one, and print how near the card and the coach's search come to its truth (default: generate)")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
 	if err := fs.Parse(args); err != nil {
 		return subcommand.Fail(stderr, "heldout: %v", err)
+	}
+	if *from != "" {
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return subcommand.Fail(stderr, "heldout: %v", err)
+		}
+		set, err := ai.ParseHeldOutSet(data)
+		if err != nil {
+			return subcommand.Fail(stderr, "heldout: %s: %v", *from, err)
+		}
+		writeHeldOutSummary(stdout, &set, true)
+		return 0
 	}
 	if fs.NArg() > 0 {
 		return subcommand.Fail(stderr, "heldout: unexpected argument %q", fs.Arg(0))
@@ -69,7 +82,7 @@ func heldoutCommand(args []string, stdout, stderr io.Writer) int {
 		set.Cases = append(set.Cases, ai.HeldOutTruth{Name: c.Name, Kind: c.Kind, Position: c.Position, Rules: c.Rules,
 			Truth: ai.ByLetter(c.Position, truth[i])})
 	}
-	writeHeldOutSummary(stdout, &set)
+	writeHeldOutSummary(stdout, &set, false)
 	if *out != "" {
 		data, err := json.MarshalIndent(set, "", " ")
 		if err != nil {
@@ -166,10 +179,11 @@ func estimateAll(cases []ai.HeldOutCase, est ai.RolloutEstimator, progressOut io
 
 // writeHeldOutSummary writes what the set holds: its positions by kind and
 // number of players, the truth's own 95 % error, and how near the card's
-// chances (ai.SteadyChances) come to the truth.
-func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet) {
+// chances (ai.SteadyChances) come to the truth; with search, the coach's
+// search's too (ai.SearchChances, some milliseconds a position).
+func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet, search bool) {
 	counts := map[string]int{}
-	seats, near := 0, 0
+	seats, near, searchNear := 0, 0, 0
 	worst := 0.0
 	for _, c := range set.Cases {
 		n := len(c.Position.Players())
@@ -179,11 +193,18 @@ func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet) {
 		}
 		counts[key]++
 		card := ai.SteadyChances(c.Position, c.Rules)
+		var found [engine.NumColors]float64
+		if search {
+			found = ai.SearchChances(c.Position, c.Rules)
+		}
 		truth := c.Chances()
 		for _, col := range c.Position.Players() {
 			seats++
 			if math.Abs(card[col]-truth[col]) <= ai.HeldOutTolerance {
 				near++
+			}
+			if math.Abs(found[col]-truth[col]) <= ai.HeldOutTolerance {
+				searchNear++
 			}
 			p := truth[col]
 			worst = max(worst, 1.96*math.Sqrt(p*(1-p)/float64(set.Rollouts)))
@@ -198,6 +219,11 @@ func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet) {
 			fmt.Fprintf(w, "  %-11s %d players: %3d (%d with six-again)\n", kind, n, plain+six, six)
 		}
 	}
+	share := func(k int) float64 { return 100 * float64(k) / float64(max(seats, 1)) }
 	fmt.Fprintf(w, "the card's chances within %.0f points of the truth: %d of %d seats (%.1f %%)\n",
-		100*ai.HeldOutTolerance, near, seats, 100*float64(near)/float64(max(seats, 1)))
+		100*ai.HeldOutTolerance, near, seats, share(near))
+	if search {
+		fmt.Fprintf(w, "the coach's search within %.0f points of the truth: %d of %d seats (%.1f %%)\n",
+			100*ai.HeldOutTolerance, searchNear, seats, share(searchNear))
+	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,7 +40,14 @@ func TestHeldoutCommand(t *testing.T) {
 	}
 	assert.Contains(t, set.Comment, "heldout -seed 9 -n 2 -rollouts 3 -policy reply")
 
-	for _, args := range [][]string{{"heldout", "-rollouts", "0"}, {"heldout", "-policy", "lucky"}, {"heldout", "-check", "grandmaster"}, {"heldout", "extra"}} {
+	// The set read back: the same summary, and the coach's search's.
+	code, again, errOut := runCLI("heldout", "-from", out)
+	require.Equal(t, 0, code, errOut)
+	summary, _, _ := strings.Cut(stdout, "written to ")
+	assert.Equal(t, summary, again[:len(summary)], "the summary of the set read back")
+	assert.Contains(t, again, "the coach's search within 8 points of the truth: ")
+
+	for _, args := range [][]string{{"heldout", "-rollouts", "0"}, {"heldout", "-policy", "lucky"}, {"heldout", "-check", "grandmaster"}, {"heldout", "extra"}, {"heldout", "-from", filepath.Join(t.TempDir(), "none.json")}} {
 		code, _, errOut := runCLI(args...)
 		assert.Equal(t, 2, code, "%v", args)
 		assert.Contains(t, errOut, "malefiz: heldout: ", "%v", args)

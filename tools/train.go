@@ -30,7 +30,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
 	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
 	resamples := fs.Int("resamples", 1000, "bootstrap resamples of whole games for the intervals of the calibration tables")
-	unusual := fs.Int("unusual", 3000, "games played out from unusual positions made of the training games (lone runners, pawns at home, walls, races: ai.UnusualGame), added to the training (0: none)")
+	unusual := fs.Int("unusual", 6000, "games played out from unusual positions made of the training games (lone runners, pawns at home, walls, races: ai.UnusualGame), added to the training (0: none)")
 	chancesOnly := fs.Bool("chances-only", false, "refit the win-chance estimator only, keeping the play model (expert's evaluation) built in")
 	embedded := fs.Bool("embedded", false, "also measure the model built into this binary (ai.WinChances), to compare a retrained one with it")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
@@ -63,7 +63,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return subcommand.Fail(stderr, "train: %v", err)
 	}
-	models, info := ai.Fit(append(train, extra...))
+	models, info := ai.FitWith(train, extra)
 	info.Seed, info.Games, info.Unusual = *seed, len(train), len(extra)
 	for _, l := range pool {
 		info.Levels = append(info.Levels, string(l))

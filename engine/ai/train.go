@@ -157,8 +157,18 @@ const ridge = 1e-4
 // the conditional logit, a small ridge penalty), separately for each
 // number of players. It starts from the hand-made evaluation's weights,
 // which it keeps for a number of players that games do not include.
-func Fit(games []GameRecord) (Models, TrainInfo) {
-	chances, info := fitMasked(games, allFeatures)
+func Fit(games []GameRecord) (Models, TrainInfo) { return FitWith(games, nil) }
+
+// FitWith is Fit with the positions of extra games (UnusualGame's) added
+// to those the estimator's weights are fitted to. Its calibration layer
+// and the play model are fitted to games alone: the layer makes the
+// chances as often right as they say in the games the players play, and
+// the extra games, played by the reply policy from positions those games
+// seldom reach, teach the weights what such positions are worth.
+func FitWith(games, extra []GameRecord) (Models, TrainInfo) {
+	all := append(append([]GameRecord(nil), games...), extra...)
+	chances, info := fitMasked(all, allFeatures)
+	info.Games = len(games)
 	info.LogLoss = fitCalibration(chances, games)
 	play, playInfo := fitMasked(games, playFeatures)
 	info.PlayLogLoss = playInfo.LogLoss
