@@ -48,7 +48,7 @@ func TestExperimentHardGames(t *testing.T) {
 
 	var w [numFeatures]float64
 	w[0] = -defaultParams.power
-	loss := fitLogit(&w, samples(games)[0], mask)
+	loss := fitLogit(&w, samples(games, false)[0], mask)
 	t.Logf("features %s fitted to %d games: log loss %.4f, weights %.3f", name, len(games), loss, w)
 	if p := os.Getenv("MALEFIZ_EXP_POWER"); p != "" {
 		k, err := strconv.ParseFloat(p, 64)
