@@ -6,7 +6,8 @@
 // opens, migrate.go migrates, tx.go begins and counts the transactions,
 // commit.go writes a change, game.go and load.go read games, outbox.go and
 // claims.go keep the outbox, results.go, leaderboard.go and stats.go the
-// statistics, backup.go and copy.go the copies.
+// statistics, tournament.go the tournaments, backup.go and copy.go the
+// copies.
 //
 // The database is a SQLite file (the default: one process, nothing to
 // install, a backup is a file copy) or PostgreSQL (one database that several
@@ -88,6 +89,8 @@ var (
 	ErrConflict = errors.New("conflict: the game changed meanwhile")
 	// ErrChannelBusy: the channel already has an open (lobby or running) game.
 	ErrChannelBusy = errors.New("the channel already has an open game")
+	// ErrFull: the tournament has as many entrants as it takes.
+	ErrFull = errors.New("the tournament is full")
 	// ErrNewerSchema: the database was written by a newer version of the
 	// program (it has migrations this one does not know); it is not opened.
 	ErrNewerSchema = errors.New("database schema is newer than this program")
