@@ -60,6 +60,15 @@
 // runs out and anyone takes the effect. A delivery records the new message's
 // ID on the game (SetMessageID) without a new version, so no action in
 // flight conflicts with it.
+//
+// A tournament (tournament.go) is kept like a game: its writes are
+// optimistic on its version, each one transaction with the effects it adds
+// to the tournament's own outbox (an outbox row is a game's or a
+// tournament's, with the same order and queues); its tables' games are
+// games like any other, which name their tournament, round and table and
+// are linked to the table when created. When its round opener is due is
+// kept by the store (Tournament.WakeAt), and replicas claim a due
+// tournament as they claim a due game (ClaimDueTournaments).
 package store
 
 import (
