@@ -16,7 +16,10 @@ import (
 // CreateGame stores a new game, in its lobby or running, with its seats and
 // first events, and sets g.ID, g.Version (1), g.LastSeq, g.CreatedAt and
 // g.UpdatedAt. It fails with ErrChannelBusy when the channel already has an
-// open game.
+// open game. A tournament's game (g.TournamentID set) becomes its table's
+// game in the same transaction: ErrConflict when the tournament is not
+// running, the round is not its current one, or the table is a bye or has
+// its game already; ErrNotFound when there is no such tournament or table.
 func (db *DB) CreateGame(ctx context.Context, g *malefiz.Game, events ...malefiz.Event) error {
 	return db.Commit(ctx, &Commit{Game: g, Events: events})
 }

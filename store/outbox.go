@@ -14,7 +14,8 @@ import (
 
 // Effect is one entry of a game's outbox: something that must reach Discord
 // because of a change to the game, written in the change's transaction (see
-// Commit) and delivered after it.
+// Commit) and delivered after it. A tournament has an outbox of its own,
+// which works as a game's (see TournamentID).
 //
 // A game's effects of the main queue (Queue "") are delivered in the order
 // they were written: only the oldest pending one can be claimed. An effect
