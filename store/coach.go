@@ -105,7 +105,7 @@ func (db *DB) SaveGrades(ctx context.Context, c *Coaching) error {
 				return fmt.Errorf("store: grades of game %d: %w", c.GameID, conflict(err))
 			}
 		}
-		effects, err := insertEffects(ctx, tx, c.GameID, db.now(), c.Effects, "", 0)
+		effects, err := insertEffects(ctx, tx, stream{game: c.GameID}, db.now(), c.Effects, "", 0)
 		if err != nil {
 			return fmt.Errorf("store: grades of game %d: %w", c.GameID, conflict(err))
 		}

@@ -6,7 +6,8 @@
 // opens, migrate.go migrates, tx.go begins and counts the transactions,
 // commit.go writes a change, game.go and load.go read games, outbox.go and
 // claims.go keep the outbox, results.go, leaderboard.go and stats.go the
-// statistics, backup.go and copy.go the copies.
+// statistics, tournament.go the tournaments, backup.go and copy.go the
+// copies.
 //
 // The database is a SQLite file (the default: one process, nothing to
 // install, a backup is a file copy) or PostgreSQL (one database that several
@@ -59,6 +60,15 @@
 // runs out and anyone takes the effect. A delivery records the new message's
 // ID on the game (SetMessageID) without a new version, so no action in
 // flight conflicts with it.
+//
+// A tournament (tournament.go) is kept like a game: its writes are
+// optimistic on its version, each one transaction with the effects it adds
+// to the tournament's own outbox (an outbox row is a game's or a
+// tournament's, with the same order and queues); its tables' games are
+// games like any other, which name their tournament, round and table and
+// are linked to the table when created. When its round opener is due is
+// kept by the store (Tournament.WakeAt), and replicas claim a due
+// tournament as they claim a due game (ClaimDueTournaments).
 package store
 
 import (
@@ -88,6 +98,8 @@ var (
 	ErrConflict = errors.New("conflict: the game changed meanwhile")
 	// ErrChannelBusy: the channel already has an open (lobby or running) game.
 	ErrChannelBusy = errors.New("the channel already has an open game")
+	// ErrFull: the tournament has as many entrants as it takes.
+	ErrFull = errors.New("the tournament is full")
 	// ErrNewerSchema: the database was written by a newer version of the
 	// program (it has migrations this one does not know); it is not opened.
 	ErrNewerSchema = errors.New("database schema is newer than this program")

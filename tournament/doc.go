@@ -130,4 +130,12 @@
 // win, and a table everyone forfeits sends nobody on. A winner who
 // withdraws leaves an empty seat: their next table plays without them (a
 // bye when one entrant is left). The final's winner wins the tournament.
+//
+// # As the store keeps it
+//
+// FromKept reads a tournament as the store keeps it (malefiz.Tournament)
+// into a Tournament: each table's result comes from its game, by the
+// places the game recorded (malefiz.Result.Place), an entrant who left the
+// game forfeiting it and a cancelled game forfeited by everyone at the
+// table. KeptTables gives a round's tables back in the store's terms.
 package tournament
