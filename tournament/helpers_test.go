@@ -38,6 +38,34 @@ func playRound(rng *rand.Rand, tour *Tournament, forfeit float64) {
 	}
 }
 
+// playByRating gives every table of the last round a result as a field
+// of mixed strength would: each seat's performance is its rating plus a
+// normal spread of 200 points, the best first, and with chance forfeit
+// one seat forfeits.
+func playByRating(rng *rand.Rand, tour *Tournament, forfeit float64) {
+	rating := make(map[string]float64, len(tour.Entrants))
+	for _, e := range tour.Entrants {
+		rating[e.ID] = e.Rating
+	}
+	round := &tour.Rounds[len(tour.Rounds)-1]
+	for i := range round.Tables {
+		table := &round.Tables[i]
+		if table.Bye() {
+			continue
+		}
+		perf := make(map[string]float64, len(table.Seats))
+		for _, id := range table.Seats {
+			perf[id] = rating[id] + 200*rng.NormFloat64()
+		}
+		places := slices.Clone(table.Seats)
+		slices.SortFunc(places, func(a, b string) int { return cmp.Compare(perf[b], perf[a]) })
+		table.Result = &Result{Places: places}
+		if rng.Float64() < forfeit {
+			table.Result.Forfeited = []string{places[rng.IntN(len(places))]}
+		}
+	}
+}
+
 // next pairs the tournament's next round and appends it.
 func next(t *testing.T, tour *Tournament) Round {
 	t.Helper()

@@ -199,24 +199,40 @@ func TestSwissLargeFields(t *testing.T) {
 	t.Logf("rounds checked: %d", checked)
 }
 
-// BenchmarkSwiss256 pairs the third round of a Swiss tournament of 256
-// entrants, the first two played with random results.
+// BenchmarkSwiss256 pairs a Swiss round of 256 entrants at tables of 2,
+// 3 and 4: the first round (everyone at 0 points), the fourth and the
+// eighth (the default number of rounds at tables of 2), the rounds before
+// paired by the package and played out with the higher rated more likely
+// to place well (see playByRating) and a forfeit at one table in twenty.
+// Late rounds are the hard case: many have met, and the score groups are
+// small and many.
 func BenchmarkSwiss256(b *testing.B) {
 	for k := 2; k <= 4; k++ {
-		b.Run(fmt.Sprintf("tables-of-%d", k), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(256, uint64(k)))
-			tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k, Rounds: 5}, Entrants: newField(rng, 256)}
-			for range 2 {
-				round, err := tour.NextRound()
-				require.NoError(b, err)
-				tour.Rounds = append(tour.Rounds, round)
-				playRound(rng, &tour, 0.05)
-			}
-			for b.Loop() {
-				if _, err := tour.NextRound(); err != nil {
-					b.Fatal(err)
+		for _, r := range []int{1, 4, 8} {
+			b.Run(fmt.Sprintf("tables-of-%d/round-%d", k, r), func(b *testing.B) {
+				tour := swissPlayed(b, 256, k, r-1, uint64(k))
+				for b.Loop() {
+					if _, err := tour.NextRound(); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
+}
+
+// swissPlayed is a Swiss tournament of n entrants at tables of k with
+// played rounds paired by the package and played out by playByRating,
+// ready for its next round.
+func swissPlayed(tb testing.TB, n, k, played int, seed uint64) Tournament {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(uint64(n), seed))
+	tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k, Rounds: played + 1}, Entrants: newField(rng, n)}
+	for range played {
+		round, err := tour.NextRound()
+		require.NoError(tb, err)
+		tour.Rounds = append(tour.Rounds, round)
+		playByRating(rng, &tour, 0.05)
+	}
+	return tour
 }
