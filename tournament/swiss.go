@@ -268,8 +268,17 @@ func groupSwiss(field []player, met [][]int, sizes []int) [][]int {
 // improve swaps players between tables, the best swap each time: first,
 // while one lowers the repeat meetings, a swap of a player who meets
 // someone again; then, while one brings the scores at a table closer
-// without adding a repeat, any swap. It returns the repeat meetings left.
+// without adding a repeat, any swap. Of equal swaps it makes the first in
+// the order of the tables and seats (the first player's table, their
+// seat, the other's table, their seat). It returns the repeat meetings
+// left.
+//
+// A swap changes what only its two tables hold, so the best swap between
+// each two tables is kept, and after a swap only those that involve one
+// of its tables are looked at again: a pass costs the swaps of two tables
+// with every other, not of every table with every other.
 func improve(field []player, met [][]int, tables [][]int) int {
+	n, nt := len(field), len(tables)
 	// cost is what player x at the table, in place of skip, adds.
 	cost := func(x int, table []int, skip int) (rep, spread int) {
 		for _, y := range table {
@@ -280,53 +289,90 @@ func improve(field []player, met [][]int, tables [][]int) int {
 		}
 		return rep, spread
 	}
+	// what each player adds at their own table
+	ownRep, ownSpread := make([]int, n), make([]int, n)
+	own := func(t int) {
+		for _, x := range tables[t] {
+			ownRep[x], ownSpread[x] = cost(x, tables[t], x)
+		}
+	}
 	repeats := 0
-	for _, table := range tables {
+	for t, table := range tables {
+		own(t)
 		for i, x := range table {
 			for _, y := range table[i+1:] {
 				repeats += met[x][y]
 			}
 		}
 	}
+	// best[ta*nt+tb]: the best swap of a player at table ta with one at
+	// table tb, ia < 0 when none improves.
+	type swap struct{ rep, spread, ia, ib int }
+	best := make([]swap, nt*nt)
 	for _, spreading := range []bool{false, true} {
-		for {
-			// what each player adds at their own table
-			ownRep, ownSpread := make([]int, len(field)), make([]int, len(field))
-			for _, table := range tables {
-				for _, x := range table {
-					ownRep[x], ownSpread[x] = cost(x, table, x)
+		considered := func(ta, tb int) bool { return ta != tb && (!spreading || ta < tb) }
+		look := func(ta, tb int) {
+			found := swap{ia: -1}
+			a, b := tables[ta], tables[tb]
+			for ia, x := range a {
+				ra, sa := ownRep[x], ownSpread[x]
+				if !spreading && ra == 0 {
+					continue
+				}
+				for ib, y := range b {
+					rx, sx := cost(x, b, y)
+					ry, sy := cost(y, a, x)
+					dRep, dSpread := rx+ry-ra-ownRep[y], sx+sy-sa-ownSpread[y]
+					if dRep < found.rep || dRep == found.rep && dSpread < found.spread {
+						found = swap{dRep, dSpread, ia, ib}
+					}
 				}
 			}
-			bestRep, bestSpread := 0, 0
-			var at [4]int
-			for ta, a := range tables {
-				for ia, x := range a {
-					ra, sa := ownRep[x], ownSpread[x]
-					if !spreading && ra == 0 {
+			best[ta*nt+tb] = found
+		}
+		for ta := range nt {
+			for tb := range nt {
+				if considered(ta, tb) {
+					look(ta, tb)
+				}
+			}
+		}
+		for {
+			at, first := -1, swap{}
+			for ta := range nt {
+				for tb := range nt {
+					e := best[ta*nt+tb]
+					if !considered(ta, tb) || e.ia < 0 {
 						continue
 					}
-					for tb, b := range tables {
-						if tb == ta || spreading && tb < ta {
-							continue
-						}
-						for ib, y := range b {
-							rb, sb := ownRep[y], ownSpread[y]
-							rx, sx := cost(x, b, y)
-							ry, sy := cost(y, a, x)
-							dRep, dSpread := rx+ry-ra-rb, sx+sy-sa-sb
-							if dRep < bestRep || dRep == bestRep && dSpread < bestSpread {
-								bestRep, bestSpread, at = dRep, dSpread, [4]int{ta, ia, tb, ib}
-							}
-						}
+					// Later tables come later in the order: of equal
+					// swaps, only one of the same first table with an
+					// earlier seat goes before.
+					if at < 0 || e.rep < first.rep || e.rep == first.rep &&
+						(e.spread < first.spread || e.spread == first.spread && ta == at/nt && e.ia < first.ia) {
+						at, first = ta*nt+tb, e
 					}
 				}
 			}
-			if bestRep == 0 && (!spreading || bestSpread == 0) {
+			if at < 0 || !spreading && first.rep == 0 {
 				break
 			}
-			a, b := tables[at[0]], tables[at[2]]
-			a[at[1]], b[at[3]] = b[at[3]], a[at[1]]
-			repeats += bestRep
+			ta, tb := at/nt, at%nt
+			a, b := tables[ta], tables[tb]
+			a[first.ia], b[first.ib] = b[first.ib], a[first.ia]
+			repeats += first.rep
+			own(ta)
+			own(tb)
+			for t := range nt {
+				for _, u := range [2]int{ta, tb} {
+					if considered(t, u) {
+						look(t, u)
+					}
+					if considered(u, t) {
+						look(u, t)
+					}
+				}
+			}
 		}
 	}
 	return repeats
