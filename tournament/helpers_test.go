@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -64,6 +66,23 @@ func playByRating(rng *rand.Rand, tour *Tournament, forfeit float64) {
 			table.Result.Forfeited = []string{places[rng.IntN(len(places))]}
 		}
 	}
+}
+
+// processCPU is the CPU time the process has used, all its threads, the
+// collector's included: a benchmark's cpu-ms/op, which a busy machine's
+// other work does not lengthen as it does the wall-clock ns/op.
+func processCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since cpu0, as cpu-ms/op.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // next pairs the tournament's next round and appends it.

@@ -260,19 +260,35 @@ func greedyRound(c *coverage, at []int, tables int) int {
 // anneal looks for len(start) rounds that cover every pair, starting from
 // start, by simulated annealing over swaps within a round; it returns nil
 // when coverBudget swaps did not find them.
+//
+// Each step weighs a swap by the pairs at its two tables alone (the
+// players at each table of each round are kept, in order) and makes it
+// only when it is taken: most are not, late in a search that fails.
 func anneal(rng *rand.Rand, n int, sizes []int, start [][]int, targeted bool) [][]int {
 	rounds := make([][]int, len(start))
+	seats := make([][][]int, len(start)) // seats[r][t]: who sits at table t in round r, in order
 	c := newCoverage(n)
 	for r := range start {
 		rounds[r] = slices.Clone(start[r])
 		c.add(rounds[r], len(sizes), 1)
+		seats[r] = tablesOf(rounds[r], len(sizes))
 	}
 	temp := 1.0
+	// keep[d]: the chance of keeping a swap that uncovers d pairs more,
+	// at temp
+	keep := make([]float64, 2*sizes[0]+1)
+	setKeep := func() {
+		for d := 1; d < len(keep); d++ {
+			keep[d] = math.Exp(-float64(d) / temp)
+		}
+	}
+	setKeep()
 	for i := range coverBudget {
 		if c.uncovered == 0 {
 			return rounds
 		}
-		at := rounds[rng.IntN(len(rounds))]
+		r := rng.IntN(len(rounds))
+		at := rounds[r]
 		a, b := rng.IntN(n), rng.IntN(n)
 		if targeted && i%2 == 0 {
 			// Bring a pair that has not met together: a joins b's
@@ -282,8 +298,8 @@ func anneal(rng *rand.Rand, n int, sizes []int, start [][]int, targeted bool) []
 				continue
 			}
 			mates := 0
-			for x := range n {
-				if x != v && at[x] == at[v] {
+			for _, x := range seats[r][at[v]] {
+				if x != v {
 					mates++
 					if rng.IntN(mates) == 0 {
 						b = x
@@ -295,15 +311,55 @@ func anneal(rng *rand.Rand, n int, sizes []int, start [][]int, targeted bool) []
 		if at[a] == at[b] {
 			continue
 		}
-		d := c.swap(at, a, b)
-		if d > 0 && rng.Float64() >= math.Exp(-float64(d)/temp) {
-			c.swap(at, a, b)
+		ta, tb := seats[r][at[a]], seats[r][at[b]]
+		if d := c.swapChange(ta, tb, a, b); d <= 0 || rng.Float64() < keep[d] {
+			c.swapSeats(at, ta, tb, a, b)
 		}
 		if i%1000 == 999 {
 			temp = max(temp*0.97, 0.3)
+			setKeep()
 		}
 	}
 	return nil
+}
+
+// swapChange is the change in uncovered pairs that swapping player a, at
+// table ta, with b, at table tb, would make.
+func (c *coverage) swapChange(ta, tb []int, a, b int) int {
+	d := 0
+	for _, x := range ta {
+		if x != a {
+			d += boolInt(c.count[a*c.n+x] == 1) - boolInt(c.count[b*c.n+x] == 0)
+		}
+	}
+	for _, y := range tb {
+		if y != b {
+			d += boolInt(c.count[b*c.n+y] == 1) - boolInt(c.count[a*c.n+y] == 0)
+		}
+	}
+	return d
+}
+
+// swapSeats swaps player a, at table ta, with b, at table tb, in the
+// round at, updating the counts; the tables stay in order.
+func (c *coverage) swapSeats(at, ta, tb []int, a, b int) {
+	for _, x := range ta {
+		if x != a {
+			c.pair(a, x, -1)
+			c.pair(b, x, 1)
+		}
+	}
+	for _, y := range tb {
+		if y != b {
+			c.pair(b, y, -1)
+			c.pair(a, y, 1)
+		}
+	}
+	at[a], at[b] = at[b], at[a]
+	ta[slices.Index(ta, a)] = b
+	tb[slices.Index(tb, b)] = a
+	slices.Sort(ta)
+	slices.Sort(tb)
 }
 
 // tablesOf turns a round's table of each player into the tables' players.

@@ -211,11 +211,13 @@ func BenchmarkSwiss256(b *testing.B) {
 		for _, r := range []int{1, 4, 8} {
 			b.Run(fmt.Sprintf("tables-of-%d/round-%d", k, r), func(b *testing.B) {
 				tour := swissPlayed(b, 256, k, r-1, uint64(k))
+				cpu0 := processCPU(b)
 				for b.Loop() {
 					if _, err := tour.NextRound(); err != nil {
 						b.Fatal(err)
 					}
 				}
+				reportCPU(b, cpu0)
 			})
 		}
 	}
