@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"cmp"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -250,19 +251,105 @@ func pickBye(field []player, m *matching) int {
 // groupSwiss seats a Swiss round at tables of 3 or 4: the fold, then swaps
 // of two players between tables as long as one lowers the repeat
 // meetings, or keeps them and brings scores at a table closer. When
-// repeats remain, an exhaustive search (fields of up to 256) looks for
-// tables without any; when it finds them, swaps that keep them so bring
-// the scores closer again.
+// repeats remain, a few tables at a time are seated again (repair), and
+// then, if some still remain, an exhaustive search (fields of up to 256)
+// looks for tables without any; after either, swaps that keep the
+// repeats as few bring the scores closer again.
 func groupSwiss(field []player, met [][]int, sizes []int) [][]int {
 	tables := fold(field, sizes)
-	if improve(field, met, tables) == 0 || len(field) > setLimit {
+	if improve(field, met, tables) == 0 {
 		return tables
 	}
-	if found := searchTables(met, sizes); found != nil {
-		improve(field, met, found)
-		return found
+	if repair(met, tables) == 0 || len(field) > setLimit {
+		improve(field, met, tables)
+		return tables
 	}
+	if found := searchTables(met, sizes, searchBudget); found != nil {
+		tables = found
+	}
+	improve(field, met, tables)
 	return tables
+}
+
+// The bounds of repair: the groups of tables it tries to seat again, the
+// tables in a group, and the seats the search of each group tries.
+const (
+	repairTries  = 400
+	repairTables = 5
+	repairBudget = 1 << 11
+)
+
+// repair seats a few tables at a time again, without a repeat meeting
+// when their players allow it, until no table holds one or repairTries
+// groups have been tried; it returns the repeat meetings left. A group
+// is a table where someone meets again, taken in turn, and the others are
+// drawn from a source seeded by the field's size and the tables' count,
+// so that a round is always paired the same. Large fields late in a
+// tournament need it: there the swaps of two players between two tables
+// leave repeats that tables of the same sizes could avoid, and a search of
+// the whole field is too slow.
+func repair(met [][]int, tables [][]int) int {
+	rng := rand.New(rand.NewPCG(uint64(len(met)), uint64(len(tables))))
+	repeatsAt := func(table []int) int {
+		r := 0
+		for i, x := range table {
+			for _, y := range table[i+1:] {
+				r += met[x][y]
+			}
+		}
+		return r
+	}
+	group := make([]int, 0, repairTables)
+	var bad []int // the tables where someone meets again
+	for try := range repairTries {
+		bad = bad[:0]
+		for t, table := range tables {
+			if repeatsAt(table) > 0 {
+				bad = append(bad, t)
+			}
+		}
+		if len(bad) == 0 {
+			return 0
+		}
+		group = append(group[:0], bad[try%len(bad)])
+		for len(group) < min(repairTables, len(tables)) {
+			if t := rng.IntN(len(tables)); !slices.Contains(group, t) {
+				group = append(group, t)
+			}
+		}
+		// The larger tables first, as searchTables seats them; the
+		// players by rank.
+		slices.SortFunc(group, func(a, b int) int {
+			return cmp.Or(cmp.Compare(len(tables[b]), len(tables[a])), cmp.Compare(a, b))
+		})
+		var players, sizes []int
+		for _, t := range group {
+			players = append(players, tables[t]...)
+			sizes = append(sizes, len(tables[t]))
+		}
+		slices.Sort(players)
+		sub := make([][]int, len(players))
+		for i, x := range players {
+			sub[i] = make([]int, len(players))
+			for j, y := range players {
+				sub[i][j] = met[x][y]
+			}
+		}
+		found := searchTables(sub, sizes, repairBudget)
+		for i, t := range group {
+			if found == nil {
+				break
+			}
+			for j, x := range found[i] {
+				tables[t][j] = players[x]
+			}
+		}
+	}
+	r := 0
+	for _, table := range tables {
+		r += repeatsAt(table)
+	}
+	return r
 }
 
 // improve swaps players between tables, the best swap each time: first,
@@ -378,19 +465,18 @@ func improve(field []player, met [][]int, tables [][]int) int {
 	return repeats
 }
 
-// searchBudget bounds the exhaustive search for tables without a repeat
-// meeting: the seats it tries.
+// searchBudget bounds the exhaustive search of the whole field for tables
+// without a repeat meeting: the seats it tries.
 const searchBudget = 1 << 18
 
 // searchTables looks for tables of the given sizes (the larger first)
 // where nobody has met before: each table is led by the best ranked
 // player not seated yet and filled with the nearest ranked who have met
 // neither them nor each other. It returns nil when there are none, or
-// when the budget runs out first.
-func searchTables(met [][]int, sizes []int) [][]int {
+// when it has tried budget seats first.
+func searchTables(met [][]int, sizes []int, budget int) [][]int {
 	n := len(met)
 	failed := make(map[set]bool)
-	budget := searchBudget
 	var tables [][]int
 	var fill func(seated set, t int) bool
 	fill = func(seated set, t int) bool {
