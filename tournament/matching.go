@@ -5,6 +5,7 @@ package tournament
 // edge joins two players who have not met.
 type matching struct {
 	edge  [][]bool // edge[u][v]: u and v may be paired
+	adj   [][]int  // adj[u]: the v of edge[u][v], in order
 	gone  []bool   // vertices taken out of the graph
 	mate  []int    // mate[v], or -1
 	size  int      // edges in the matching
@@ -21,8 +22,14 @@ func newMatching(edge [][]bool) *matching {
 	m := &matching{edge: edge, gone: make([]bool, n), mate: make([]int, n),
 		outer: make([]bool, n), parent: make([]int, n), base: make([]int, n),
 		blossom: make([]bool, n), seen: make([]bool, n)}
+	m.adj = make([][]int, n)
 	for v := range m.mate {
 		m.mate[v] = -1
+		for u, ok := range edge[v] {
+			if ok {
+				m.adj[v] = append(m.adj[v], u)
+			}
+		}
 	}
 	return m
 }
@@ -74,8 +81,8 @@ func (m *matching) search(root int) int {
 	m.queue = append(m.queue[:0], root)
 	for head := 0; head < len(m.queue); head++ {
 		v := m.queue[head]
-		for to := range n {
-			if !m.edge[v][to] || m.gone[to] || m.base[v] == m.base[to] || m.mate[v] == to {
+		for _, to := range m.adj[v] {
+			if m.gone[to] || m.base[v] == m.base[to] || m.mate[v] == to {
 				continue
 			}
 			if to == root || m.mate[to] >= 0 && m.parent[m.mate[to]] >= 0 {

@@ -189,6 +189,10 @@ func pairSwiss(field []player, met [][]int) [][]int {
 		if m.gone[p] {
 			continue
 		}
+		left := 0 // the players not paired yet, p among them
+		for _, gone := range m.gone {
+			left += boolInt(!gone)
+		}
 		candidates = candidates[:0]
 		for q := p + 1; q < n; q++ {
 			if !m.gone[q] {
@@ -203,6 +207,10 @@ func pairSwiss(field []player, met [][]int) [][]int {
 			want := m.size
 			if edge[p][q] {
 				want--
+			} else if want > (left-2)/2 {
+				// The rest could not keep as many pairs who have
+				// not met: no need to look.
+				continue
 			}
 			undo := m.remove(p, q)
 			if m.size >= want {
