@@ -22,14 +22,23 @@ func newMatching(edge [][]bool) *matching {
 	m := &matching{edge: edge, gone: make([]bool, n), mate: make([]int, n),
 		outer: make([]bool, n), parent: make([]int, n), base: make([]int, n),
 		blossom: make([]bool, n), seen: make([]bool, n)}
-	m.adj = make([][]int, n)
+	edges := 0
 	for v := range m.mate {
 		m.mate[v] = -1
+		for _, ok := range edge[v] {
+			edges += boolInt(ok)
+		}
+	}
+	m.adj = make([][]int, n)
+	all := make([]int, 0, edges) // the lists, one after another
+	for v := range edge {
+		start := len(all)
 		for u, ok := range edge[v] {
 			if ok {
-				m.adj[v] = append(m.adj[v], u)
+				all = append(all, u)
 			}
 		}
+		m.adj[v] = all[start:len(all):len(all)]
 	}
 	return m
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -260,4 +261,52 @@ func swissPlayed(tb testing.TB, n, k, played int, seed uint64) Tournament {
 		playByRating(rng, &tour, 0.05)
 	}
 	return tour
+}
+
+// BenchmarkSwiss256AllRounds plays Swiss tournaments of 256 entrants
+// through every round the format allows (255 at tables of 2, 128 at
+// tables of 3, 85 at tables of 4), the results drawn by playByRating or
+// at random (playRound), and reports the CPU time of the slowest round's
+// pairing (worst-cpu-ms), the average (cpu-ms/round) and the earliest
+// round that repeated a meeting (first-repeat-round; 0 when none did).
+// Each op is a whole tournament, a different one each: run it with
+// -benchtime 1x, or 3x for three.
+func BenchmarkSwiss256AllRounds(b *testing.B) {
+	for k := 2; k <= 4; k++ {
+		for _, results := range []string{"by-rating", "random"} {
+			b.Run(fmt.Sprintf("tables-of-%d/%s", k, results), func(b *testing.B) {
+				var worst, total time.Duration
+				rounds, firstRepeat := 0, 0
+				for i := 0; b.Loop(); i++ {
+					rng := rand.New(rand.NewPCG(256, uint64(i)))
+					tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k}, Entrants: newField(rng, 256)}
+					tour.Setup.Rounds = MaxRounds(Swiss, 256, k)
+					met := make(map[[2]string]int)
+					for r := range tour.Setup.Rounds {
+						cpu0 := processCPU(b)
+						round, err := tour.NextRound()
+						took := processCPU(b) - cpu0
+						require.NoError(b, err)
+						worst, total = max(worst, took), total+took
+						rounds++
+						if repeats(round, met) > 0 && (firstRepeat == 0 || r+1 < firstRepeat) {
+							firstRepeat = r + 1
+						}
+						for pair, n := range meetings([]Round{round}) {
+							met[pair] += n
+						}
+						tour.Rounds = append(tour.Rounds, round)
+						if results == "random" {
+							playRound(rng, &tour, 0.05)
+						} else {
+							playByRating(rng, &tour, 0.05)
+						}
+					}
+				}
+				b.ReportMetric(float64(worst.Microseconds())/1000, "worst-cpu-ms")
+				b.ReportMetric(float64(total.Microseconds())/1000/float64(rounds), "cpu-ms/round")
+				b.ReportMetric(float64(firstRepeat), "first-repeat-round")
+			})
+		}
+	}
 }
