@@ -289,7 +289,8 @@ const (
 
 // repair seats a few tables at a time again, without a repeat meeting
 // when their players allow it, until no table holds one or repairTries
-// groups have been tried; it returns the repeat meetings left. A group
+// groups have been tried (none when there are no more tables than a
+// group); it returns the repeat meetings left. A group
 // is a table where someone meets again, taken in turn, and the others are
 // drawn from a source seeded by the field's size and the tables' count,
 // so that a round is always paired the same. Large fields late in a
@@ -307,9 +308,13 @@ func repair(met [][]int, tables [][]int) int {
 		}
 		return r
 	}
+	tries := repairTries
+	if len(tables) <= repairTables {
+		tries = 0 // one group would be every table: the search of the whole field's work
+	}
 	group := make([]int, 0, repairTables)
 	var bad []int // the tables where someone meets again
-	for try := range repairTries {
+	for try := range tries {
 		bad = bad[:0]
 		for t, table := range tables {
 			if repeatsAt(table) > 0 {
