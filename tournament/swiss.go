@@ -53,13 +53,18 @@ func (t Tournament) swissField() ([]player, [][]int) {
 	for i := range met {
 		met[i] = make([]int, len(field))
 	}
+	var seats []int
 	for _, round := range t.Rounds {
 		for _, table := range round.Tables {
-			for _, a := range table.Seats {
-				for _, b := range table.Seats {
-					i, iok := at[a]
-					j, jok := at[b]
-					if iok && jok && i != j {
+			seats = seats[:0]
+			for _, id := range table.Seats {
+				if i, ok := at[id]; ok {
+					seats = append(seats, i)
+				}
+			}
+			for _, i := range seats {
+				for _, j := range seats {
+					if i != j {
 						met[i][j]++
 					}
 				}
