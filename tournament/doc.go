@@ -160,25 +160,25 @@
 //
 // A round pairs in milliseconds, so that the next round can open as the
 // last game ends. On the project's 2-core test machine, shared (load
-// average 6 to 9 while these ran), in CPU time per pairing (cpu-ms/op,
-// the slowest of three to five runs; the wall-clock time, ns/op, was 1
-// to 4 times that with the machine this busy):
+// average 10 to 12 while these ran), in CPU time per pairing (cpu-ms/op,
+// the slowest of three runs; the wall-clock time, ns/op, was 1 to 3 times
+// that with the machine this busy):
 //
 //	go test ./tournament -run '^$' -bench 'Swiss256$|RoundRobinSchedule'
 //
 //	256 entrants, rounds played by rating    round 1   4   8  40
-//	  tables of 2                                  3   4   4   9 ms
-//	  tables of 3                                  2   3   4  14 ms
-//	  tables of 4                                  2   3   6  20 ms
+//	  tables of 2                                  3   3   4   6 ms
+//	  tables of 3                                  2   2   4  12 ms
+//	  tables of 4                                  2   3   6  14 ms
 //	round robin schedule, 12 to 32 entrants,
-//	  tables of 3 or 4                               13 to 20 ms
+//	  tables of 3 or 4                               12 to 16 ms
 //
 // A round robin's schedule is searched once for each field size and
 // table size in a process and kept; at tables of 2 it is the circle
 // method, at once. Through every round a Swiss of 256 allows (255 at
 // tables of 2, 128 at tables of 3, 85 at tables of 4), six tournaments
-// each, the slowest round took 61, 63 and 45 ms and a round 14 to 18 ms
-// on average:
+// each (three with results by rating, three at random), the slowest
+// round took 65, 34 and 35 ms and a round 11 to 16 ms on average:
 //
 //	go test ./tournament -run '^$' -bench Swiss256AllRounds -benchtime 3x
 //

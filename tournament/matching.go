@@ -4,12 +4,11 @@ package tournament
 // blossom algorithm: the pairs of a Swiss round at tables of 2, where an
 // edge joins two players who have not met.
 type matching struct {
-	edge  [][]bool // edge[u][v]: u and v may be paired
-	adj   [][]int  // adj[u]: the v of edge[u][v], in order
-	gone  []bool   // vertices taken out of the graph
-	mate  []int    // mate[v], or -1
-	size  int      // edges in the matching
-	outer []bool   // after a search: the vertices reached at even distance
+	adj   [][]int // adj[u]: the vertices u may be paired with, in order
+	gone  []bool  // vertices taken out of the graph
+	mate  []int   // mate[v], or -1
+	size  int     // edges in the matching
+	outer []bool  // after a search: the vertices reached at even distance
 
 	// the search's scratch
 	parent, base  []int
@@ -19,7 +18,7 @@ type matching struct {
 
 func newMatching(edge [][]bool) *matching {
 	n := len(edge)
-	m := &matching{edge: edge, gone: make([]bool, n), mate: make([]int, n),
+	m := &matching{gone: make([]bool, n), mate: make([]int, n),
 		outer: make([]bool, n), parent: make([]int, n), base: make([]int, n),
 		blossom: make([]bool, n), seen: make([]bool, n)}
 	edges := 0

@@ -108,11 +108,10 @@ const coverBudget = 400_000
 // search's source is seeded by n and k: the schedule of a field is always
 // the same.
 //
-// The search once tried each number of rounds a second time, its swaps
-// drawn at random instead of aimed at a pair that has not met, when the
-// first try failed. For no field of 3 to 32 (all a round robin takes) did
-// the second try find what the first had not, so it is gone: the
-// schedules are those it gave, in about half the time.
+// Each number of rounds is tried once. A second try with swaps drawn at
+// random, none aimed at a pair that has not met, found for no field of 3
+// to 32 (every field a round robin takes) what the first had not: without
+// it the schedules are the same, in about half the time.
 func cover(n, k int) [][][]int {
 	sizes := tableSizes(n, k)
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
@@ -288,7 +287,7 @@ func greedyRound(c *coverage, at []int, tables int) int {
 //
 // Each step weighs a swap by the pairs at its two tables alone (the
 // players at each table of each round are kept, in order) and makes it
-// only when it is taken: most are not, late in a search that fails.
+// only when it is kept: late in a search that fails, most are not.
 func anneal(rng *rand.Rand, n int, sizes []int, start [][]int) [][]int {
 	rounds := make([][]int, len(start))
 	seats := make([][][]int, len(start)) // seats[r][t]: who sits at table t in round r, in order

@@ -295,13 +295,13 @@ const (
 // repair seats a few tables at a time again, without a repeat meeting
 // when their players allow it, until no table holds one or repairTries
 // groups have been tried (none when there are no more tables than a
-// group); it returns the repeat meetings left. A group
-// is a table where someone meets again, taken in turn, and the others are
-// drawn from a source seeded by the field's size and the tables' count,
-// so that a round is always paired the same. Large fields late in a
-// tournament need it: there the swaps of two players between two tables
-// leave repeats that tables of the same sizes could avoid, and a search of
-// the whole field is too slow.
+// group); it returns the repeat meetings left. A group is a table where
+// someone meets again, taken in turn, and others drawn from a source
+// seeded by the field's size and the tables' count, so that a round is
+// always paired the same. Large fields late in a tournament need it:
+// there the swaps of two players between two tables leave repeats that
+// tables of the same sizes could avoid, and a search of the whole field
+// is too slow.
 func repair(met [][]int, tables [][]int) int {
 	rng := rand.New(rand.NewPCG(uint64(len(met)), uint64(len(tables))))
 	repeatsAt := func(table []int) int {
@@ -315,7 +315,7 @@ func repair(met [][]int, tables [][]int) int {
 	}
 	tries := repairTries
 	if len(tables) <= repairTables {
-		tries = 0 // one group would be every table: the search of the whole field's work
+		tries = 0 // a group would be every table: the whole field's search does that
 	}
 	group := make([]int, 0, repairTables)
 	var bad []int // the tables where someone meets again
