@@ -78,9 +78,10 @@
 // At tables of 3 and 4 it is exact as far as a bounded search reaches.
 // Entrants are swapped between tables while that lowers the repeat
 // meetings or, without adding one, brings the scores at a table closer.
-// When meetings still repeat, a table where someone meets again is seated
-// again together with four others whenever their players fit at tables
-// of the same sizes with nobody meeting again (at most 400 such groups,
+// When meetings still repeat in a round of more than five tables, a table
+// where someone meets again is seated again together with four others
+// whenever their players fit at tables of the same sizes with nobody
+// meeting again (at most 400 such groups,
 // the four drawn from a source seeded by the field: a round is always
 // paired the same); then, if meetings still repeat, a search of the whole
 // field (of up to 256) looks for tables where nobody meets again. Each
