@@ -72,7 +72,38 @@ type evaluator struct {
 	// next roll could cost the others' pawns by a capture (tdFeatures).
 	attack *[engine.NumColors]float64
 	rules  engine.Rules
-	reach  [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	// reach holds, for each square s with reachGen[s] == gen, what a pawn
+	// on s could reach past the barricades reachBars (see reachFrom):
+	// compute fills every square, terms the pawns' squares it asks for,
+	// and a change of barricades starts a new generation.
+	reach     [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	reachGen  [engine.NumSquares]uint32
+	gen       uint32
+	reachBars engine.SquareSet
+}
+
+// reachOf returns what a pawn on s could reach past the barricades bars,
+// computed once for each square while the barricades stay the same.
+func (e *evaluator) reachOf(bars engine.SquareSet, s engine.Square) *[maxRoll + 1]engine.SquareSet {
+	if e.gen == 0 || bars != e.reachBars {
+		e.newReach(bars)
+	}
+	if e.reachGen[s] != e.gen {
+		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
+		reachFrom(bars, engine.Paths(s), &e.reach[s])
+		e.reachGen[s] = e.gen
+	}
+	return &e.reach[s]
+}
+
+// newReach starts a generation of e.reach for the barricades bars.
+func (e *evaluator) newReach(bars engine.SquareSet) {
+	e.gen++
+	if e.gen == 0 { // wrapped: no square may look current
+		e.reachGen = [engine.NumSquares]uint32{}
+		e.gen = 1
+	}
+	e.reachBars = bars
 }
 
 func newEvaluator(p params) *evaluator {
@@ -118,9 +149,11 @@ func solve(m [maxRoll]float64) float64 {
 }
 
 func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
+	e.newReach(*bars)
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
 		reachFrom(*bars, engine.Paths(s), &e.reach[s])
+		e.reachGen[s] = e.gen
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
@@ -364,8 +397,7 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
 				safe, escapable := 1.0, 1.0
-				var reach [maxRoll + 1]engine.SquareSet
-				reachFrom(bars, engine.Paths(sqs[j]), &reach)
+				reach := e.reachOf(bars, sqs[j])
 				last := i
 				if e.p.counter > 0 {
 					last = n
@@ -374,7 +406,7 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 					if x == i {
 						continue
 					}
-					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
+					r := rollsTo(order[x], homes[order[x]], sqs[j], reach, &set[order[x]])
 					if e.attack != nil && r != 0 {
 						e.attack[order[x]] += float64(popcount8(r)) / maxRoll * max(t.home[c]-vals[j], 0)
 					}
