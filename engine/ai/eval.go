@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
 )
@@ -110,16 +111,52 @@ func newEvaluator(p params) *evaluator {
 	return &evaluator{p: p, cache: make(map[engine.SquareSet]*valueTable)}
 }
 
-// table returns the value table for the barricades bars.
+// table returns the value table for the barricades bars. A table the
+// evaluator has not used yet costs it tableWork, whether it is computed
+// here or found among the shared tables: the work, which bounds hard's
+// search, is the same either way.
 func (e *evaluator) table(bars engine.SquareSet) *valueTable {
 	if t, ok := e.cache[bars]; ok {
 		return t
 	}
-	t := new(valueTable)
 	e.work += tableWork
-	e.compute(&bars, t)
+	t := sharedTables.get(bars)
+	if t == nil {
+		t = new(valueTable)
+		e.compute(&bars, t)
+		sharedTables.put(bars, t)
+	}
 	e.cache[bars] = t
 	return t
+}
+
+// sharedTables holds the value tables computed so far, for every
+// evaluator: a table depends on the barricades alone and is not changed
+// once computed. A player makes an evaluator for each decision (normal) or
+// each search, which would otherwise compute the same tables again.
+var sharedTables = tableCache{max: 4096}
+
+// tableCache is a concurrency-safe map of value tables by barricades,
+// emptied when it holds max of them (about 1 KiB each).
+type tableCache struct {
+	mu  sync.Mutex
+	max int
+	m   map[engine.SquareSet]*valueTable
+}
+
+func (c *tableCache) get(bars engine.SquareSet) *valueTable {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[bars]
+}
+
+func (c *tableCache) put(bars engine.SquareSet, t *valueTable) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = make(map[engine.SquareSet]*valueTable)
+	}
+	c.m[bars] = t
 }
 
 // solve returns the expected turns of a pawn whose best reachable value for
