@@ -126,7 +126,7 @@ func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
 }
 
 func TestComputerSeatsPlayAtOnce(t *testing.T) {
-	t.Parallel() // a stand-in, a bot and a database of its own
+	t.Parallel()
 	h := harness.New(t, harness.WithoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	lobby := *h.Command(harness.Alice, "new", map[string]any{"seats": 3, "bots": 1, "level": "easy"}).Message
 	if !strings.Contains(lobby.Text(), "Computer (easy)") {

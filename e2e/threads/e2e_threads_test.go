@@ -434,7 +434,7 @@ func TestResignAsksFirst(t *testing.T) {
 // cancel opens a vote in the thread; a refusal keeps the game going, and
 // everyone's agreement cancels it; a moderator cancels at once.
 func TestHostCancelNeedsTheOthers(t *testing.T) {
-	t.Parallel() // a stand-in, a bot and a database of its own
+	t.Parallel()
 	h := harness.NewThreads(t, harness.WithoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	gameID, lobby := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	_, _, running := harness.PlayRolledTurn(t, h, gameID, false)
