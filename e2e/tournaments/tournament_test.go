@@ -1,0 +1,255 @@
+// Package tournaments plays whole tournaments through the real program and
+// the Discord stand-in: the sign-up card, rounds that open by themselves,
+// each table a game in its own thread, the standings card, the end.
+package tournaments
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/locales"
+	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+)
+
+// Dave signs up and never plays: his turns time out until the computer
+// takes his seat over, a forfeit.
+const Dave = "100000000000000004"
+
+// newHarness runs the program with a clock of the test's: the games'
+// timers and the round opener run when the test ticks them. The clock
+// starts ahead of the store's (the wall clock), so that what the store
+// makes due now is due at the test's time too.
+func newHarness(t *testing.T, postgres bool) (*harness.Harness, *harness.Clock) {
+	clock := harness.ClockAt(time.Now().Add(10 * time.Minute).Truncate(time.Second))
+	h := harness.NewWithClock(t, clock, harness.WithoutMessageBuckets())
+	if postgres {
+		url := harness.NewPostgresDatabase(t)
+		h.Stop()
+		h.DBPath = url
+		h.Start()
+		require.Contains(t, h.Main.DB().String(), "postgres://")
+	}
+	return h, clock
+}
+
+// openTournament opens a tournament as Alice with opts and returns its
+// card and ID.
+func openTournament(t *testing.T, h *harness.Harness, opts map[string]any) (fakediscord.Message, int64) {
+	t.Helper()
+	resp := h.Command(harness.Alice, "tournament new", opts)
+	require.NotNil(t, resp.Message, "the card answers the command")
+	card := *resp.Message
+	require.Contains(t, card.Text(), opts["name"])
+	id, err := table.ParseCustomID(control(t, card, table.ActTourJoin))
+	require.NoError(t, err)
+	return card, id.Game
+}
+
+// control is the custom ID of the card's button of action a.
+func control(t *testing.T, m fakediscord.Message, a table.Action) string {
+	t.Helper()
+	for _, id := range m.CustomIDs() {
+		if strings.HasPrefix(id, "mf/"+string(a)+"/") {
+			return id
+		}
+	}
+	t.Fatalf("no %s button on %q", a, m.Text())
+	return ""
+}
+
+// tournament reads tournament id as the store keeps it.
+func tournament(t *testing.T, h *harness.Harness, id int64) *malefiz.Tournament {
+	t.Helper()
+	tt, err := h.Main.DB().Tournament(h.Ctx(), id)
+	require.NoError(t, err)
+	return tt
+}
+
+// playRound plays the games of the tournament's current round to their
+// end: people click their turns (the racer's move), computers play when
+// the timers are ticked, and forfeiter's turns time out (the clock moves
+// an hour, the turn timeout, once every open game waits for them).
+func playRound(t *testing.T, h *harness.Harness, clock *harness.Clock, id int64, forfeiter string) []int64 {
+	t.Helper()
+	tt := tournament(t, h, id)
+	r := tt.Rounds[len(tt.Rounds)-1]
+	var games []int64
+	for _, tb := range r.Tables {
+		if !tb.Bye() {
+			require.NotZero(t, tb.GameID, "round %d, table %d has no game", r.Number, tb.Number)
+			games = append(games, tb.GameID)
+		}
+	}
+	for step := 0; ; step++ {
+		require.Less(t, step, 4000, "round %d: the games did not end", r.Number)
+		open, waiting := 0, 0
+		for _, gid := range games {
+			sg, g := h.Game(gid)
+			if sg.Status != malefiz.StatusRunning || g == nil || g.Over() {
+				continue
+			}
+			open++
+			var seat *malefiz.Seat
+			for i := range sg.Seats {
+				if table.SeatColor(&sg.Seats[i]) == g.Turn() {
+					seat = &sg.Seats[i]
+				}
+			}
+			require.NotNil(t, seat)
+			switch {
+			case seat.Computer != "":
+				h.Tick()
+			case seat.UserID == forfeiter:
+				waiting++
+			default:
+				harness.PlayRolledTurn(t, h, gid, false)
+			}
+		}
+		if open == 0 {
+			return games
+		}
+		if waiting == open {
+			clock.Advance(time.Hour)
+			h.Tick()
+		}
+	}
+}
+
+// waitCard waits until the channel's card (message id) says want.
+func waitCard(t *testing.T, h *harness.Harness, id, want string) fakediscord.Message {
+	t.Helper()
+	var m fakediscord.Message
+	require.Eventually(t, func() bool {
+		var ok bool
+		m, ok = h.Fake.Message(id)
+		return ok && strings.Contains(m.Text(), want)
+	}, 10*time.Second, 5*time.Millisecond, "the card never said %q", want)
+	return m
+}
+
+// TestSwissTournament plays a Swiss tournament of four people and four
+// computers at tables of 4 over three rounds: the sign-up card's buttons
+// (forged ones refused), rounds that open by themselves, the standings
+// card edited after the games, Dave's forfeit withdrawing him, the
+// program restarted between rounds, the winner announced and the podium
+// pinged once.
+func TestSwissTournament(t *testing.T) { swissTournament(t, false) }
+
+// TestSwissTournamentOnPostgres is TestSwissTournament on PostgreSQL.
+func TestSwissTournamentOnPostgres(t *testing.T) { swissTournament(t, true) }
+
+func swissTournament(t *testing.T, postgres bool) {
+	h, clock := newHarness(t, postgres)
+	card, id := openTournament(t, h, map[string]any{"name": "Winter Cup", "format": "swiss", "table-size": 4,
+		"rounds": 3, "turn-timeout": "1h", "computers": true, "forfeits": 1})
+	assert.Contains(t, card.Text(), locales.Tr("en", locales.TourNoEntrants))
+
+	// A second tournament in the channel is refused.
+	again := h.Command(harness.Bob, "tournament new", map[string]any{"name": "Other"})
+	assert.Contains(t, again.Message.Text(), locales.Tr("en", locales.ErrTourBusy, "Winter Cup"))
+
+	for _, u := range []string{harness.Alice, harness.Bob, harness.Carol, Dave} {
+		resp := h.Click(u, card.ID, control(t, card, table.ActTourJoin))
+		require.Contains(t, resp.Message.Text(), "<@"+u+">", "the card shows who signed up")
+	}
+	for range 4 {
+		h.Click(harness.Alice, card.ID, control(t, card, table.ActTourComputer))
+	}
+	// The host's buttons are the host's: Bob's Start changes nothing.
+	resp := h.Click(harness.Bob, card.ID, control(t, card, table.ActTourStart))
+	assert.Contains(t, resp.Message.Text(), locales.Tr("en", locales.ErrTourOnlyHost))
+	tt := tournament(t, h, id)
+	require.Len(t, tt.Entrants, 8)
+	require.Equal(t, malefiz.TournamentSignUp, tt.Status)
+
+	resp = h.Click(harness.Alice, card.ID, control(t, card, table.ActTourStart))
+	assert.Contains(t, resp.Message.Text(), locales.Tr("en", locales.TourRoundTitle, "Winter Cup", 1, 3))
+	assert.NotContains(t, resp.Message.CustomIDs(), control(t, card, table.ActTourJoin), "no Join once it runs")
+
+	for round := 1; round <= 3; round++ {
+		if round == 2 {
+			h.Stop() // a deploy between two rounds
+			h.Start()
+		}
+		// The round opener: round 1's tables, then each next round as
+		// the last game of the one before ends.
+		h.TickTournaments()
+		tt = tournament(t, h, id)
+		require.Len(t, tt.Rounds, round, "round %d opened by itself", round)
+		if round == 2 {
+			// Dave's forfeit withdrew him before the round's pairing.
+			waitCard(t, h, card.ID, locales.Tr("en", locales.TourWithdrawn))
+		}
+		forfeiter := ""
+		if round == 1 {
+			forfeiter = Dave
+		}
+		games := playRound(t, h, clock, id, forfeiter)
+		require.Len(t, games, 2, "round %d: two tables of 4 (7 entrants: 4+3, a computer filling the 3)", round)
+		for _, gid := range games {
+			sg, _ := h.Game(gid)
+			assert.NotEmpty(t, sg.ThreadID, "each table plays in its thread")
+		}
+	}
+	h.TickTournaments()
+	tt = tournament(t, h, id)
+	require.Equal(t, malefiz.TournamentFinished, tt.Status)
+	require.Len(t, tt.Rounds, 3)
+	dave, _ := tt.Entrant(Dave)
+	assert.True(t, dave.Withdrawn, "Dave forfeited and was withdrawn")
+	for _, r := range tt.Rounds[1:] {
+		for _, tb := range r.Tables {
+			assert.NotContains(t, tb.Seats, Dave, "later rounds pair without him")
+		}
+	}
+
+	final := waitCard(t, h, card.ID, locales.Tr("en", locales.TourFinalTitle, "Winter Cup"))
+	assert.Greater(t, final.Edits, 3, "the standings card is edited as the games end")
+	var won []fakediscord.Message
+	for _, m := range h.Fake.ChannelMessages(h.Fake.ChannelID) {
+		if strings.Contains(m.Text(), "🏆 **Winter Cup**") {
+			won = append(won, m)
+		}
+	}
+	require.Len(t, won, 1, "the winner is announced once")
+	assert.NotEmpty(t, won[0].Pinged, "the podium is pinged")
+	stats, err := h.Main.DB().PlayerStats(h.Ctx(), h.Fake.GuildID, harness.Alice)
+	require.NoError(t, err)
+	assert.Equal(t, 3, stats.Games, "Alice's three games are in her stats")
+}
+
+// TestKnockoutTournament plays a knockout of eight at tables of 2: four
+// tables, then two, then the final; Alice plays her games, computers the
+// rest.
+func TestKnockoutTournament(t *testing.T) {
+	h, clock := newHarness(t, false)
+	card, id := openTournament(t, h, map[string]any{"name": "Sudden Death", "format": "knockout", "table-size": 2,
+		"turn-timeout": "1h", "computers": true})
+	h.Click(harness.Alice, card.ID, control(t, card, table.ActTourJoin))
+	for range 7 {
+		h.Click(harness.Alice, card.ID, control(t, card, table.ActTourComputer))
+	}
+	h.Click(harness.Alice, card.ID, control(t, card, table.ActTourStart))
+	for round, tables := range []int{4, 2, 1} {
+		h.TickTournaments()
+		tt := tournament(t, h, id)
+		if len(tt.Rounds) < round+1 {
+			require.Equal(t, malefiz.TournamentFinished, tt.Status, "out of the bracket: the tournament goes on without Alice")
+			break
+		}
+		require.Len(t, tt.Rounds[round].Tables, tables)
+		playRound(t, h, clock, id, "")
+	}
+	h.TickTournaments()
+	tt := tournament(t, h, id)
+	require.Equal(t, malefiz.TournamentFinished, tt.Status)
+	require.Len(t, tt.Rounds, 3)
+	waitCard(t, h, card.ID, locales.Tr("en", locales.TourFinalTitle, "Sudden Death"))
+}
