@@ -476,7 +476,6 @@ const (
 	TourStartsAt            Key = "tour.starts_at"
 	TourStartsByHost        Key = "tour.starts_by_host"
 	TourTable               Key = "tour.table"
-	TourTableName           Key = "tour.table_name"
 	TourWithdrawn           Key = "tour.withdrawn"
 	TourWon                 Key = "tour.won"
 	TurnBarricadeTo         Key = "turn.barricade_to"
