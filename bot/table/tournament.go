@@ -248,8 +248,11 @@ func (t *Table) OpenTable() {
 // host's Start of a lobby (the thread, the players added, the first
 // turn), by the tournament's host, whose Start the service asks.
 func (t *Table) StartTable(first int) error {
-	if t.Game.TournamentID == 0 {
+	switch {
+	case t.Game.TournamentID == 0:
 		return Refuse(locales.ErrNotALobby)
+	case t.Game.Status != malefiz.StatusLobby:
+		return nil // started already (by its timer, or by another process)
 	}
 	return t.Start(Actor{UserID: t.Game.HostID}, first)
 }
