@@ -108,6 +108,8 @@ func (b *Bot) tournamentClick(ctx context.Context, r *request, id CustomID) erro
 		act = game.TournamentCancel{}
 	case table.ActTourComputer:
 		act = game.TournamentAddComputer{}
+	case table.ActTourClose:
+		act = game.TournamentCloseSignUp{}
 	default:
 		return refuse(locales.ErrUnknownButton)
 	}
@@ -126,7 +128,7 @@ func (b *Bot) tournamentClick(ctx context.Context, r *request, id CustomID) erro
 // isTournamentAction reports whether a is a tournament card's.
 func isTournamentAction(a Action) bool {
 	switch a {
-	case table.ActTourJoin, table.ActTourLeave, table.ActTourStart, table.ActTourCancel, table.ActTourComputer:
+	case table.ActTourJoin, table.ActTourLeave, table.ActTourStart, table.ActTourCancel, table.ActTourComputer, table.ActTourClose:
 		return true
 	}
 	return false

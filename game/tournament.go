@@ -30,6 +30,7 @@ type Tournaments interface {
 	FinishTournament(ctx context.Context, t *malefiz.Tournament, effects ...store.Effect) error
 	CancelTournament(ctx context.Context, t *malefiz.Tournament, effects ...store.Effect) error
 	NoteTournament(ctx context.Context, t *malefiz.Tournament, effects ...store.Effect) error
+	CloseSignUp(ctx context.Context, t *malefiz.Tournament, effects ...store.Effect) error
 	ClaimDueTournaments(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]int64, error)
 	NextTournamentWake(ctx context.Context) (time.Time, bool, error)
 }
@@ -88,6 +89,10 @@ type TournamentLeave struct{}
 // Server).
 type TournamentStart struct{}
 
+// TournamentCloseSignUp closes the sign-up (the host): nobody else may
+// join; the tournament waits for its start time or the host's Start.
+type TournamentCloseSignUp struct{}
+
 // TournamentAddComputer signs a computer of Level up (the host, when the
 // setup allows computers).
 type TournamentAddComputer struct{ Level string }
@@ -108,6 +113,7 @@ func (TournamentJoin) tournamentAction()        {}
 func (TournamentLeave) tournamentAction()       {}
 func (TournamentStart) tournamentAction()       {}
 func (TournamentAddComputer) tournamentAction() {}
+func (TournamentCloseSignUp) tournamentAction() {}
 func (TournamentRemove) tournamentAction()      {}
 func (TournamentPause) tournamentAction()       {}
 func (TournamentCancel) tournamentAction()      {}
@@ -310,6 +316,18 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 		}
 		err = write(func() { t.Entrants = append(t.Entrants, e) },
 			func(effects ...store.Effect) error { return tdb.JoinTournament(ctx, t, e, effects...) }, locales.LobbyComputerAdded)
+	case TournamentCloseSignUp:
+		if err := manage(); err != nil {
+			return nil, err
+		}
+		if t.Status != malefiz.TournamentSignUp || table.SignUpClosed(t) {
+			return nil, table.Refuse(locales.ErrTourClosed, t.Name)
+		}
+		if len(t.Entrants) < 2 {
+			return nil, table.Refuse(locales.ErrTourTooFew, len(t.Entrants), 2)
+		}
+		err = write(func() { t.Setup.MaxEntrants = len(t.Entrants) },
+			func(effects ...store.Effect) error { return tdb.CloseSignUp(ctx, t, effects...) }, locales.TourSignupClosed)
 	case TournamentRemove:
 		if err := manage(); err != nil {
 			return nil, err

@@ -165,3 +165,26 @@ func TestTournamentCardPostedThenEdited(t *testing.T) {
 	assert.Contains(t, card.Text(), "<@"+ben.UserID+">", "the card shows Ben signed up")
 	assert.Equal(t, 1, card.Edits)
 }
+
+func TestTournamentCloseSignUp(t *testing.T) {
+	e := newEnv(t)
+	tt := e.openTournament(malefiz.TournamentSetup{Format: "swiss", TableSize: 2})
+	_, err := e.tournamentDo(tt.ID, ann, TournamentJoin{})
+	require.NoError(t, err)
+	_, err = e.tournamentDo(tt.ID, ann, TournamentCloseSignUp{})
+	assert.Equal(t, locales.ErrTourTooFew, refusal(t, err), "a sign-up of one is not closed")
+	_, err = e.tournamentDo(tt.ID, ben, TournamentJoin{})
+	require.NoError(t, err)
+	_, err = e.tournamentDo(tt.ID, ben, TournamentCloseSignUp{})
+	assert.Equal(t, locales.ErrTourOnlyHost, refusal(t, err))
+	out, err := e.tournamentDo(tt.ID, table.Actor{UserID: ann.UserID, Name: "Ann", Click: true}, TournamentCloseSignUp{})
+	require.NoError(t, err)
+	assert.Contains(t, out.Reply.Message.Embeds[0].Description, locales.Tr("en", locales.TourSignupClosed))
+	_, err = e.tournamentDo(tt.ID, cat, TournamentJoin{})
+	assert.Equal(t, locales.ErrTourClosed, refusal(t, err), "a join after the sign-up closed")
+	kept, err := e.db.Tournament(t.Context(), tt.ID)
+	require.NoError(t, err)
+	assert.Len(t, kept.Entrants, 2)
+	_, err = e.tournamentDo(tt.ID, ann, TournamentStart{})
+	require.NoError(t, err, "the host starts a closed sign-up")
+}

@@ -28,10 +28,11 @@ const (
 	ActTourStart    Action = "tstart"  // sign-up: the host starts the first round
 	ActTourCancel   Action = "tcancel" // sign-up or running: the host cancels it
 	ActTourComputer Action = "tbot"    // sign-up: the host signs a computer up
+	ActTourClose    Action = "tclose"  // sign-up: the host closes the sign-up
 )
 
 func init() {
-	for _, a := range []Action{ActTourJoin, ActTourLeave, ActTourStart, ActTourCancel, ActTourComputer} {
+	for _, a := range []Action{ActTourJoin, ActTourLeave, ActTourStart, ActTourCancel, ActTourComputer, ActTourClose} {
 		knownActions[a] = true
 	}
 }
@@ -121,11 +122,25 @@ func CheckJoin(t *malefiz.Tournament, a Actor) error {
 	if _, ok := t.Entrant(a.UserID); ok {
 		return Refuse(locales.ErrTourSignedUp)
 	}
+	if SignUpClosed(t) {
+		return Refuse(locales.ErrTourClosed, t.Name)
+	}
 	if limit := t.Setup.MaxEntrants; limit > 0 && len(t.Entrants) >= limit {
 		return Refuse(locales.ErrTourFull)
 	}
 	return nil
 }
+
+// SignUpClosed reports whether the host closed t's sign-up: it takes no
+// more entrants than it has, fewer than any tournament may (the store's
+// 256).
+func SignUpClosed(t *malefiz.Tournament) bool {
+	return t.Status == malefiz.TournamentSignUp && t.Setup.MaxEntrants > 0 && t.Setup.MaxEntrants < maxEntrants &&
+		len(t.Entrants) >= t.Setup.MaxEntrants
+}
+
+// maxEntrants is the most entrants any tournament takes (store.MaxEntrants).
+const maxEntrants = 256
 
 // CheckLeave says why a may not leave t's sign-up now.
 func CheckLeave(t *malefiz.Tournament, a Actor) error {
@@ -297,6 +312,10 @@ func SignUpCard(t *malefiz.Tournament) Message {
 	} else {
 		lines = append(lines, tr(lang, locales.TourStartsAt, fmt.Sprintf("<t:%d:R>", t.Setup.StartAt.Unix())))
 	}
+	closed := SignUpClosed(t)
+	if closed {
+		lines = append(lines, tr(lang, locales.TourSignupClosed))
+	}
 	lines = append(lines, "")
 	if len(t.Entrants) == 0 {
 		lines = append(lines, tr(lang, locales.TourNoEntrants))
@@ -309,13 +328,17 @@ func SignUpCard(t *malefiz.Tournament) Message {
 		lines = append(lines, strings.Join(names, ", "))
 	}
 	cid := func(a Action) string { return CustomID{Action: a, Game: t.ID}.String() }
-	buttons := []Button{
-		{Label: tr(lang, locales.ButtonJoin), Style: Success, CustomID: cid(ActTourJoin)},
-		{Label: tr(lang, locales.ButtonLeave), Style: Secondary, CustomID: cid(ActTourLeave)},
-		{Label: tr(lang, locales.ButtonStart), Style: Primary, CustomID: cid(ActTourStart)},
+	var buttons []Button
+	if !closed {
+		buttons = append(buttons, Button{Label: tr(lang, locales.ButtonJoin), Style: Success, CustomID: cid(ActTourJoin)})
 	}
-	if t.Setup.Computers {
-		buttons = append(buttons, Button{Label: tr(lang, locales.ButtonTourComputer), Style: Secondary, CustomID: cid(ActTourComputer)})
+	buttons = append(buttons, Button{Label: tr(lang, locales.ButtonLeave), Style: Secondary, CustomID: cid(ActTourLeave)},
+		Button{Label: tr(lang, locales.ButtonStart), Style: Primary, CustomID: cid(ActTourStart)})
+	if !closed {
+		if t.Setup.Computers {
+			buttons = append(buttons, Button{Label: tr(lang, locales.ButtonTourComputer), Style: Secondary, CustomID: cid(ActTourComputer)})
+		}
+		buttons = append(buttons, Button{Label: tr(lang, locales.ButtonTourClose), Style: Secondary, CustomID: cid(ActTourClose)})
 	}
 	buttons = append(buttons, Button{Label: tr(lang, locales.ButtonCancel), Style: Danger, CustomID: cid(ActTourCancel)})
 	return Message{Embeds: []Embed{{Title: "🏆 " + t.Name, Description: JoinLines(lines), Color: TournamentColor}},

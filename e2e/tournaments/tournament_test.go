@@ -18,6 +18,7 @@ import (
 	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/store"
 	tournamentpkg "github.com/malefiz-discord/malefiz/tournament"
 )
@@ -327,4 +328,64 @@ func TestKnockoutTournament(t *testing.T) {
 	require.Equal(t, malefiz.TournamentFinished, tt.Status)
 	require.Len(t, tt.Rounds, 3)
 	waitCard(t, h, card.ID, locales.Tr("en", locales.TourFinalTitle, "Sudden Death"))
+}
+
+// BenchmarkOpen64Tables opens the first round of a Swiss tournament of
+// 256 at tables of 4, sixty-four games at once, with every limit of the
+// stand-in on: each table's lobby post and its thread, in one channel.
+// It fails on any global 429 or a thread refused, and reports how long the
+// round took to open and the 429s by scope (a bucket's 429 is waited out,
+// a global one would be the bot's fault).
+func BenchmarkOpen64Tables(b *testing.B) {
+	for range b.N {
+		clock := harness.ClockAt(time.Now().Add(10 * time.Minute).Truncate(time.Second))
+		h := harness.NewWithClock(b, clock)
+		games := h.Main.Bot().Games()
+		out, err := games.OpenTournament(b.Context(), game.NewTournament{Guild: h.Fake.GuildID, Channel: h.Fake.ChannelID,
+			User: table.Actor{UserID: harness.Alice, Name: "Alice"}, Lang: "en", Name: "Big Cup",
+			Setup: malefiz.TournamentSetup{Format: "swiss", TableSize: 4, Rounds: 1, Computers: true}})
+		require.NoError(b, err)
+		do := func(act game.TournamentAction) {
+			_, err := games.ChangeTournament(b.Context(), game.TournamentCommand{Tournament: out.Tournament.ID,
+				User: table.Actor{UserID: harness.Alice, Name: "Alice"}, Guild: h.Fake.GuildID, Channel: h.Fake.ChannelID, Action: act})
+			require.NoError(b, err)
+		}
+		for range 256 {
+			do(game.TournamentAddComputer{Level: "easy"})
+		}
+		do(game.TournamentStart{})
+		start := time.Now()
+		h.TickTournaments()
+		opened := time.Since(start)
+		tt, err := h.Main.DB().Tournament(b.Context(), out.Tournament.ID)
+		require.NoError(b, err)
+		require.Len(b, tt.Rounds[0].Tables, 64)
+		threads := 0
+		for _, tb := range tt.Rounds[0].Tables {
+			sg, err := h.Main.DB().Game(b.Context(), tb.GameID)
+			require.NoError(b, err)
+			if sg.ThreadID != "" {
+				threads++
+			}
+		}
+		limited := map[string]int{}
+		var first, last time.Time
+		for _, c := range h.Fake.Calls() {
+			if c.Limited != "" {
+				limited[c.Limited]++
+			}
+			if c.Route == fakediscord.RouteThreadStart && c.Status < 300 {
+				if first.IsZero() {
+					first = c.Time
+				}
+				last = c.Time
+			}
+		}
+		require.Zero(b, limited[fakediscord.ScopeGlobal], "global 429s")
+		require.Equal(b, 64, threads, "every table has its thread")
+		b.ReportMetric(opened.Seconds(), "s/round")
+		b.ReportMetric(last.Sub(first).Seconds(), "s-threads")
+		b.Logf("64 tables opened in %v, their threads made over %v; 429s by scope: %v", opened, last.Sub(first), limited)
+		h.Stop()
+	}
 }
