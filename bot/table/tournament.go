@@ -325,7 +325,7 @@ func SignUpCard(t *malefiz.Tournament) Message {
 		for _, e := range t.Entrants {
 			names = append(names, entrantName(lang, e))
 		}
-		lines = append(lines, strings.Join(names, ", "))
+		lines = append(lines, strings.Join(clipLines(lang, names, standingsBudget), ", "))
 	}
 	cid := func(a Action) string { return CustomID{Action: a, Game: t.ID}.String() }
 	var buttons []Button
@@ -367,16 +367,18 @@ func StandingsCard(t *malefiz.Tournament, threads map[int64]string) (Message, er
 		lines = append(lines, tr(lang, locales.TourPaused))
 	}
 	lines = append(lines, "")
+	var ranks []string
 	for _, s := range standings {
 		line := tr(lang, locales.TourStanding, s.Rank, nameOf(t, lang, s.Entrant.ID), tr(lang, locales.TourPoints, s.Points))
 		if s.Entrant.Withdrawn {
 			line += " (" + tr(lang, locales.TourWithdrawn) + ")"
 		}
-		lines = append(lines, line)
+		ranks = append(ranks, line)
 	}
+	lines = append(lines, clipLines(lang, ranks, standingsBudget)...)
 	if n := len(t.Rounds); n > 0 && t.Status.Open() {
 		lines = append(lines, "")
-		lines = append(lines, roundLines(t, t.Rounds[n-1], lang, threads)...)
+		lines = append(lines, clipLines(lang, roundLines(t, t.Rounds[n-1], lang, threads), tablesBudget)...)
 	}
 	msg := Message{Embeds: []Embed{{Title: "🏆 " + title, Description: JoinLines(lines), Color: TournamentColor}}}
 	if t.Status.Open() {
@@ -414,6 +416,28 @@ func roundLines(t *malefiz.Tournament, r malefiz.TournamentRound, lang string, t
 	return lines
 }
 
+// The budgets of a card's and a post's lists, in characters: Discord
+// takes at most 4,000 in a message's text displays, and a field of 256
+// has 256 lines of standings and 64 tables.
+const (
+	standingsBudget = 2200
+	tablesBudget    = 1400
+	postBudget      = 1600
+)
+
+// clipLines is lines, as many as budget characters hold, then "and N
+// more" for the rest.
+func clipLines(lang string, lines []string, budget int) []string {
+	used := 0
+	for i, l := range lines {
+		used += utf8.RuneCountInString(l) + 1
+		if used > budget {
+			return append(lines[:i:i], "… "+tr(lang, locales.AltMore, len(lines)-i))
+		}
+	}
+	return lines
+}
+
 // RoundPost is the post that opens round r of t: its tables (names, no
 // pings: each game pings its players once, in its thread), the round's
 // end, and who was withdrawn for their forfeits before it.
@@ -429,7 +453,7 @@ func RoundPost(t *malefiz.Tournament, r malefiz.TournamentRound, withdrawn []str
 	for _, id := range withdrawn {
 		lines = append(lines, tr(lang, locales.TourForfeitOut, nameOf(t, lang, id)))
 	}
-	lines = append(lines, roundLines(t, r, lang, nil)...)
+	lines = append(lines, clipLines(lang, roundLines(t, r, lang, nil), postBudget)...)
 	if !r.Deadline.IsZero() {
 		lines = append(lines, tr(lang, locales.TourRoundDeadline, fmt.Sprintf("<t:%d:R>", r.Deadline.Unix())))
 	}

@@ -2,7 +2,10 @@ package table
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -82,7 +85,7 @@ func TestWithdrawalsAtTheThreshold(t *testing.T) {
 
 func TestTableGameSeatsTheTable(t *testing.T) {
 	tt := &malefiz.Tournament{ID: 7, GuildID: "g", ChannelID: "c", HostID: "h", Locale: "de",
-		Setup: malefiz.TournamentSetup{TableSize: 4, Computers: true, Rules: malefiz.HouseRules{SixAgain: true}},
+		Setup:    malefiz.TournamentSetup{TableSize: 4, Computers: true, Rules: malefiz.HouseRules{SixAgain: true}},
 		Entrants: []malefiz.TournamentEntrant{{UserID: "a", Name: "Ann"}, ComputerEntrant("easy", 1), {UserID: "b", Name: "Ben"}}}
 	r := malefiz.TournamentRound{Number: 2}
 	sg := TableGame(tt, r, malefiz.TournamentTable{Number: 3, Seats: []string{"b", "ai:easy:1", "a"}}, RollAuto)
@@ -121,4 +124,44 @@ func TestFinalPostPingsThePodiumsPeople(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, card.Embeds[0].Title, locales.Tr("en", locales.TourFinalTitle, "Cup"))
 	assert.Empty(t, card.Rows, "a finished tournament's card has no buttons")
+}
+
+func TestCardsOfABigFieldFitDiscord(t *testing.T) {
+	tt := &malefiz.Tournament{ID: 1, Name: "Big Cup", Locale: "en", Status: malefiz.TournamentRunning,
+		Setup: malefiz.TournamentSetup{Format: "swiss", TableSize: 4, Rounds: 1, Computers: true}}
+	var round malefiz.TournamentRound
+	round.Number = 1
+	for i := range 256 {
+		tt.Entrants = append(tt.Entrants, malefiz.TournamentEntrant{UserID: fmt.Sprint(100000000000000000 + i), Order: i + 1})
+	}
+	for i := range 64 {
+		tb := malefiz.TournamentTable{Number: i + 1, GameID: int64(i + 1), GameStatus: malefiz.StatusRunning}
+		for j := range 4 {
+			tb.Seats = append(tb.Seats, tt.Entrants[4*i+j].UserID)
+		}
+		round.Tables = append(round.Tables, tb)
+	}
+	tt.Rounds = []malefiz.TournamentRound{round}
+	card, err := StandingsCard(tt, nil)
+	require.NoError(t, err)
+	text := card.Embeds[0].Title + card.Embeds[0].Description
+	assert.LessOrEqual(t, utf8.RuneCountInString(text), 4000, "Discord's limit on a message's text")
+	assert.Contains(t, text, locales.Tr("en", locales.AltMore, 256-clippedAt(card.Embeds[0].Description)))
+	post := RoundPost(tt, round, nil)
+	assert.LessOrEqual(t, utf8.RuneCountInString(post.Content), 2000)
+	tt.Status = malefiz.TournamentSignUp
+	tt.Rounds = nil
+	signUp := SignUpCard(tt)
+	assert.LessOrEqual(t, utf8.RuneCountInString(signUp.Embeds[0].Description), 4000)
+}
+
+// clippedAt counts the standings' lines shown in a card's description.
+func clippedAt(desc string) int {
+	n := 0
+	for _, l := range strings.Split(desc, "\n") {
+		if strings.Contains(l, " — ") && strings.Contains(l, "point") {
+			n++
+		}
+	}
+	return n
 }
