@@ -758,7 +758,7 @@ func (s *Service) openTables(ctx context.Context, tdb Tournaments, t *malefiz.To
 		if tb.Bye() || tb.GameID != 0 {
 			continue
 		}
-		sg := table.TableGame(t, r, tb, ServerRoll(gs))
+		sg := table.TableGame(t, r, tb, ServerRoll(gs), s.defaults.Level)
 		sg.WakeAt = s.now() // started at once; the timer starts it if this process dies first
 		o, err := s.create(ctx, nil, sg, gs, (*table.Table).OpenTable, (*table.Table).PostLobby,
 			func(*table.Table) *table.Reply { return nil })

@@ -217,10 +217,10 @@ func RoundCount(t *malefiz.Tournament) int {
 }
 
 // TableGame is the game of round r's table of t (its entrants seated in
-// order, computers filling the table when the host allowed it), a lobby
+// order, computers of level filling the table when the host allowed it), a lobby
 // of exactly its seats that the host's Start opens at once, in a thread
 // of its own: the same path as every game from there.
-func TableGame(t *malefiz.Tournament, r malefiz.TournamentRound, table malefiz.TournamentTable, roll string) *malefiz.Game {
+func TableGame(t *malefiz.Tournament, r malefiz.TournamentRound, table malefiz.TournamentTable, roll, level string) *malefiz.Game {
 	sg := &malefiz.Game{GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, Status: malefiz.StatusLobby,
 		Locale: t.Locale, Threaded: true, TournamentID: t.ID, TournamentRound: r.Number, TournamentTable: table.Number}
 	for _, id := range table.Seats {
@@ -233,7 +233,7 @@ func TableGame(t *malefiz.Tournament, r malefiz.TournamentRound, table malefiz.T
 	}
 	if t.Setup.Computers {
 		for len(sg.Seats) < t.Setup.TableSize {
-			sg.Seats = append(sg.Seats, malefiz.Seat{Computer: "normal", Name: "normal"})
+			sg.Seats = append(sg.Seats, malefiz.Seat{Computer: level, Name: level})
 		}
 	}
 	rules := t.Setup.Rules

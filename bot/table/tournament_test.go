@@ -88,20 +88,20 @@ func TestTableGameSeatsTheTable(t *testing.T) {
 		Setup:    malefiz.TournamentSetup{TableSize: 4, Computers: true, Rules: malefiz.HouseRules{SixAgain: true}},
 		Entrants: []malefiz.TournamentEntrant{{UserID: "a", Name: "Ann"}, ComputerEntrant("easy", 1), {UserID: "b", Name: "Ben"}}}
 	r := malefiz.TournamentRound{Number: 2}
-	sg := TableGame(tt, r, malefiz.TournamentTable{Number: 3, Seats: []string{"b", "ai:easy:1", "a"}}, RollAuto)
+	sg := TableGame(tt, r, malefiz.TournamentTable{Number: 3, Seats: []string{"b", "ai:easy:1", "a"}}, RollAuto, "hard")
 	require.Len(t, sg.Seats, 4, "a computer fills the table of 3")
 	assert.Equal(t, "b", sg.Seats[0].UserID)
 	assert.Equal(t, "easy", sg.Seats[1].Computer)
 	assert.Empty(t, sg.Seats[1].UserID)
 	assert.Equal(t, "a", sg.Seats[2].UserID)
-	assert.NotEmpty(t, sg.Seats[3].Computer)
+	assert.Equal(t, "hard", sg.Seats[3].Computer)
 	assert.Equal(t, 4, sg.Options.Seats)
 	assert.True(t, sg.Options.SixAgain)
 	assert.True(t, sg.Threaded)
 	assert.Equal(t, []any{int64(7), 2, 3}, []any{sg.TournamentID, sg.TournamentRound, sg.TournamentTable})
 
 	tt.Setup.Computers = false
-	sg = TableGame(tt, r, malefiz.TournamentTable{Number: 1, Seats: []string{"a", "b"}}, RollAuto)
+	sg = TableGame(tt, r, malefiz.TournamentTable{Number: 1, Seats: []string{"a", "b"}}, RollAuto, "hard")
 	assert.Len(t, sg.Seats, 2, "no computer fills a table the host did not allow")
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/e2e/harness"
@@ -35,6 +36,11 @@ const Dave = "100000000000000004"
 func newHarness(t *testing.T, postgres bool) (*harness.Harness, *harness.Clock) {
 	clock := harness.ClockAt(time.Now().Add(10 * time.Minute).Truncate(time.Second))
 	h := harness.NewWithClock(t, clock, harness.WithoutMessageBuckets())
+	// Easy computers: a tournament's games are many, and the normal
+	// computer's search is what takes the time (under -race most of it).
+	h.BotOptions = func(c *bot.Config) { c.Defaults.Level = "easy" }
+	h.Stop()
+	h.Start()
 	if postgres {
 		url := harness.NewPostgresDatabase(t)
 		h.Stop()
