@@ -31,6 +31,11 @@ func tournamentSubcommands(b *Bot) []subcommand {
 			boolOption("safe-row-2", locales.OptSafeRow2),
 		}},
 		{name: "standings", desc: locales.CmdTournamentStandings, run: b.cmdTournamentStandings},
+		{name: "remove", desc: locales.CmdTournamentRemove, run: b.cmdTournamentRemove, options: []*discordgo.ApplicationCommandOption{
+			requiredUser("player", locales.OptPlayer),
+		}},
+		{name: "pause", desc: locales.CmdTournamentPause, run: b.onTournament(func(options) game.TournamentAction { return game.TournamentPause{} })},
+		{name: "resume", desc: locales.CmdTournamentResume, run: b.onTournament(func(options) game.TournamentAction { return game.TournamentPause{Resume: true} })},
 	}
 }
 
@@ -39,6 +44,13 @@ func requiredString(name string, desc msg) *discordgo.ApplicationCommandOption {
 	o := stringOption(name, desc, nil)
 	o.Required = true
 	o.MaxLength = table.MaxTournamentName
+	return o
+}
+
+// requiredUser is a required user option.
+func requiredUser(name string, desc msg) *discordgo.ApplicationCommandOption {
+	o := userOption(name, desc)
+	o.Required = true
 	return o
 }
 
@@ -90,6 +102,34 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, r *request, _ options)
 		return err
 	}
 	return r.reply(reply, b.boards.file)
+}
+
+// onTournament is the run of a host's subcommand on the channel's
+// tournament: act says what it asks, from the options.
+func (b *Bot) onTournament(act func(options) game.TournamentAction) runFunc {
+	return func(ctx context.Context, r *request, o options) error {
+		t, err := b.games.ChannelTournament(ctx, r.i.GuildID, r.i.ChannelID)
+		if err != nil {
+			return err
+		}
+		out, err := b.games.ChangeTournament(ctx, game.TournamentCommand{Tournament: t.ID, User: actor(r),
+			Guild: r.i.GuildID, Channel: r.i.ChannelID, Action: act(o)})
+		if err != nil {
+			return err
+		}
+		r.committed = out.Committed
+		return r.reply(out.Reply, b.boards.file)
+	}
+}
+
+// cmdTournamentRemove takes a player off the channel's tournament: off
+// the sign-up, or withdrawn once it runs (the host).
+func (b *Bot) cmdTournamentRemove(ctx context.Context, r *request, o options) error {
+	user, ok := o.user("player")
+	if !ok {
+		return refuse(locales.ErrUnknownCommand)
+	}
+	return b.onTournament(func(options) game.TournamentAction { return game.TournamentRemove{User: user} })(ctx, r, o)
 }
 
 // tournamentClick answers a click on a tournament's card: the custom ID

@@ -269,6 +269,10 @@ func swissTournament(t *testing.T, postgres bool) {
 			sg, _ := h.Game(gid)
 			assert.NotEmpty(t, sg.ThreadID, "each table plays in its thread")
 		}
+		if round == 1 {
+			standings := h.Command(harness.Bob, "tournament standings", nil)
+			assert.Contains(t, standings.Message.Text(), locales.Tr("en", locales.TourRoundTitle, "Winter Cup", 1, 3), "privately, the card as it stands")
+		}
 	}
 	h.TickTournaments()
 	tt = tournament(t, h, id)
