@@ -426,7 +426,11 @@ func (h *Harness) Tick() int {
 // returns how many tournaments it claimed.
 func (h *Harness) TickTournaments() int {
 	h.T.Helper()
-	n, err := h.Main.Bot().Games().TickTournaments(h.Ctx())
+	// Opening a round's tables takes longer than a click: up to two
+	// minutes (a loaded machine, the race detector).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := h.Main.Bot().Games().TickTournaments(ctx)
 	if err != nil {
 		h.T.Fatalf("tick tournaments: %v", err)
 	}

@@ -168,10 +168,10 @@ func playTurn(t *testing.T, h *harness.Harness, id int64, player string, turn in
 			}
 		}
 		return false
-	}, 10*time.Second, 2*time.Millisecond, "game %d: no card for turn %d", id, turn)
+	}, 30*time.Second, 5*time.Millisecond, "game %d: no card for turn %d", id, turn)
 	_, g := snapshot(t, h, id)
 	require.Equal(t, engine.PhaseMove, g.Phase(), "the turn arrives rolled")
-	m := harness.RacingMove(g, true)
+	m := harness.RacingMove(g, false)
 	msg := card
 	if !harness.HasControl(card, table.ActMove) {
 		arg := "home"
