@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -310,7 +311,11 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 		if level == "" {
 			level = s.defaults.Level
 		}
-		e := table.ComputerEntrant(level, table.Computers(t)+1)
+		n := table.Computers(t) + 1
+		for _, taken := t.Entrant(table.ComputerEntrant(level, n).UserID); taken; _, taken = t.Entrant(table.ComputerEntrant(level, n).UserID) {
+			n++ // a computer taken off left its number
+		}
+		e := table.ComputerEntrant(level, n)
 		if err := table.CheckJoin(t, table.Actor{UserID: e.UserID}); err != nil {
 			return nil, err
 		}
@@ -555,10 +560,12 @@ func (s *Service) RunTournaments(ctx context.Context) {
 			s.log.Error("tournaments", "err", err)
 		}
 		wait := idleWait
-		switch next, ok, err := tdb.NextTournamentWake(ctx); {
+		switch next, ok, werr := tdb.NextTournamentWake(ctx); {
+		case err != nil:
+			wait = retryWait // what failed is due again at once: not in a loop
 		case n >= tournamentsPerPass:
 			wait = 0
-		case err != nil:
+		case werr != nil:
 			wait = retryWait
 		case ok:
 			wait = min(max(next.Sub(s.now()), 0), idleWait)
@@ -581,8 +588,9 @@ func (s *Service) nudgeTournaments() {
 }
 
 // TickTournaments advances every tournament due now and returns how many
-// it claimed: the round opener's pass (RunTournaments; tests with a clock
-// of their own call it).
+// it claimed, and the first error of those that failed (logged, each): the
+// round opener's pass (RunTournaments; tests with a clock of their own
+// call it).
 func (s *Service) TickTournaments(ctx context.Context) (int, error) {
 	tdb, err := s.tournamentStore()
 	if err != nil {
@@ -592,12 +600,14 @@ func (s *Service) TickTournaments(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	var failed error
 	for _, id := range due {
 		if err := s.advanceSafely(ctx, tdb, id); err != nil {
 			s.log.Error("tournament", "tournament", id, "err", err)
+			failed = cmp.Or(failed, err)
 		}
 	}
-	return len(due), nil
+	return len(due), failed
 }
 
 // advanceSafely advances tournament id; a panic is logged with its stack.
