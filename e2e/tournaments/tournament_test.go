@@ -36,6 +36,11 @@ const Dave = "100000000000000004"
 func newHarness(t *testing.T, postgres bool) (*harness.Harness, *harness.Clock) {
 	clock := harness.ClockAt(time.Now().Add(10 * time.Minute).Truncate(time.Second))
 	h := harness.NewWithClock(t, clock, harness.WithoutMessageBuckets())
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the program's log, its end:\n%s", tail(h.Logs.String(), 4000))
+		}
+	})
 	// Easy computers: a tournament's games are many, and the normal
 	// computer's search is what takes the time (under -race most of it).
 	h.BotOptions = func(c *bot.Config) { c.Defaults.Level = "easy" }
