@@ -510,8 +510,7 @@ func (s *Service) endOpenGames(ctx context.Context, t *malefiz.Tournament) {
 		if table.GameID == 0 || !table.GameStatus.Open() {
 			continue
 		}
-		o, err := s.Change(ctx, Command{Game: table.GameID, Action: Cancel{},
-			User: tableActor(t)})
+		o, err := s.Change(ctx, Command{Game: table.GameID, Action: Cancel{}, User: tableActor(t), Guild: t.GuildID})
 		if err != nil {
 			s.log.Error("tournament: could not end a game", "tournament", t.ID, "game", table.GameID, "err", err)
 			continue

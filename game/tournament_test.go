@@ -2,7 +2,9 @@ package game
 
 import (
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -228,4 +230,44 @@ func TestTournamentPauseAndRemove(t *testing.T) {
 	assert.False(t, gone)
 	b, _ := kept.Entrant(ben.UserID)
 	assert.True(t, b.Withdrawn)
+}
+
+func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now().Add(time.Minute) // ahead of the store's clock, which keeps the wake
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return now
+	}
+	e := newEnv(t, func(c *Config) { c.Now = clock })
+	tt := e.openTournament(malefiz.TournamentSetup{Format: "knockout", TableSize: 2, TurnTimeout: 5 * time.Minute})
+	for _, a := range []table.Actor{ann, ben} {
+		_, err := e.tournamentDo(tt.ID, a, TournamentJoin{})
+		require.NoError(t, err)
+	}
+	_, err := e.tournamentDo(tt.ID, ann, TournamentStart{})
+	require.NoError(t, err)
+	_, err = e.s.TickTournaments(t.Context())
+	require.NoError(t, err)
+	kept, err := e.db.Tournament(t.Context(), tt.ID)
+	require.NoError(t, err)
+	r := kept.Rounds[0]
+	assert.WithinDuration(t, clock().Add(RoundTurns*5*time.Minute), r.Deadline, time.Millisecond)
+	gameID := r.Tables[0].GameID
+	require.NotZero(t, gameID)
+
+	// Nobody plays; the round's deadline passes (the turns' timers are
+	// not run here: the game is still open at the deadline).
+	mu.Lock()
+	now = now.Add(RoundTurns*5*time.Minute + time.Second)
+	mu.Unlock()
+	_, err = e.s.TickTournaments(t.Context())
+	require.NoError(t, err)
+	sg, err := e.db.Game(t.Context(), gameID)
+	require.NoError(t, err)
+	assert.Equal(t, malefiz.StatusCancelled, sg.Status, "the game still open at the deadline ends without a result")
+	kept, err = e.db.Tournament(t.Context(), tt.ID)
+	require.NoError(t, err)
+	assert.Equal(t, malefiz.TournamentFinished, kept.Status, "a final forfeited by both: the tournament is over")
 }
