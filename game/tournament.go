@@ -496,16 +496,20 @@ func (s *Service) cancelTournament(ctx context.Context, tdb Tournaments, t *male
 	if err := tdb.CancelTournament(ctx, t, edit); err != nil {
 		return err
 	}
-	s.endOpenGames(ctx, t)
+	// The tournament is cancelled whatever happens to its games: one
+	// that could not be ended now plays on, outside it (logged).
+	_ = s.endOpenGames(ctx, t)
 	return nil
 }
 
 // endOpenGames ends the open games of t's last round without a result, as
-// the tournament's host (a manager's cancel needs no vote).
-func (s *Service) endOpenGames(ctx context.Context, t *malefiz.Tournament) {
+// the tournament's host (a manager's cancel needs no vote), and returns
+// the first error of those it could not end (each logged).
+func (s *Service) endOpenGames(ctx context.Context, t *malefiz.Tournament) error {
 	if len(t.Rounds) == 0 {
-		return
+		return nil
 	}
+	var failed error
 	for _, table := range t.Rounds[len(t.Rounds)-1].Tables {
 		if table.GameID == 0 || !table.GameStatus.Open() {
 			continue
@@ -513,10 +517,12 @@ func (s *Service) endOpenGames(ctx context.Context, t *malefiz.Tournament) {
 		o, err := s.Change(ctx, Command{Game: table.GameID, Action: Cancel{}, User: tableActor(t), Guild: t.GuildID})
 		if err != nil {
 			s.log.Error("tournament: could not end a game", "tournament", t.ID, "game", table.GameID, "err", err)
+			failed = cmp.Or(failed, err)
 			continue
 		}
 		o.Deliver()
 	}
+	return failed
 }
 
 // tableActor is the tournament's host as the tables' games see them: a
@@ -684,7 +690,9 @@ func (s *Service) advance(ctx context.Context, tdb Tournaments, t *malefiz.Tourn
 	case unopened > 0:
 		return false, s.openTables(ctx, tdb, t, r)
 	case open > 0 && !r.Deadline.IsZero() && !r.Deadline.After(now):
-		s.endOpenGames(ctx, t)
+		if err := s.endOpenGames(ctx, t); err != nil {
+			return false, err // its next pass tries again
+		}
 		return true, nil
 	case open > 0:
 		return false, nil
