@@ -291,7 +291,7 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 		if err := table.CheckJoin(t, a); err != nil {
 			return nil, err
 		}
-		e := malefiz.TournamentEntrant{UserID: a.UserID, Name: a.Name}
+		e := malefiz.TournamentEntrant{UserID: a.UserID, Name: a.Name, Rating: s.rating(ctx, t.GuildID, a.UserID)}
 		err = write(func() { t.Entrants = append(t.Entrants, e) },
 			func(effects ...store.Effect) error { return tdb.JoinTournament(ctx, t, e, effects...) }, locales.TourJoined, t.Name)
 	case TournamentLeave:
@@ -316,6 +316,7 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 			n++ // a computer taken off left its number
 		}
 		e := table.ComputerEntrant(level, n)
+		e.Rating = s.rating(ctx, t.GuildID, "ai:"+level)
 		if err := table.CheckJoin(t, table.Actor{UserID: e.UserID}); err != nil {
 			return nil, err
 		}
@@ -406,6 +407,26 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 	}
 	s.out.Nudge()
 	return out, nil
+}
+
+// rating is user's rating in guild now, which seeds a tournament's field
+// and breaks its late ties: store.InitialRating for one who has finished
+// no game there (or when the store keeps no statistics).
+func (s *Service) rating(ctx context.Context, guild, user string) float64 {
+	st, ok := s.db.(interface {
+		PlayerStats(ctx context.Context, guild, player string) (*store.PlayerStats, error)
+	})
+	if !ok {
+		return store.InitialRating
+	}
+	ps, err := st.PlayerStats(ctx, guild, user)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.Warn("tournament: a player's rating", "guild", guild, "user", user, "err", err)
+		}
+		return store.InitialRating
+	}
+	return ps.Rating
 }
 
 // without is entrants less the one of user.

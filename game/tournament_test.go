@@ -12,6 +12,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 // refusal is err's refusal key, "" for none.
@@ -270,4 +271,14 @@ func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
 	kept, err = e.db.Tournament(t.Context(), tt.ID)
 	require.NoError(t, err)
 	assert.Equal(t, malefiz.TournamentFinished, kept.Status, "a final forfeited by both: the tournament is over")
+}
+
+func TestTournamentEntrantsSignUpWithTheirRating(t *testing.T) {
+	e := newEnv(t)
+	tt := e.openTournament(malefiz.TournamentSetup{Format: "swiss", TableSize: 2, Computers: true})
+	_, err := e.tournamentDo(tt.ID, ann, TournamentJoin{})
+	require.NoError(t, err)
+	kept, err := e.db.Tournament(t.Context(), tt.ID)
+	require.NoError(t, err)
+	assert.Equal(t, store.InitialRating, kept.Entrants[0].Rating, "a player without a finished game starts where everyone does")
 }
