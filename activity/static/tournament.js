@@ -77,8 +77,8 @@ function renderTournament(b) {
   const T = state.texts, box = $("tournament");
   document.body.dataset.tour = b.ID;
   document.body.dataset.status = b.Status;
-  $("game-no").textContent = "🏆 " + b.Name;
-  markdown($("said"), [tourStatus(b.Status), b.Setup].filter(Boolean).join(" · "));
+  $("game-no").textContent = "";
+  markdown($("said"), [tourStatus(b.Status), b.Round ? format(T.tourRoundOf, b.Round, b.Rounds) : ""].filter(Boolean).join(" · "));
   const actions = $("actions");
   actions.replaceChildren();
   const open = (state.games || []).filter((g) => g.Status !== "finished");
@@ -89,10 +89,7 @@ function renderTournament(b) {
   head.id = "tour-name";
   box.setAttribute("aria-labelledby", "tour-name");
   const current = b.Played.length && b.Status !== "finished" ? b.Played[b.Played.length - 1] : null;
-  const line = [tourStatus(b.Status)];
-  if (b.Round) line.push(format(T.tourRoundOf, b.Round, b.Rounds));
-  line.push(b.Setup);
-  box.append(head, tourEl("p", "tour-setup", line.join(" · ")));
+  box.append(head, tourEl("p", "tour-setup", b.Setup));
 
   const cols = tourEl("div", "tour-cols");
   cols.append(tourStandings(b));
