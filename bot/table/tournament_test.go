@@ -67,7 +67,14 @@ func TestJoinAndLeave(t *testing.T) {
 	assert.Equal(t, locales.ErrTourNotEntrant, refusalKey(CheckLeave(tt, Actor{UserID: "2"})))
 	assert.NoError(t, CheckLeave(tt, Actor{UserID: "1"}))
 	tt.Entrants = append(tt.Entrants, malefiz.TournamentEntrant{UserID: "2"})
-	assert.Equal(t, locales.ErrTourFull, refusalKey(CheckJoin(tt, Actor{UserID: "3"})))
+	// A field limited below the most any tournament takes is a sign-up
+	// the host closed (Close sign-up sets the limit to the field).
+	assert.Equal(t, locales.ErrTourClosed, refusalKey(CheckJoin(tt, Actor{UserID: "3"})))
+	full := &malefiz.Tournament{Name: "Cup", Status: malefiz.TournamentSignUp, Setup: malefiz.TournamentSetup{MaxEntrants: maxEntrants}}
+	for i := range maxEntrants {
+		full.Entrants = append(full.Entrants, malefiz.TournamentEntrant{UserID: fmt.Sprint(100 + i)})
+	}
+	assert.Equal(t, locales.ErrTourFull, refusalKey(CheckJoin(full, Actor{UserID: "3"})))
 	tt.Status = malefiz.TournamentRunning
 	assert.Equal(t, locales.ErrTourClosed, refusalKey(CheckJoin(tt, Actor{UserID: "3"})))
 	assert.Equal(t, locales.ErrTourClosed, refusalKey(CheckLeave(tt, Actor{UserID: "1"})))
