@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
@@ -274,22 +273,17 @@ func setupLine(t *malefiz.Tournament, lang string) string {
 }
 
 // entrantNames are the names of t's entrants as the board writes them: a
-// person by the name they signed up with, a computer by its level, and
-// by its number when the tournament has more than one.
+// person by the name they signed up with, a computer as the cards name it
+// (table.ComputerName: its level, and its number when the tournament has
+// more than one).
 func entrantNames(t *malefiz.Tournament, lang string) map[string]string {
 	out := make(map[string]string, len(t.Entrants))
-	computers := table.Computers(t)
-	n := 0
 	for _, e := range t.Entrants {
 		if e.Computer == "" {
 			out[e.UserID] = e.Name
 			continue
 		}
-		n++
-		out[e.UserID] = table.SeatName(lang, &malefiz.Seat{Computer: e.Computer})
-		if computers > 1 {
-			out[e.UserID] += " " + strconv.Itoa(n)
-		}
+		out[e.UserID] = table.ComputerName(lang, t, e)
 	}
 	return out
 }

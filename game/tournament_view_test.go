@@ -74,7 +74,7 @@ func TestTournamentBoard(t *testing.T) {
 				assert.Equal(t, 1, s.Place)
 				assert.Equal(t, 6, s.Points)
 				assert.True(t, s.Through, "the computer goes through")
-				assert.Contains(t, s.Name, "Computer (")
+				assert.Regexp(t, `^Computer [0-9] \(normal\)$`, s.Name, "a computer by its number among the tournament's and its level")
 			}
 		}
 	}

@@ -172,6 +172,7 @@ const (
 	ColorRed                Key = "color.red"
 	ColorYellow             Key = "color.yellow"
 	Computer                Key = "computer"
+	ComputerNumbered        Key = "computer.numbered"
 	ComputerReplacing       Key = "computer.replacing"
 	DateAxis                Key = "date.axis"
 	DateFirst               Key = "date.first"

@@ -272,13 +272,37 @@ func (t *Table) StartTable(first int) error {
 	return t.Start(Actor{UserID: t.Game.HostID}, first)
 }
 
-// entrantName is how a card names entrant e: a person by mention (which
-// pings nobody: a card's Pings are empty), a computer by its level.
-func entrantName(lang string, e malefiz.TournamentEntrant) string {
+// entrantName is how a card names entrant e of t: a person by mention
+// (which pings nobody: a card's Pings are empty), a computer as
+// ComputerName does.
+func entrantName(lang string, t *malefiz.Tournament, e malefiz.TournamentEntrant) string {
 	if e.Computer != "" {
-		return "🤖 " + tr(lang, locales.Computer, tr(lang, locales.Level(e.Computer)))
+		return "🤖 " + ComputerName(lang, t, e)
 	}
 	return Mention(e.UserID)
+}
+
+// ComputerName is how tournament t names its computer entrant e in lang,
+// on the cards and on the board alike: by its level and, when t has more
+// than one computer, by its number among them in sign-up order
+// ("Computer 2 (normal)"), so that a standings' three computers read as
+// three players.
+func ComputerName(lang string, t *malefiz.Tournament, e malefiz.TournamentEntrant) string {
+	level := tr(lang, locales.Level(e.Computer))
+	n, count := 0, 0
+	for _, x := range t.Entrants {
+		if x.Computer == "" {
+			continue
+		}
+		count++
+		if x.UserID == e.UserID {
+			n = count
+		}
+	}
+	if count < 2 || n == 0 {
+		return tr(lang, locales.Computer, level)
+	}
+	return tr(lang, locales.ComputerNumbered, n, level)
 }
 
 // nameOf is entrantName of the entrant id of t.
@@ -287,7 +311,7 @@ func nameOf(t *malefiz.Tournament, lang, id string) string {
 	if !ok {
 		return id
 	}
-	return entrantName(lang, e)
+	return entrantName(lang, t, e)
 }
 
 // setupLine is the line saying t's format, table size and rounds.
@@ -323,7 +347,7 @@ func SignUpCard(t *malefiz.Tournament) Message {
 		lines = append(lines, tr(lang, locales.TourEntrants, len(t.Entrants)))
 		var names []string
 		for _, e := range t.Entrants {
-			names = append(names, entrantName(lang, e))
+			names = append(names, entrantName(lang, t, e))
 		}
 		lines = append(lines, strings.Join(clipLines(lang, names, standingsBudget), ", "))
 	}
