@@ -3,13 +3,13 @@ package activity
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +35,10 @@ var (
 	loadGames   = flag.Int("load-games", 200, "BenchmarkActivityLoad: running games the sockets watch")
 	loadRate    = flag.Int("load-rate", 100, "BenchmarkActivityLoad: plays a second, over all the games")
 	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that never say hello, in the second case")
+	// loadSilentProfile is for finding where the silent sockets' time
+	// goes: the test's -cpuprofile covers the whole run, the setup
+	// included.
+	loadSilentProfile = flag.String("load-silent-profile", "", "BenchmarkActivityLoad/silent: write a CPU profile of the plays with the silent sockets to this file")
 )
 
 // BenchmarkActivityLoad holds the Activity's load on one process, the real
@@ -77,25 +81,52 @@ func BenchmarkActivityLoad(b *testing.B) {
 	})
 	b.Run("silent", func(b *testing.B) {
 		l := startLoad(b, sizes)
-		b.ResetTimer()
-		quiet := l.play(b, time.Duration(b.N)*time.Second)
-		ctx, cancel := context.WithCancel(b.Context())
-		var dialed, accepted, refused atomic.Int64
-		var dials sync.WaitGroup
 		d := time.Duration(b.N) * time.Second
-		silentDials(ctx, &dials, l.wsURL(l.ids[0]), *loadSilent, d, &dialed, &accepted, &refused)
+		dialer := startSilentDialer(b, silentSpec{Addr: strings.TrimPrefix(l.srv.URL, "http://"),
+			Path: fmt.Sprintf("/.proxy/api/games/%d/live", l.ids[0]), Forwarded: silentAddr, N: *loadSilent, D: d})
+		b.ResetTimer()
+		cpu := cpuTime()
+		quiet := l.play(b, d)
+		quietCPU := cpuTime() - cpu
+		stopProfile := profilePhase(b, *loadSilentProfile)
+		dialer.start(b)
+		cpu = cpuTime()
 		loud := l.play(b, d)
-		cancel()
-		dials.Wait()
+		loudCPU := cpuTime() - cpu
+		stopProfile()
+		res := dialer.stop(b)
 		b.StopTimer()
 		l.close(b)
 		quiet.report(b, "")
 		loud.report(b, "-silent")
 		b.ReportMetric(ms(loud.play(0.99))/ms(quiet.play(0.99)), "play-p99-ratio")
-		b.ReportMetric(float64(dialed.Load()), "silent-dialed")
-		b.ReportMetric(float64(accepted.Load()), "silent-accepted")
-		b.ReportMetric(float64(refused.Load()), "silent-refused")
+		b.ReportMetric(ms(quietCPU)/quiet.wall.Seconds(), "cpu-ms/s")
+		b.ReportMetric(ms(loudCPU)/loud.wall.Seconds(), "cpu-ms/s-silent")
+		b.ReportMetric(ms(res.CPU)/res.Took.Seconds(), "dialer-cpu-ms/s")
+		b.ReportMetric(float64(*loadSilent)/d.Seconds(), "silent-asked/s")
+		b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
+		b.ReportMetric(float64(res.Offered), "silent-dialed")
+		b.ReportMetric(float64(res.Statuses[http.StatusSwitchingProtocols]), "silent-accepted")
+		b.ReportMetric(float64(res.Statuses[http.StatusTooManyRequests]), "silent-429")
+		b.ReportMetric(float64(res.Statuses[http.StatusServiceUnavailable]), "silent-503")
+		b.ReportMetric(float64(res.Failed), "silent-failed")
 	})
+}
+
+// profilePhase writes a CPU profile of the phase that follows to path,
+// until the returned func is called; nothing when path is "".
+func profilePhase(tb testing.TB, path string) (stop func()) {
+	tb.Helper()
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	require.NoError(tb, err)
+	require.NoError(tb, pprof.StartCPUProfile(f), "the test's own -cpuprofile and -load-silent-profile exclude each other")
+	return func() {
+		pprof.StopCPUProfile()
+		require.NoError(tb, f.Close())
+	}
 }
 
 // TestActivityLoadLeavesNothingBehind is BenchmarkActivityLoad in small:
@@ -146,6 +177,12 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 		// Every watcher signs in from this one address: the sign-in's
 		// bounds are not what is measured.
 		c.SignInsPerMinute, c.ExchangesPerMinute = 1<<20, 1<<20
+		// The test's clients stand behind a reverse proxy on loopback
+		// that names each client (X-Forwarded-For): each watcher its
+		// own address, the silent sockets one.
+		proxy, err := activity.ParseProxies([]string{"127.0.0.1", "::1"})
+		require.NoError(tb, err)
+		c.TrustedProxies = proxy
 	})
 	l := &load{app: app, srv: srv, users: users[:2], rate: sizes.rate}
 	games := app.Main.Bot().Games()
@@ -191,7 +228,7 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	for k, session := range sessions {
 		for j := range 2 {
 			g := (2*k + j) % len(l.ids)
-			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), nil)
+			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), http.Header{"X-Forwarded-For": {watcherAddr(k)}})
 			require.NoError(tb, err, "socket %d", len(l.conns))
 			resp.Body.Close()
 			require.NoError(tb, conn.WriteJSON(map[string]string{"Session": session}))
@@ -205,6 +242,12 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	tb.Cleanup(func() { l.close(tb) })
 	return l
 }
+
+// watcherAddr is watcher k's client address, as the proxy names it.
+func watcherAddr(k int) string { return fmt.Sprintf("10.%d.%d.%d", k>>16&255, k>>8&255, k&255) }
+
+// silentAddr is the one client address of the silent sockets.
+const silentAddr = "203.0.113.7"
 
 // wsURL is the socket of game id.
 func (l *load) wsURL(id int64) string {
@@ -234,7 +277,8 @@ func (l *load) read(conn *websocket.Conn, g int, seen *atomic.Int64) {
 // loadRun is what one run of plays measured.
 type loadRun struct {
 	plays, pushes []time.Duration
-	late          int // ticks with their game's last play still going
+	wall          time.Duration // from the first play to the last push read
+	late          int           // ticks with their game's last play still going
 }
 
 // play plays at the load's rate for d, each play on the next game in
@@ -255,6 +299,7 @@ func (l *load) play(tb testing.TB, d time.Duration) loadRun {
 	)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	began := time.Now()
 	for i := range n {
 		<-tick.C
 		g := i % len(l.ids)
@@ -288,6 +333,7 @@ func (l *load) play(tb testing.TB, d time.Duration) loadRun {
 	for deadline := time.Now().Add(5 * time.Second); !l.caughtUp() && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
+	run.wall = time.Since(began)
 	l.mu.Lock()
 	run.pushes = slices.Clone(l.pushes)
 	l.mu.Unlock()
@@ -403,54 +449,4 @@ func rssMB() float64 {
 		}
 	}
 	return 0
-}
-
-// silentDials opens n sockets to url evenly over d (fewer when the
-// machine cannot keep up: the ticker drops ticks), that never say hello,
-// until n are done or ctx ends: each the server takes is held (silent)
-// until it closes it or ctx ends; the dials, the sockets taken and those
-// refused (503) are counted.
-func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, d time.Duration, dialed, accepted, refused *atomic.Int64) {
-	every := d / time.Duration(max(1, n))
-	wg.Go(func() {
-		tick := time.NewTicker(max(every, time.Microsecond))
-		defer tick.Stop()
-		for range n {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			dialed.Add(1)
-			wg.Go(func() {
-				conn, resp, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
-				if resp != nil && resp.Body != nil {
-					resp.Body.Close()
-				}
-				if err != nil {
-					if errors.Is(err, websocket.ErrBadHandshake) && resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
-						refused.Add(1)
-					}
-					return
-				}
-				accepted.Add(1)
-				// Held, silent, until the server gives up on it.
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					for {
-						if _, _, err := conn.ReadMessage(); err != nil {
-							return
-						}
-					}
-				}()
-				select {
-				case <-done:
-				case <-ctx.Done():
-				}
-				conn.Close()
-				<-done
-			})
-		}
-	})
 }

@@ -1,0 +1,234 @@
+package activity
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// silentDialerEnv, when set in the environment, makes the test binary the
+// silent dialer of BenchmarkActivityLoad (see runSilentDialer) in place of
+// running its tests: the sockets that never say hello come from another
+// process, so that its CPU time is told apart from the server's.
+const silentDialerEnv = "MALEFIZ_SILENT_DIALER"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(silentDialerEnv); spec != "" {
+		os.Exit(runSilentDialer(spec, os.Stdin, os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
+// silentSpec is what the silent dialer is asked: n sockets to Addr's
+// Path, evenly over D, each request naming Forwarded in its
+// X-Forwarded-For ("" for none).
+type silentSpec struct {
+	Addr, Path, Forwarded string
+	N                     int
+	D                     time.Duration
+}
+
+// silentResult is what the silent dialer did: the dials it offered in
+// the time asked (fewer than asked when it could not keep up: its ticker
+// drops the ticks it misses), the answers by status (101 taken, 429 and
+// 503 refused), the dials that failed before an answer, and its own CPU
+// time from its first dial to its end.
+type silentResult struct {
+	Offered  int
+	Took     time.Duration // from the first dial to the last one offered
+	Statuses map[int]int
+	Failed   int
+	CPU      time.Duration
+}
+
+// runSilentDialer is the silent dialer's process: it says "ready", waits
+// for a line on in, then opens spec.N sockets evenly over spec.D with a
+// bare upgrade request (a few hundred bytes written, the status line
+// read) and never says hello; each socket the server takes is held until
+// the server closes it or in ends. Once in ends it closes what it holds
+// and writes its silentResult as JSON on out.
+func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
+	var s silentSpec
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		fmt.Fprintln(os.Stderr, "silent dialer:", err)
+		return 2
+	}
+	req := "GET " + s.Path + " HTTP/1.1\r\nHost: " + s.Addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+	if s.Forwarded != "" {
+		req += "X-Forwarded-For: " + s.Forwarded + "\r\n"
+	}
+	req += "\r\n"
+
+	fmt.Fprintln(out, "ready")
+	lines := bufio.NewReader(in)
+	if _, err := lines.ReadString('\n'); err != nil {
+		return 2
+	}
+	stop := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, lines) // until the parent closes it
+		close(stop)
+	}()
+
+	var (
+		mu       sync.Mutex
+		res      = silentResult{Statuses: map[int]int{}}
+		held     = map[net.Conn]bool{}
+		stopped  bool
+		dials    sync.WaitGroup
+		cpuStart = cpuTime()
+		start    = time.Now()
+	)
+	dial := func() {
+		c, err := net.DialTimeout("tcp", s.Addr, 10*time.Second)
+		if err != nil {
+			mu.Lock()
+			res.Failed++
+			mu.Unlock()
+			return
+		}
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		status := 0
+		if _, err := io.WriteString(c, req); err == nil {
+			line, _ := bufio.NewReaderSize(c, 64).ReadString('\n') // "HTTP/1.1 101 ..."
+			if f := strings.Fields(line); len(f) >= 2 {
+				status, _ = strconv.Atoi(f[1])
+			}
+		}
+		mu.Lock()
+		if status == 0 {
+			res.Failed++
+		} else {
+			res.Statuses[status]++
+		}
+		keep := status == 101 && !stopped
+		if keep {
+			held[c] = true
+		}
+		mu.Unlock()
+		if !keep {
+			c.Close()
+			return
+		}
+		// Held, silent, until the server gives up on it (its hello
+		// deadline) or the run ends.
+		_ = c.SetDeadline(time.Time{})
+		_, _ = io.Copy(io.Discard, c)
+		mu.Lock()
+		delete(held, c)
+		mu.Unlock()
+		c.Close()
+	}
+	tick := time.NewTicker(max(s.D/time.Duration(max(1, s.N)), time.Microsecond))
+	deadline := time.After(s.D)
+offer:
+	for range s.N {
+		select {
+		case <-stop:
+			break offer
+		case <-deadline:
+			break offer
+		case <-tick.C:
+		}
+		res.Offered++
+		dials.Go(dial)
+	}
+	tick.Stop()
+	res.Took = time.Since(start)
+	<-stop
+	mu.Lock()
+	stopped = true
+	for c := range held {
+		c.Close()
+	}
+	mu.Unlock()
+	dials.Wait()
+	res.CPU = cpuTime() - cpuStart
+	if err := json.NewEncoder(out).Encode(res); err != nil {
+		return 2
+	}
+	return 0
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// silentDialer is the silent dialer's process, started and ready.
+type silentDialer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// startSilentDialer starts the test binary as the silent dialer of spec
+// and waits until it is ready to dial; go starts it.
+func startSilentDialer(tb testing.TB, spec silentSpec) *silentDialer {
+	tb.Helper()
+	b, err := json.Marshal(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), silentDialerEnv+"="+string(b))
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	d := &silentDialer{cmd: cmd, in: in, out: bufio.NewReader(outPipe)}
+	tb.Cleanup(func() {
+		in.Close()
+		_ = cmd.Wait()
+	})
+	if line, err := d.out.ReadString('\n'); err != nil || line != "ready\n" {
+		tb.Fatalf("silent dialer: %q, %v", line, err)
+	}
+	return d
+}
+
+// start tells the dialer to begin.
+func (d *silentDialer) start(tb testing.TB) {
+	tb.Helper()
+	if _, err := io.WriteString(d.in, "go\n"); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// stop ends the dialer (it closes the sockets it holds) and returns what
+// it did.
+func (d *silentDialer) stop(tb testing.TB) silentResult {
+	tb.Helper()
+	d.in.Close()
+	var res silentResult
+	if err := json.NewDecoder(d.out).Decode(&res); err != nil {
+		tb.Fatalf("silent dialer's result: %v", err)
+	}
+	if err := d.cmd.Wait(); err != nil {
+		tb.Fatalf("silent dialer: %v", err)
+	}
+	return res
+}
