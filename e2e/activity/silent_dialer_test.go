@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -29,9 +30,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// silentSpec is what the silent dialer is asked: n sockets to Addr's
-// Path, evenly over D, each request naming Forwarded in its
-// X-Forwarded-For ("" for none).
+// silentSpec is what the silent dialer is asked: for each line it reads,
+// n sockets to Addr's Path, evenly over D, each request naming Forwarded
+// in its X-Forwarded-For ("" for none).
 type silentSpec struct {
 	Addr, Path, Forwarded string
 	N                     int
@@ -39,24 +40,24 @@ type silentSpec struct {
 }
 
 // silentResult is what the silent dialer did: the dials it offered in
-// the time asked (fewer than asked when it could not keep up: its ticker
+// the times asked (fewer than asked when it could not keep up: its ticker
 // drops the ticks it misses), the answers by status (101 taken, 429 and
 // 503 refused), the dials that failed before an answer, and its own CPU
 // time from its first dial to its end.
 type silentResult struct {
 	Offered  int
-	Took     time.Duration // from the first dial to the last one offered
+	Took     time.Duration // the times it dialed, together
 	Statuses map[int]int
 	Failed   int
 	CPU      time.Duration
 }
 
-// runSilentDialer is the silent dialer's process: it says "ready", waits
-// for a line on in, then opens spec.N sockets evenly over spec.D with a
-// bare upgrade request (a few hundred bytes written, the status line
-// read) and never says hello; each socket the server takes is held until
-// the server closes it or in ends. Once in ends it closes what it holds
-// and writes its silentResult as JSON on out.
+// runSilentDialer is the silent dialer's process: it says "ready", then
+// for each line it reads on in opens spec.N sockets evenly over spec.D
+// with a bare upgrade request (a few hundred bytes written, the status
+// line read) and never says hello; each socket the server takes is held
+// until the server closes it or in ends. Once in ends it closes what it
+// holds and writes its silentResult as JSON on out.
 func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 	var s silentSpec
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
@@ -70,25 +71,12 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 	}
 	req += "\r\n"
 
-	fmt.Fprintln(out, "ready")
-	lines := bufio.NewReader(in)
-	if _, err := lines.ReadString('\n'); err != nil {
-		return 2
-	}
-	stop := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, lines) // until the parent closes it
-		close(stop)
-	}()
-
 	var (
-		mu       sync.Mutex
-		res      = silentResult{Statuses: map[int]int{}}
-		held     = map[net.Conn]bool{}
-		stopped  bool
-		dials    sync.WaitGroup
-		cpuStart = cpuTime()
-		start    = time.Now()
+		mu    sync.Mutex
+		res   = silentResult{Statuses: map[int]int{}}
+		held  = map[net.Conn]bool{}
+		dials sync.WaitGroup
+		cpu   time.Duration
 	)
 	dial := func() {
 		c, err := net.DialTimeout("tcp", s.Addr, 10*time.Second)
@@ -112,7 +100,7 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 		} else {
 			res.Statuses[status]++
 		}
-		keep := status == 101 && !stopped
+		keep := status == http.StatusSwitchingProtocols && held != nil
 		if keep {
 			held[c] = true
 		}
@@ -130,31 +118,37 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 		mu.Unlock()
 		c.Close()
 	}
-	tick := time.NewTicker(max(s.D/time.Duration(max(1, s.N)), time.Microsecond))
-	deadline := time.After(s.D)
-offer:
-	for range s.N {
-		select {
-		case <-stop:
-			break offer
-		case <-deadline:
-			break offer
-		case <-tick.C:
+
+	fmt.Fprintln(out, "ready")
+	lines := bufio.NewScanner(in)
+	for first := true; lines.Scan(); first = false {
+		if first {
+			cpu = cpuTime()
 		}
-		res.Offered++
-		dials.Go(dial)
+		start := time.Now()
+		tick := time.NewTicker(max(s.D/time.Duration(max(1, s.N)), time.Microsecond))
+		end := time.After(s.D)
+	offer:
+		for range s.N {
+			select {
+			case <-end:
+				break offer
+			case <-tick.C:
+			}
+			res.Offered++
+			dials.Go(dial)
+		}
+		tick.Stop()
+		res.Took += time.Since(start)
 	}
-	tick.Stop()
-	res.Took = time.Since(start)
-	<-stop
 	mu.Lock()
-	stopped = true
 	for c := range held {
 		c.Close()
 	}
+	held = nil
 	mu.Unlock()
 	dials.Wait()
-	res.CPU = cpuTime() - cpuStart
+	res.CPU = cpuTime() - cpu
 	if err := json.NewEncoder(out).Encode(res); err != nil {
 		return 2
 	}
@@ -178,7 +172,7 @@ type silentDialer struct {
 }
 
 // startSilentDialer starts the test binary as the silent dialer of spec
-// and waits until it is ready to dial; go starts it.
+// and waits until it is ready to dial.
 func startSilentDialer(tb testing.TB, spec silentSpec) *silentDialer {
 	tb.Helper()
 	b, err := json.Marshal(spec)
@@ -210,8 +204,8 @@ func startSilentDialer(tb testing.TB, spec silentSpec) *silentDialer {
 	return d
 }
 
-// start tells the dialer to begin.
-func (d *silentDialer) start(tb testing.TB) {
+// dial has the dialer dial its spec's sockets once.
+func (d *silentDialer) dial(tb testing.TB) {
 	tb.Helper()
 	if _, err := io.WriteString(d.in, "go\n"); err != nil {
 		tb.Fatal(err)
