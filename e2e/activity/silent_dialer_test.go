@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -225,4 +226,44 @@ func (d *silentDialer) stop(tb testing.TB) silentResult {
 		tb.Fatalf("silent dialer: %v", err)
 	}
 	return res
+}
+
+// BenchmarkSilentFloor is what a bare net/http server pays, in CPU time,
+// for each socket of the silent dialer when it refuses them all at once
+// (429, the connection closed) and does nothing else: the floor under
+// any handler for BenchmarkActivityLoad/silent's cpu-us/silent-dial. One
+// op is one second of -load-silent/N dials, as there. Reported:
+// cpu-us/silent-dial, the server's process (this one, which does nothing
+// else), and dialer-cpu-us/silent-dial, the dialer's.
+//
+//	go test -run '^$' -bench SilentFloor -benchtime 5x ./e2e/activity
+func BenchmarkSilentFloor(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"error":"Too many boards opened at once: try again in 1 s."}`+"\n")
+	}))
+	defer srv.Close()
+	dialer := startSilentDialer(b, silentSpec{Addr: strings.TrimPrefix(srv.URL, "http://"), Path: "/.proxy/api/games/1/live",
+		Forwarded: silentAddr, N: *loadSilent / b.N, D: time.Second})
+	b.ResetTimer()
+	cpu := cpuTime()
+	for range b.N {
+		dialer.dial(b)
+		time.Sleep(time.Second)
+	}
+	res := dialer.stop(b) // once it has dialed every second asked
+	used := cpuTime() - cpu
+	b.StopTimer()
+	if res.Offered == 0 {
+		b.Fatal("the dialer dialed nothing")
+	}
+	b.ReportMetric(float64(used)/float64(res.Offered)/float64(time.Microsecond), "cpu-us/silent-dial")
+	b.ReportMetric(float64(res.CPU)/float64(res.Offered)/float64(time.Microsecond), "dialer-cpu-us/silent-dial")
+	b.ReportMetric(float64(*loadSilent/b.N), "silent-asked/s")
+	b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
+	b.ReportMetric(float64(res.Statuses[http.StatusTooManyRequests]), "silent-429")
+	b.ReportMetric(float64(res.Failed), "silent-failed")
 }
