@@ -31,9 +31,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// silentSpec is what the silent dialer is asked: for each line it reads,
-// n sockets to Addr's Path, evenly over D, each request naming Forwarded
-// in its X-Forwarded-For ("" for none).
+// silentSpec is what the silent dialer is asked: for each second it is
+// told to dial, N sockets to Addr's Path, evenly over D, each request
+// naming Forwarded in its X-Forwarded-For ("" for none).
 type silentSpec struct {
 	Addr, Path, Forwarded string
 	N                     int
@@ -44,21 +44,29 @@ type silentSpec struct {
 // the times asked (fewer than asked when it could not keep up: its ticker
 // drops the ticks it misses), the answers by status (101 taken, 429 and
 // 503 refused), the dials that failed before an answer, and its own CPU
-// time from its first dial to its end.
+// time while dialing and while burning.
 type silentResult struct {
 	Offered  int
 	Took     time.Duration // the times it dialed, together
 	Statuses map[int]int
 	Failed   int
-	CPU      time.Duration
+	CPU      time.Duration // dialing, each second until its dials were answered
+	BurnCPU  time.Duration
 }
 
-// runSilentDialer is the silent dialer's process: it says "ready", then
-// for each line it reads on in opens spec.N sockets evenly over spec.D
-// with a bare upgrade request (a few hundred bytes written, the status
-// line read) and never says hello; each socket the server takes is held
-// until the server closes it or in ends. Once in ends it closes what it
-// holds and writes its silentResult as JSON on out.
+// runSilentDialer is the silent dialer's process. It says "ready", then
+// reads one line per second asked of it:
+//
+//   - "dial": it opens spec.N sockets evenly over spec.D with a bare
+//     upgrade request (a few hundred bytes written, the status line
+//     read) and never says hello; each socket the server takes is held
+//     until the server closes it or in ends;
+//   - "burn NS": it dials nothing and spends NS of CPU time evenly over
+//     spec.D, in one thread: the attacker's CPU without its sockets.
+//
+// Once a second's work is done (its dials answered) it writes "done NS",
+// the CPU time it used for it. Once in ends it closes what it holds and
+// writes its silentResult as JSON on out.
 func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 	var s silentSpec
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
@@ -77,14 +85,15 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 		res   = silentResult{Statuses: map[int]int{}}
 		held  = map[net.Conn]bool{}
 		dials sync.WaitGroup
-		cpu   time.Duration
 	)
-	dial := func() {
+	// dial opens one socket; answered is done once its answer is read.
+	dial := func(answered *sync.WaitGroup) {
 		c, err := net.DialTimeout("tcp", s.Addr, 10*time.Second)
 		if err != nil {
 			mu.Lock()
 			res.Failed++
 			mu.Unlock()
+			answered.Done()
 			return
 		}
 		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
@@ -106,6 +115,7 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 			held[c] = true
 		}
 		mu.Unlock()
+		answered.Done()
 		if !keep {
 			c.Close()
 			return
@@ -119,13 +129,8 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 		mu.Unlock()
 		c.Close()
 	}
-
-	fmt.Fprintln(out, "ready")
-	lines := bufio.NewScanner(in)
-	for first := true; lines.Scan(); first = false {
-		if first {
-			cpu = cpuTime()
-		}
+	dialSecond := func() {
+		var answered sync.WaitGroup
 		start := time.Now()
 		tick := time.NewTicker(max(s.D/time.Duration(max(1, s.N)), time.Microsecond))
 		end := time.After(s.D)
@@ -137,10 +142,27 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 			case <-tick.C:
 			}
 			res.Offered++
-			dials.Go(dial)
+			answered.Add(1)
+			dials.Go(func() { dial(&answered) })
 		}
 		tick.Stop()
 		res.Took += time.Since(start)
+		answered.Wait()
+	}
+
+	fmt.Fprintln(out, "ready")
+	lines := bufio.NewScanner(in)
+	for lines.Scan() {
+		cpu := cpuTime()
+		if ns, ok := strings.CutPrefix(lines.Text(), "burn "); ok {
+			target, _ := strconv.ParseInt(ns, 10, 64)
+			burn(time.Duration(target), s.D)
+			res.BurnCPU += cpuTime() - cpu
+		} else {
+			dialSecond()
+			res.CPU += cpuTime() - cpu
+		}
+		fmt.Fprintln(out, "done", int64(cpuTime()-cpu))
 	}
 	mu.Lock()
 	for c := range held {
@@ -149,11 +171,28 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 	held = nil
 	mu.Unlock()
 	dials.Wait()
-	res.CPU = cpuTime() - cpu
 	if err := json.NewEncoder(out).Encode(res); err != nil {
 		return 2
 	}
 	return 0
+}
+
+// burn spends target of this process's CPU time evenly over d, spinning
+// in the calling goroutine until its share of each millisecond is spent.
+func burn(target, d time.Duration) {
+	start, cpu := time.Now(), cpuTime()
+	for {
+		elapsed := time.Since(start)
+		if elapsed >= d {
+			return
+		}
+		if cpuTime()-cpu < time.Duration(float64(target)*float64(elapsed)/float64(d)) {
+			for deadline := time.Now().Add(50 * time.Microsecond); time.Now().Before(deadline); {
+			}
+			continue
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // cpuTime is the CPU time (user and system) this process has used.
@@ -173,7 +212,7 @@ type silentDialer struct {
 }
 
 // startSilentDialer starts the test binary as the silent dialer of spec
-// and waits until it is ready to dial.
+// and waits until it is ready.
 func startSilentDialer(tb testing.TB, spec silentSpec) *silentDialer {
 	tb.Helper()
 	b, err := json.Marshal(spec)
@@ -205,12 +244,37 @@ func startSilentDialer(tb testing.TB, spec silentSpec) *silentDialer {
 	return d
 }
 
-// dial has the dialer dial its spec's sockets once.
-func (d *silentDialer) dial(tb testing.TB) {
+// dial has the dialer dial one second's sockets; it returns at once
+// (done waits for the second's end).
+func (d *silentDialer) dial(tb testing.TB) { d.ask(tb, "dial\n") }
+
+// burn has the dialer spend cpu of CPU time over one second without
+// dialing; it returns at once (done waits for the second's end).
+func (d *silentDialer) burn(tb testing.TB, cpu time.Duration) {
+	d.ask(tb, fmt.Sprintf("burn %d\n", int64(cpu)))
+}
+
+func (d *silentDialer) ask(tb testing.TB, line string) {
 	tb.Helper()
-	if _, err := io.WriteString(d.in, "go\n"); err != nil {
+	if _, err := io.WriteString(d.in, line); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// done waits for the end of the second asked and returns the CPU time
+// the dialer used for it.
+func (d *silentDialer) done(tb testing.TB) time.Duration {
+	tb.Helper()
+	line, err := d.out.ReadString('\n')
+	ns, ok := strings.CutPrefix(strings.TrimSpace(line), "done ")
+	if err != nil || !ok {
+		tb.Fatalf("silent dialer: %q, %v", line, err)
+	}
+	cpu, err := strconv.ParseInt(ns, 10, 64)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(cpu)
 }
 
 // stop ends the dialer (it closes the sockets it holds) and returns what
@@ -252,10 +316,11 @@ func BenchmarkSilentFloor(b *testing.B) {
 	cpu := cpuTime()
 	for range b.N {
 		dialer.dial(b)
-		time.Sleep(time.Second)
+		dialer.done(b)
 	}
-	res := dialer.stop(b) // once it has dialed every second asked
+	time.Sleep(600 * time.Millisecond) // the last refusals' connections closed (net/http waits 500 ms)
 	used := cpuTime() - cpu
+	res := dialer.stop(b)
 	b.StopTimer()
 	if res.Offered == 0 {
 		b.Fatal("the dialer dialed nothing")
