@@ -41,8 +41,8 @@ type silentSpec struct {
 }
 
 // silentResult is what the silent dialer did: the dials it offered in
-// the times asked (fewer than asked when it could not keep up: its ticker
-// drops the ticks it misses), the answers by status (101 taken, 429 and
+// the times asked (fewer than asked when it could not keep up: it skips
+// the dials it is late for rather than burst), the answers by status (101 taken, 429 and
 // 503 refused), the dials that failed before an answer, and its own CPU
 // time while dialing and while burning.
 type silentResult struct {
@@ -129,24 +129,31 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 		mu.Unlock()
 		c.Close()
 	}
+	// dialSecond offers the second's dials on schedule: the i-th at
+	// i*D/N. It wakes about every millisecond (a timer's resolution) and
+	// dials those due; those it is more than lag late for (it did not get
+	// the CPU) it skips, so that it never bursts to catch up and says what
+	// it could offer.
+	const lag = 10 * time.Millisecond
 	dialSecond := func() {
 		var answered sync.WaitGroup
 		start := time.Now()
-		tick := time.NewTicker(max(s.D/time.Duration(max(1, s.N)), time.Microsecond))
-		end := time.After(s.D)
-	offer:
-		for range s.N {
-			select {
-			case <-end:
-				break offer
-			case <-tick.C:
+		for next := 0; next < s.N; {
+			elapsed := time.Since(start)
+			if elapsed >= s.D {
+				break
 			}
-			res.Offered++
-			answered.Add(1)
-			dials.Go(func() { dial(&answered) })
+			due := min(s.N, int(float64(s.N)*float64(elapsed)/float64(s.D))+1)
+			missed := int(float64(s.N) * float64(elapsed-lag) / float64(s.D))
+			next = max(next, missed)
+			for ; next < due; next++ {
+				res.Offered++
+				answered.Add(1)
+				dials.Go(func() { dial(&answered) })
+			}
+			time.Sleep(time.Millisecond)
 		}
-		tick.Stop()
-		res.Took += time.Since(start)
+		res.Took += min(time.Since(start), s.D)
 		answered.Wait()
 	}
 
