@@ -113,6 +113,15 @@ type Game struct {
 
 	Seats []Seat // in joining order
 
+	// A tournament's game: the tournament, the round (1, 2, …) and the
+	// table of the round (1, 2, …) it plays; fixed at creation, 0 for a
+	// game outside a tournament. Creating it records it as the table's
+	// game (see TournamentTable.GameID), and its seats are the table's in
+	// the table's order.
+	TournamentID    int64
+	TournamentRound int
+	TournamentTable int
+
 	CreatedAt  time.Time // set by CreateGame
 	UpdatedAt  time.Time // set by every write
 	FinishedAt time.Time // set when the game finishes or is cancelled
@@ -131,6 +140,159 @@ type Seat struct {
 	// a few minutes ago is sent @silent.
 	Acted time.Time
 }
+
+// TournamentStatus is where a tournament is in its life.
+type TournamentStatus string
+
+// The statuses of a tournament. Sign-up, running and paused tournaments
+// are open.
+const (
+	TournamentSignUp    TournamentStatus = "signup"  // taking entrants; no round yet
+	TournamentRunning   TournamentStatus = "running" // its rounds open by themselves
+	TournamentPaused    TournamentStatus = "paused"  // the host stopped its rounds for now
+	TournamentFinished  TournamentStatus = "finished"
+	TournamentCancelled TournamentStatus = "cancelled"
+)
+
+// Open reports whether the tournament is in sign-up, running or paused.
+func (s TournamentStatus) Open() bool {
+	return s == TournamentSignUp || s == TournamentRunning || s == TournamentPaused
+}
+
+// TournamentSetup is what the host chose when opening a tournament: what
+// package tournament's Setup needs (Format, TableSize, Rounds) and how its
+// games are played.
+type TournamentSetup struct {
+	// Format is "swiss", "round-robin" or "knockout" (package
+	// tournament's Format).
+	Format string
+	// TableSize is the seats at a table: 2, 3 or 4.
+	TableSize int
+	// Rounds is how many rounds are played; 0 plays as many as the
+	// format needs.
+	Rounds int
+	// TurnTimeout is how long a player has for a turn in the
+	// tournament's games; 0 means the guild's default.
+	TurnTimeout time.Duration
+	// StartAt is when the tournament starts by itself; the zero time
+	// waits for the host's Start.
+	StartAt time.Time
+	// Rated: its games count in the guild's ratings.
+	Rated bool
+	// Rules are the house rules of its games.
+	Rules HouseRules
+	// Computers: computers may play (sign up, or fill a table).
+	Computers bool
+	// ForfeitLimit is the forfeits after which an entrant is withdrawn;
+	// 0 never withdraws anyone.
+	ForfeitLimit int
+	// MaxEntrants is the most entrants the sign-up takes; 0 takes as
+	// many as the store allows.
+	MaxEntrants int
+}
+
+// HouseRules are the rules of a game that a host may change, as Options
+// has them. They are stored as JSON, so fields can be added without a
+// migration.
+type HouseRules struct {
+	SixAgain bool   `json:"six_again,omitempty"`  // a six gives another roll
+	SafeRow2 bool   `json:"safe_row_2,omitempty"` // no barricade may be placed on row 2
+	Roll     string `json:"roll,omitempty"`       // "auto", "button", or "" for the guild's
+}
+
+// Tournament is one tournament of a channel, from its sign-up to its end,
+// as the store keeps it: plain data; package tournament pairs and ranks
+// it (tournament.FromKept).
+type Tournament struct {
+	ID        int64  // set by CreateTournament
+	GuildID   string // Discord guild (server) ID; fixed at creation
+	ChannelID string // the channel its cards are in; fixed at creation
+	HostID    string // Discord user ID of the host
+	Name      string
+	Setup     TournamentSetup // fixed at creation
+	Status    TournamentStatus
+	Locale    string // language of the messages the whole channel sees
+	// MessageID is the tournament's card in the channel: the sign-up,
+	// then the standings. Recorded by the delivery that posted it.
+	MessageID string
+	// Version counts the writes to the tournament: 1 after
+	// CreateTournament, bumped by every successful write of the
+	// tournament (a join, a round, …); a write names the version it was
+	// computed from and fails with a conflict when it is stale.
+	Version int64
+	// WakeAt is when the tournament next needs its round opener (the
+	// start time, a round's tables to open, a round over or past its
+	// deadline), the zero time for never; kept by the store.
+	WakeAt time.Time
+
+	Entrants []TournamentEntrant // in sign-up order
+	Rounds   []TournamentRound   // in order; the last one is being played
+
+	CreatedAt  time.Time // set by CreateTournament
+	UpdatedAt  time.Time // set by every write of the tournament
+	FinishedAt time.Time // set when it finishes or is cancelled
+}
+
+// Entrant returns the entrant with user ID id, and false when there is none.
+func (t *Tournament) Entrant(id string) (TournamentEntrant, bool) {
+	for _, e := range t.Entrants {
+		if e.UserID == id {
+			return e, true
+		}
+	}
+	return TournamentEntrant{}, false
+}
+
+// TournamentEntrant is one player of a tournament.
+type TournamentEntrant struct {
+	UserID   string // Discord user ID, or a computer's ID; unique in the tournament
+	Name     string // display name at sign-up
+	Computer string // "" for a person, else the computer's level
+	Rating   float64
+	// Order is the sign-up order, 1 for the first; set by the store.
+	Order    int
+	JoinedAt time.Time // set by the store
+	// Withdrawn: out of the tournament (by choice, by the host, or after
+	// the forfeit limit); their results stand, later rounds go without
+	// them.
+	Withdrawn bool
+	// Forfeits counts the tournament's finished games the entrant left
+	// (resigned, or timed out until the computer took their seat);
+	// counted by the store when it reads the tournament.
+	Forfeits int
+}
+
+// TournamentRound is one round of a tournament: its tables, played at the
+// same time.
+type TournamentRound struct {
+	Number     int       // 1, 2, …; set by the store
+	OpenedAt   time.Time // set by the store
+	Deadline   time.Time // when its games must be over; zero for none
+	FinishedAt time.Time // set by the store when the next round opens or the tournament ends
+	Tables     []TournamentTable
+}
+
+// TournamentTable is one table of a round: its entrants in seat order and
+// the game they play, once opened.
+type TournamentTable struct {
+	Number int      // 1, 2, … in its round; set by the store
+	Seats  []string // entrant user IDs in seat order
+	// GameID is the table's game, set once when the game is created (see
+	// Game.TournamentID); 0 until then, and for ever for a bye.
+	GameID int64
+	// GameStatus is the game's status, "" until it is opened; Results
+	// are its results in seat order once it finished. Both are read with
+	// the tournament.
+	GameStatus Status
+	Results    []Result
+}
+
+// Bye reports whether the table is a bye: one entrant, no game.
+func (t TournamentTable) Bye() bool { return len(t.Seats) == 1 }
+
+// Done reports whether the table needs nothing more: a bye, or its game
+// is over (finished or cancelled).
+func (t TournamentTable) Done() bool { return t.Bye() || (t.GameID != 0 && !t.GameStatus.Open()) }
 
 // Event is one entry of a game's append-only log.
 type Event struct {
@@ -153,6 +315,9 @@ const (
 	RoleThread MessageRole = "thread"
 	// RoleReminder is Game.ReminderMessageID.
 	RoleReminder MessageRole = "reminder"
+	// RoleTournament is Tournament.MessageID: the effect is a
+	// tournament's, and its message is the tournament's card.
+	RoleTournament MessageRole = "tournament"
 )
 
 // MessageRecord says where a delivery's new message ID goes.
@@ -219,6 +384,17 @@ type Result struct {
 	Barricades int    // barricades this seat moved
 	Turns      int    // turns this seat played
 	GameTurns  int    // the length of the game in turns
+
+	// Place is the seat's place when the game ended: 1 the winner, then
+	// the others by their distance to the goal, the nearest first (a
+	// tournament scores by it); 0 when not recorded (games finished
+	// before places were kept).
+	Place int
+	// Left: the seat's player left the game before its end: resigned, or
+	// timed out until the computer took the seat over. It is read from
+	// the seat, not stored with the result, by the reads of results that
+	// know the seats (a tournament's, a guild's recent games, a game's).
+	Left bool
 
 	// Set by FinishGame.
 	FinishedAt   time.Time

@@ -127,6 +127,16 @@ func (f *fakeGames) ChannelGames(context.Context, string, string, string) ([]*ma
 	return nil, nil
 }
 
+// BoardReview refuses: these tests' games never finish (the review's
+// route is tested over the game service, review_test.go).
+func (f *fakeGames) BoardReview(_ context.Context, id int64, _, _ string) (table.LiveReview, error) {
+	return table.LiveReview{}, table.Refuse(locales.ErrUnknownGame, id)
+}
+
+func (f *fakeGames) ChannelReviews(context.Context, string, string) ([]*malefiz.Game, error) {
+	return nil, nil
+}
+
 func (f *fakeGames) RememberLocale(_ context.Context, userID, locale string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

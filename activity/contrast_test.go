@@ -45,6 +45,12 @@ func TestPageTextContrast(t *testing.T) {
 		{"a refusal", "#ffb4a8", "#4a1d1d"},
 		{"a target's mark", "#fff", "#701aa0"},
 		{"a capturing target's mark", "#fff", "#d62424"},
+		{"the review's badge: best move", "#fff", "#1f6b3a"},
+		{"the review's badge: good move", "#fff", "#3b6b1f"},
+		{"the review's badge: inaccuracy", "#fff", "#8a5a00"},
+		{"the review's badge: mistake", "#fff", "#b23c0b"},
+		{"the review's badge: blunder", "#fff", "#b3141e"},
+		{"the review's chart: a turning point's number", "#1e1f22", "#f2f3f5"},
 	} {
 		fg, err := vision.Hex(colour(p.fg))
 		require.NoError(t, err)

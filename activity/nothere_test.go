@@ -36,6 +36,7 @@ func TestNotHereAnswersAlike(t *testing.T) {
 		{http.MethodPost, "play", map[string]any{"Turn": 0, "Action": "roll"}},
 		{http.MethodPost, "lobby", map[string]string{"Action": LobbyJoin}},
 		{http.MethodPost, "hint", map[string]int{"Turn": 0}},
+		{http.MethodGet, "review", nil},
 	} {
 		t.Run(route.method+" "+route.rest, func(t *testing.T) {
 			before := len(e.logs.String())

@@ -36,6 +36,7 @@ func TestRoutesNeedASession(t *testing.T) {
 		{http.MethodPost, gamePath(id, "play")},
 		{http.MethodPost, gamePath(id, "lobby")},
 		{http.MethodPost, gamePath(id, "hint")},
+		{http.MethodGet, gamePath(id, "review")},
 	}
 	sessions := []struct {
 		name, session string

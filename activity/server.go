@@ -60,6 +60,13 @@ type Games interface {
 	// Viewed reads a game once for all the pages that show it (the
 	// sockets' pushes); it refuses as Live does.
 	Viewed(ctx context.Context, id int64, guild string) (*table.Table, error)
+	// BoardReview is a finished game as the review on the board shows
+	// it, in lang; a game of another guild, none and one not finished
+	// are refused alike, as Live refuses.
+	BoardReview(ctx context.Context, id int64, guild, lang string) (table.LiveReview, error)
+	// ChannelReviews are the finished games of a channel (or of the
+	// game whose thread it is), the last finished first.
+	ChannelReviews(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -218,6 +225,7 @@ func New(cfg Config) *Server {
 	m.HandleFunc("POST /api/games/{id}/lobby", s.serveLobby)
 	m.HandleFunc("POST /api/games/{id}/hint", s.serveHint)
 	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
+	m.HandleFunc("GET /api/games/{id}/review", s.serveReview)
 	if cfg.Authorize != nil {
 		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
 	}
@@ -458,7 +466,10 @@ func (s *Server) actingSession(w http.ResponseWriter, r *http.Request) (Session,
 }
 
 // serveGames lists the open games of the Activity's channel, the user's
-// first.
+// first, then its finished games, the last finished first, which the
+// page opens as their reviews; each with its players named as the board
+// names them. Here marks the game whose thread the Activity was opened
+// in.
 func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.session(w, r)
 	if !ok {
@@ -473,17 +484,23 @@ func (s *Server) serveGames(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
+	reviews, err := s.cfg.Games.ChannelReviews(r.Context(), sess.Guild, sess.Channel)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
 	type entry struct {
 		ID     int64
 		Status string
 		Seats  []string
 		Yours  bool
+		Here   bool `json:",omitempty"`
 	}
 	out := []entry{}
-	for _, g := range games {
-		e := entry{ID: g.ID, Status: string(g.Status)}
+	for _, g := range append(games, reviews...) {
+		e := entry{ID: g.ID, Status: string(g.Status), Here: g.ThreadID != "" && g.ThreadID == sess.Channel}
 		for _, st := range g.Seats {
-			e.Seats = append(e.Seats, st.Name)
+			e.Seats = append(e.Seats, table.SeatName(sess.Lang, &st))
 			e.Yours = e.Yours || (st.UserID == sess.UserID && !st.Left)
 		}
 		out = append(out, e)
@@ -551,6 +568,29 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, live)
+}
+
+// serveReview answers a finished game's review on the board
+// (game.Service.BoardReview), in the user's words: every roll with the
+// board before it, the move played and the coach's better one, the
+// grades, the chances over the game. A game the session may not read,
+// and one not finished, are refused alike.
+func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	id, ok := gameID(r)
+	if !ok {
+		s.refuse(w, r, http.StatusNotFound, sess.Lang, locales.ErrNoSuchGame, "bad game id")
+		return
+	}
+	rv, err := s.cfg.Games.BoardReview(r.Context(), id, sess.Guild, sess.Lang)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rv)
 }
 
 // play is a play the page sends: the action of a turn-message button, the

@@ -230,7 +230,12 @@ func TestSignInWhenDiscordAnswersBadly(t *testing.T) {
 // address signs in fifty times at once, then is refused before Discord is
 // asked anything.
 func TestSignInLimits(t *testing.T) {
-	e := newEnv(t)
+	// The Activity's clock stands still: the buckets do not refill while
+	// the 50 sign-ins below are sent, however slowly a loaded machine
+	// under -race sends them (the address's bucket refilled during them
+	// at a load of 20, and the 51st passed).
+	at := time.Now()
+	e := newEnv(t, func(c *Config) { c.Now = func() time.Time { return at } })
 	var statuses []int
 	var refusal map[string]any
 	for range 6 {
@@ -240,7 +245,7 @@ func TestSignInLimits(t *testing.T) {
 		refusal = out
 	}
 	assert.Equal(t, []int{200, 200, 200, 200, 200, http.StatusTooManyRequests}, statuses)
-	assert.Regexp(t, `^Zu viele Anmeldungen: versuche es in \d+ s wieder\.$`, refusal["error"], "in Ben's words, a sign-in's refusal")
+	assert.Regexp(t, `^Zu viele Anmeldungen: Versuch es in \d+ s noch einmal\.$`, refusal["error"], "in Ben's words, a sign-in's refusal")
 	assert.Contains(t, e.logs.String(), "sign-ins of "+ben.ID)
 	status, _ := e.call(http.MethodPost, "api/token", "",
 		map[string]string{"Code": e.code(ann), "Guild": e.fake.GuildID, "Channel": e.fake.ChannelID})
@@ -368,7 +373,8 @@ func TestSignInForwardedFor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			proxies, err := ParseProxies(tt.trusted)
 			require.NoError(t, err)
-			e := newEnv(t, func(c *Config) { c.TrustedProxies = proxies })
+			at := time.Now() // a clock that stands still: no bucket refills (see TestSignInLimits)
+			e := newEnv(t, func(c *Config) { c.TrustedProxies, c.Now = proxies, func() time.Time { return at } })
 			for i := range 50 {
 				// The client, then a trusted hop: the client is the
 				// rightmost untrusted address.

@@ -1,6 +1,10 @@
 package activity
 
-import "github.com/malefiz-discord/malefiz/bot/locales"
+import (
+	"strconv"
+
+	"github.com/malefiz-discord/malefiz/bot/locales"
+)
 
 // pageKeys are the texts the page shows by itself, by the name its script
 // uses; the rest (whose turn it is, refusals, reasons) comes with each
@@ -42,10 +46,24 @@ var pageKeys = map[string]locales.Key{
 	"movedOut":        locales.AltMoveOut,
 	"captured":        locales.AltCapturesPawn,
 	"barricadeTo":     locales.TurnBarricadeTo,
-	"red":             locales.ColorRed,
-	"green":           locales.ColorGreen,
-	"yellow":          locales.ColorYellow,
-	"blue":            locales.ColorBlue,
+	// The review of a finished game (issue 42): its button, the steps'
+	// buttons, the arrows' tags and the card's lines, the chart.
+	"review":           locales.ButtonReview,
+	"reviewFirst":      locales.ReviewFirst,
+	"reviewPrevious":   locales.ReviewPrevious,
+	"reviewNext":       locales.ReviewNext,
+	"reviewLast":       locales.ReviewLast,
+	"reviewPlayed":     locales.ReviewPlayed,
+	"reviewBetter":     locales.ReviewBetter,
+	"reviewPlayedLine": locales.ReviewPlayedLine,
+	"reviewBetterLine": locales.ReviewBetterLine,
+	"reviewChances":    locales.ReviewChances,
+	"reviewChart":      locales.ReviewChart,
+	"reviewAccuracy":   locales.ReviewAccuracy,
+	"red":              locales.ColorRed,
+	"green":            locales.ColorGreen,
+	"yellow":           locales.ColorYellow,
+	"blue":             locales.ColorBlue,
 }
 
 // pageTexts returns the page's texts in lang, with their Go verbs left
@@ -53,9 +71,26 @@ var pageKeys = map[string]locales.Key{
 // <html lang>).
 func pageTexts(lang string) map[string]string {
 	out := make(map[string]string, len(pageKeys)+1)
+	file := locales.Language(lang)
 	for name, key := range pageKeys {
 		out[name] = locales.Tr(lang, key)
+		// A counted text also goes as each of its plural forms
+		// ("house.one", "house.other", …): the page picks one by the
+		// language's CLDR rules, as the catalog does (counted in app.js).
+		m, ok := locales.Default.Message(file, key)
+		if !ok {
+			m, ok = locales.Default.Message(locales.Source, key)
+		}
+		if !ok {
+			continue
+		}
+		if forms := locales.Forms(m); len(forms) > 1 {
+			for form, text := range forms {
+				out[name+"."+form] = text
+			}
+		}
 	}
-	out["lang"] = locales.Language(lang)
+	out["lang"] = file
+	out["zeroIsOther"] = strconv.FormatBool(locales.ZeroIsOther(file))
 	return out
 }

@@ -78,6 +78,9 @@ type Config struct {
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).
 	CoachOff bool
+	// CoachBehind is how long a game may wait for the coach before its
+	// waiting moves are skipped (game.Config.CoachBehind).
+	CoachBehind time.Duration
 	// DeferAfter is how long an interaction delivered over HTTP may take
 	// before the endpoint answers "thinking…" and finishes through the
 	// webhook; 0 means 2.5 s, inside Discord's 3 s.
@@ -145,8 +148,9 @@ func New(cfg Config) *Bot {
 		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
 		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
-		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff})
-	b.panel = &panel{db: b.db, log: b.log, now: b.now}
+		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
+		CoachBehind: cfg.CoachBehind})
+	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
 	b.handle = recoverer(func(ctx context.Context, r *request) error {
 		switch r.i.Type {

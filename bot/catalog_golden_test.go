@@ -16,6 +16,7 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine/ai"
+	"github.com/malefiz-discord/malefiz/store"
 )
 
 var update = flag.Bool("update", false, "rewrite bot/testdata/*.golden")
@@ -85,8 +86,20 @@ func mainTexts(lang string) string {
 	line("coach hints", tr(lang, locales.CoachHints, "🔴 Anna, 🔵 Ben"))
 	line("coach footer", tr(lang, locales.CoachExplain, formatPercent(lang, 1), formatPercent(lang, ai.MoveAccuracy(ai.MistakeLoss)/100)))
 	line("review", tr(lang, locales.ReviewTitle, 12))
-	line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", 7, "c5 → e7", tr(lang, locales.ReasonCaptures, "🔵 Ben")))
-	line("review", tr(lang, locales.ReviewMoveBare, 21, "a2 → b3", 12, "f8 → g9, "+tr(lang, locales.TurnBarricadeTo, "d9")))
+	mistake, blunder := tr(lang, locales.CoachClassMistake), tr(lang, locales.CoachClassBlunder)
+	best := tr(lang, locales.ReviewBest, "c5 → e7", tr(lang, locales.ReasonCaptures, "🔵 Ben"))
+	for _, fault := range []string{tr(lang, locales.FaultMissesGoal), tr(lang, locales.FaultMissesCapture, "🔵 Ben"),
+		tr(lang, locales.FaultMissesCaptureLead, "🔵 Ben"), tr(lang, locales.FaultExposes, "🔵 Ben"),
+		tr(lang, locales.FaultExposesLead, "🔵 Ben"), tr(lang, locales.FaultWalksBack),
+		tr(lang, locales.FaultBlocksOwn, locales.Tenths(1.5)), tr(lang, locales.FaultLetsThrough, "🔵 Ben"),
+		tr(lang, locales.FaultWastesBarricade), tr(lang, locales.FaultLeavesOpen, "🔵 Ben"),
+		tr(lang, locales.FaultSlower, locales.Tenths(0.4))} {
+		line("review", tr(lang, locales.ReviewLine, 14, "b4 → d6", 7, mistake, fault, best))
+	}
+	line("review", tr(lang, locales.ReviewLinePlain, 21, "a2 → b3", 12, blunder,
+		tr(lang, locales.ReviewBestBare, "f8 → g9, "+tr(lang, locales.TurnBarricadeTo, "d9"))))
+	line("review", tr(lang, locales.ReviewLuckiest, 14, 5, "+20", tr(lang, locales.ReviewDid, "c5 → e7", tr(lang, locales.ReasonCapturesLead, "🔵 Ben"))))
+	line("review", tr(lang, locales.ReviewUnluckiest, 9, 1, "−12", tr(lang, locales.ReviewPassed)))
 	line("review", tr(lang, locales.ReviewNone))
 	line("review", tr(lang, locales.ReviewLuck, "−3"))
 	line("review", tr(lang, locales.ReviewNotReady))
@@ -95,6 +108,23 @@ func mainTexts(lang string) string {
 	line("hint", tr(lang, locales.HintAnswerBare, "b4 → d6, "+tr(lang, locales.TurnBarricadeTo, "d9")))
 	line("hint", tr(lang, locales.HintOff))
 	line("hints option", tr(lang, locales.NameHints)+" · "+tr(lang, locales.OptHints))
+	// The stats' card and its rating chart in words, the replay's
+	// animation in words (issue 39).
+	line("stats line", tr(lang, locales.StatsLine, tr(lang, locales.StatsGames), "12"))
+	for _, games := range []int{1, 12, 120} {
+		line("rating alt", ratingAlt(lang, "Anna", goldenStats(games)))
+	}
+	anna, ben := "Anna ("+tr(lang, locales.ColorRed)+")", "Ben ("+tr(lang, locales.ColorBlue)+")"
+	line("replay alt", tr(lang, locales.AltReplayPlayers, anna+", "+ben, ben))
+	line("replay alt", tr(lang, locales.AltReplayWon, anna, 31, 57))
+	line("replay alt", tr(lang, locales.AltReplayWonLate, anna, 57))
+	line("replay alt", tr(lang, locales.AltReplayForfeit, anna))
+	line("replay alt", tr(lang, locales.AltReplayCancelled))
+	line("replay alt", tr(lang, locales.AltReplayLeft, ben, 20))
+	line("replay alt", tr(lang, locales.AltReplayNearest)+" "+tr(lang, locales.AltReplayCapture, 44, anna, ben, "i9")+"; "+tr(lang, locales.AltMore, 3)+".")
+	line("replay alt", tr(lang, locales.AltReplayEach)+" "+tr(lang, locales.AltReplayCapture, 12, ben, anna, "c4")+".")
+	line("replay alt", tr(lang, locales.AltReplayNoCaptures))
+	line("replay alt", tr(lang, locales.AltReplayRunning))
 	for _, n := range goldenCounts {
 		fmt.Fprintf(&b, "\ncount %d\n", n)
 		line("minutes", tr(lang, locales.DurationMinutes, n))
@@ -114,9 +144,22 @@ func mainTexts(lang string) string {
 		line("reason", tr(lang, locales.ReasonAdvances, n))
 		line("coach counts", strings.Join([]string{tr(lang, locales.CoachInaccuracies, n), tr(lang, locales.CoachMistakes, n), tr(lang, locales.CoachBlunders, n)}, " · "))
 		line("review", tr(lang, locales.ReviewSummary, formatPercent(lang, 0.87), n))
-		line("review", tr(lang, locales.ReviewMove, 14, "b4 → d6", n, "c5 → e7", tr(lang, locales.ReasonEnters)))
-		line("review", tr(lang, locales.ReviewMoveBare, 14, "b4 → d6", n, "c5 → e7"))
+		class := tr(lang, locales.CoachClassInaccuracy)
+		switch ai.Classify(float64(n)) {
+		case ai.ClassMistake:
+			class = tr(lang, locales.CoachClassMistake)
+		case ai.ClassBlunder:
+			class = tr(lang, locales.CoachClassBlunder)
+		}
+		line("review", tr(lang, locales.ReviewLine, 14, "b4 → d6", n, class,
+			tr(lang, locales.FaultWalksBack), tr(lang, locales.ReviewBest, "c5 → e7", tr(lang, locales.ReasonEnters))))
+		line("review", tr(lang, locales.ReviewLinePlain, 14, "b4 → d6", n, class, tr(lang, locales.ReviewBestBare, "c5 → e7")))
+		line("fault", tr(lang, locales.FaultBlocksOwn, locales.Tenths(float64(n)))+" · "+tr(lang, locales.FaultSlower, locales.Tenths(float64(n)/10)))
 		line("accuracy", tr(lang, locales.StatsAccuracy)+" · "+tr(lang, locales.StatsAccuracyValue, formatPercent(lang, 0.87), n))
+		line("replay alt", tr(lang, locales.AltReplay, 12, n)+" "+tr(lang, locales.AltReplayCaptures, n, "Anna ("+tr(lang, locales.ColorRed)+") "+fmt.Sprint(n)))
+		line("rating alt", tr(lang, locales.AltRatingAll, n, "Anna", tr(lang, locales.AltRatingOn, longDate(lang, time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))), 1500))
+		line("rating alt", tr(lang, locales.AltRatingLast, n, "Anna", tr(lang, locales.AltRatingFromTo, "…", "…")))
+		line("rating alt", tr(lang, locales.AltRatingTrend, n, tr(lang, locales.AltRatingUp, n)+" / "+tr(lang, locales.AltRatingDown, n), tr(lang, locales.AltRatingRecord, n, 1)))
 	}
 	fmt.Fprintf(&b, "\nhelp\n%s\n", strings.TrimSpace(tr(lang, locales.TextHelp)))
 	fmt.Fprintf(&b, "\nmarks\n%s\n", strings.TrimSpace(tr(lang, locales.TextMarks)))
@@ -140,4 +183,24 @@ func TestMainTextsGolden(t *testing.T) {
 			assert.Equal(t, string(want), got)
 		})
 	}
+}
+
+// goldenStats is a player's record of games games, one a day from the
+// first of March 2026 and the last 100 of them drawn, their rating up and
+// down by the game: what the rating chart's alt text says in the goldens.
+func goldenStats(games int) *store.PlayerStats {
+	s := &store.PlayerStats{Player: "1", Games: games, Rating: store.InitialRating}
+	start := time.Date(2026, time.March, 1, 20, 0, 0, 0, time.UTC)
+	for i := range games {
+		won := i%3 != 1
+		if won {
+			s.Rating += 12
+		} else {
+			s.Rating -= 17
+		}
+		if games-i <= 100 {
+			s.History = append(s.History, store.RatingPoint{At: start.AddDate(0, 0, i), Rating: s.Rating, Won: won})
+		}
+	}
+	return s
 }

@@ -526,7 +526,7 @@ func TestTextsNameRealButtons(t *testing.T) {
 
 func TestButtonLabelThatIsNoButtonFails(t *testing.T) {
 	for _, c := range []struct{ lang, old, new, want string }{
-		{"pt-BR", "{button:roll}", "Rolar", `names the button "Rolar"`},
+		{"pt-BR", "O botão {button:review}", "O botão Revisar", `names the button "Revisar"`},
 		{"pl", "**{button:join}**", "**Dołącz**", `writes the label "Dołącz"`},
 		{"fr", "{button:roll}", "{button:lancer}", "{button:lancer} is not a button"},
 	} {
@@ -753,7 +753,7 @@ func TestEnglishChoiceNameInATextFails(t *testing.T) {
 			`key text.marks in language de writes "always" after {opt:ping}`},
 		{"English name before a colon", "pl", "{choice:ping.always}: wzmianka", "always: wzmianka",
 			`key opt.ping in language pl shows the English choice name "always": its players read "zawsze"`},
-		{"own name written out", "es", "{choice:roll.auto}: cada turno", "auto: cada turno",
+		{"own name written out", "es", "{choice:roll.auto}: el dado", "auto: el dado",
 			`key opt.roll in language es writes the choice "auto" before a colon`},
 		{"no such choice", "fr", "{choice:roll.button}`", "{choice:roll.bouton}`",
 			"key text.help in language fr: {choice:roll.bouton} is not a choice"},

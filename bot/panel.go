@@ -20,6 +20,9 @@ type panel struct {
 	db  panelStore
 	log *slog.Logger
 	now func() time.Time
+	// activity: the bot serves its Activity (a replay offers the game's
+	// review on the board).
+	activity bool
 }
 
 // panelStore is what the panel reads and writes.

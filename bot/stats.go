@@ -28,6 +28,10 @@ const (
 	historyLength = 10
 	// recentPeriod is the leaderboard's short period.
 	recentPeriod = 30 * 24 * time.Hour
+	// statsColor is the accent of the statistics' answers.
+	statsColor = 0xE8B923
+	// ratingFileName is the rating chart's attachment.
+	ratingFileName = "rating.png"
 )
 
 // extraSubcommands are the statistics and settings subcommands.
@@ -119,7 +123,7 @@ func (p *panel) cmdLeaderboard(ctx context.Context, r *request, o options) error
 	embed := &discordgo.MessageEmbed{
 		Title:       tr(lang, locales.LeaderTitle, period),
 		Description: strings.Join(lines, "\n"),
-		Color:       0xE8B923,
+		Color:       statsColor,
 		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, locales.LeaderFooter, page, pages, leaderboardMinGames)},
 	}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -151,9 +155,12 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 	case s.Streak < 0:
 		streak = tr(lang, locales.StatsStreakLosses, -s.Streak)
 	}
-	field := func(k msg, v string) *discordgo.MessageEmbedField {
-		return &discordgo.MessageEmbedField{Name: tr(lang, k), Value: v, Inline: true}
-	}
+	// A card of Components V2, as the turn's is: the figures one a line
+	// (an embed's inline fields stack on a phone anyway), then the rating
+	// chart in a media gallery, whose item carries the chart in words for
+	// a screen reader (an embed's image carries no alt text).
+	lines := []string{"### " + tr(lang, locales.StatsTitle, playerLabel(lang, s.Player, name, s.Computer))}
+	line := func(k msg, v string) { lines = append(lines, tr(lang, locales.StatsLine, tr(lang, k), v)) }
 	dash := func(n float64, ok bool) string {
 		if !ok {
 			return "—"
@@ -168,42 +175,39 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 			}
 		}
 	}
-	embed := &discordgo.MessageEmbed{
-		Title: tr(lang, locales.StatsTitle, playerLabel(lang, s.Player, name, s.Computer)),
-		Color: 0xE8B923,
-		Fields: []*discordgo.MessageEmbedField{
-			field(locales.StatsRating, ratingValue(lang, s)),
-			field(locales.StatsGames, strconv.Itoa(s.Games)),
-			field(locales.StatsWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate))),
-			field(locales.StatsCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured)),
-			field(locales.StatsBarricades, strconv.Itoa(s.Barricades)),
-			field(locales.StatsAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0)),
-			field(locales.StatsFastest, dash(float64(s.FastestWin), s.Wins > 0)),
-			field(locales.StatsStreak, streak),
-			field(locales.StatsColor, fav),
-		},
-	}
+	line(locales.StatsRating, ratingValue(lang, s))
+	line(locales.StatsGames, strconv.Itoa(s.Games))
+	line(locales.StatsWins, fmt.Sprintf("%d (%s)", s.Wins, formatPercent(lang, s.WinRate)))
+	line(locales.StatsCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured))
+	line(locales.StatsBarricades, strconv.Itoa(s.Barricades))
+	line(locales.StatsAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0))
+	line(locales.StatsFastest, dash(float64(s.FastestWin), s.Wins > 0))
+	line(locales.StatsStreak, streak)
+	line(locales.StatsColor, fav)
 	if s.GradedGames > 0 {
-		embed.Fields = append(embed.Fields, field(locales.StatsAccuracy,
-			tr(lang, locales.StatsAccuracyValue, formatPercent(lang, s.Accuracy/100), s.GradedGames)))
+		line(locales.StatsAccuracy, tr(lang, locales.StatsAccuracyValue, formatPercent(lang, s.Accuracy/100), s.GradedGames))
 	}
-	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	gold := statsColor
+	card := discordgo.Container{AccentColor: &gold, Components: []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: strings.Join(lines, "\n")}}}
+	data := &discordgo.InteractionResponseData{Flags: v2Flags, AllowedMentions: &discordgo.MessageAllowedMentions{}}
 	if len(s.History) > 0 {
 		points := make([]render.RatingPoint, 0, len(s.History)+1)
 		for _, p := range s.History {
 			points = append(points, render.RatingPoint{At: p.At, Rating: p.Rating})
 		}
 		o := render.RatingChartOptions{Label: chartDates(lang)}
-		if len(s.History) >= s.Games {
+		if everyGame(s) {
 			o.Start = store.InitialRating // every game is drawn: the curve starts where the player did
 		}
 		if png, err := render.RatingChartWith(points, o); err == nil {
-			data.Files = []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
-			embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
+			data.Files = []*discordgo.File{{Name: ratingFileName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+			card.Components = append(card.Components, gallery("attachment://"+ratingFileName, ratingAlt(lang, altPlayer(lang, s, name), s)))
 		} else {
 			p.log.Warn("rating chart", "err", err)
 		}
 	}
+	data.Components = []discordgo.MessageComponent{card}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 }
 
@@ -242,7 +246,7 @@ func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {
 	if len(lines) == 0 {
 		lines = append(lines, tr(lang, locales.HistoryEmpty))
 	}
-	embed := &discordgo.MessageEmbed{Title: tr(lang, locales.HistoryTitle), Description: strings.Join(lines, "\n"), Color: 0xE8B923}
+	embed := &discordgo.MessageEmbed{Title: tr(lang, locales.HistoryTitle), Description: strings.Join(lines, "\n"), Color: statsColor}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 }
@@ -250,6 +254,9 @@ func (p *panel) cmdHistory(ctx context.Context, r *request, _ options) error {
 // cmdReplay answers with an animated GIF of a game of this server, replayed
 // from its event log. Drawing a long game takes a moment: the route answers
 // "thinking…" first and draws at most a few at once (see subcommand.heavy).
+// A finished game of this channel (or of this thread) comes with Review on
+// the board where the bot serves its Activity: the board opened here lists
+// it among the channel's reviews.
 func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	id := int64(o.int("game", 0))
 	sg, err := p.db.Game(ctx, id)
@@ -274,10 +281,22 @@ func (p *panel) cmdReplay(ctx context.Context, r *request, o options) error {
 	if err := render.ReplayGIF(&buf, render.ReplayScenes(g), nil); err != nil {
 		return err
 	}
-	content := tr(r.guildLang, locales.ReplayDone, id, g.TurnNumber())
+	// Components V2, as the stats: a media gallery item carries the
+	// animation in words for a screen reader, which a plain file cannot.
+	lang := r.guildLang
+	file := fmt.Sprintf("malefiz-%d.gif", id)
+	components := []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: tr(lang, locales.ReplayDone, id, g.TurnNumber())},
+		gallery("attachment://"+file, table.ReplayAlt(lang, sg, g)),
+	}
+	if here := sg.ChannelID == r.i.ChannelID || (sg.ThreadID != "" && sg.ThreadID == r.i.ChannelID); p.activity && here &&
+		sg.Status == malefiz.StatusFinished {
+		components = append(components, componentsOf(table.Message{Rows: []table.Row{{Buttons: []table.Button{table.BoardReviewButton(lang, id)}}}})...)
+	}
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{},
-			Files: []*discordgo.File{{Name: fmt.Sprintf("malefiz-%d.gif", id), ContentType: "image/gif", Reader: &buf}}}})
+		Data: &discordgo.InteractionResponseData{Flags: v2Flags, AllowedMentions: &discordgo.MessageAllowedMentions{},
+			Components: components,
+			Files:      []*discordgo.File{{Name: file, ContentType: "image/gif", Reader: &buf}}}})
 }
 
 // Replay rebuilds the whole game from a stored game and its event log (see

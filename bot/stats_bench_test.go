@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -27,11 +29,15 @@ func (a *answerRecorder) InteractionRespond(_ *discordgo.Interaction, r *discord
 }
 
 // statsBot returns a bot whose database holds games finished games of
-// player "1" against "2" in guild "1".
-func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
+// player "1" (Ann) against "2" (Ben) in guild "1", one a day from
+// statsStart, two of three won by Ann; the store rates them.
+func statsBot(b testing.TB, games int) (*Bot, *answerRecorder) {
 	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "t.db"))
 	require.NoError(b, err)
 	b.Cleanup(func() { db.Close() })
+	db.Rate = table.Elo // the bot's rating rule, as serve sets it
+	day := 0
+	db.Now = func() time.Time { return statsStart.AddDate(0, 0, day) }
 	bot := New(Config{Store: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	rec := &answerRecorder{}
 	bot.dc = rec
@@ -48,9 +54,13 @@ func statsBot(b *testing.B, games int) (*Bot, *answerRecorder) {
 		if err := db.FinishGame(context.Background(), g, res); err != nil {
 			b.Fatal(err)
 		}
+		day++
 	}
 	return bot, rec
 }
+
+// statsStart is the day statsBot's first game finishes.
+var statsStart = time.Date(2025, time.March, 14, 20, 0, 0, 0, time.UTC)
 
 // commandRequest is a /malefiz command of user "1" in guild "1", answered
 // to rec.

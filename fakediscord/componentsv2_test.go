@@ -455,3 +455,44 @@ func TestAltTextLimit(t *testing.T) {
 	require.Len(t, got.Attachments, 1)
 	assert.Equal(t, "board.png", got.Attachments[0].Filename)
 }
+
+// TestAttachmentMustBeUploaded: an attachments entry, which carries a
+// file's alt text, must name a file of the request (files[n]) or one the
+// message keeps; one that names nothing is refused, the message unchanged.
+func TestAttachmentMustBeUploaded(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, noMessageBuckets())
+	s := newSession(t, fake)
+	endpoint := discordgo.EndpointChannelMessages(fake.ChannelID)
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+	post := func(method, endpoint string, attachments []any) error {
+		body := map[string]any{"content": "the chart", "attachments": attachments}
+		ct, data, err := discordgo.MultipartBodyWithJSON(body, []*discordgo.File{{Name: "rating.png", ContentType: "image/png", Reader: bytes.NewReader(png)}})
+		require.NoError(t, err)
+		_, err = s.RequestRaw(method, endpoint, ct, data, endpoint, 0)
+		return err
+	}
+	err := post(http.MethodPost, endpoint, []any{map[string]any{"id": 1, "description": "a rating chart"}})
+	requireCode(t, err, http.StatusBadRequest, 50035)
+	assert.Contains(t, errorFields(t, err), "attachments")
+	assert.Contains(t, err.Error(), "ATTACHMENT_NOT_FOUND")
+	assert.Empty(t, fake.ChannelMessages(fake.ChannelID), "nothing refused was stored")
+
+	require.NoError(t, post(http.MethodPost, endpoint, []any{map[string]any{"id": 0, "description": "a rating chart"}}))
+	msgs := fake.ChannelMessages(fake.ChannelID)
+	require.Len(t, msgs, 1)
+	require.Len(t, msgs[0].Attachments, 1)
+	assert.Equal(t, "a rating chart", msgs[0].Attachments[0].Description)
+
+	// An edit keeps an attachment by its ID, and may not name one the
+	// message never had.
+	edit := discordgo.EndpointChannelMessage(fake.ChannelID, msgs[0].ID)
+	kept := msgs[0].Attachments[0].ID
+	require.NoError(t, post(http.MethodPatch, edit, []any{map[string]any{"id": kept}, map[string]any{"id": 0, "description": "new"}}))
+	m, _ := fake.Message(msgs[0].ID)
+	require.Len(t, m.Attachments, 2)
+	err = post(http.MethodPatch, edit, []any{map[string]any{"id": "1234567890123456789"}})
+	requireCode(t, err, http.StatusBadRequest, 50035)
+	m, _ = fake.Message(msgs[0].ID)
+	assert.Len(t, m.Attachments, 2, "the refused edit changed nothing")
+}

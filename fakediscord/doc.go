@@ -28,7 +28,11 @@
 // "content": null empties the content, "embeds": null removes the embeds,
 // "components": null is ignored (send [] to remove buttons), and existing
 // attachments are kept unless "attachments" lists the ones to keep; new
-// files are added to them.
+// files are added to them. An "attachments" entry names a file of the
+// request by its index (files[n]) or an attachment the message keeps, and
+// may give its alt text ("description", at most 1,024 characters); one
+// that names neither is refused with 400 code 50035, ATTACHMENT_NOT_FOUND,
+// as Discord refuses it.
 //
 // A message created with a "nonce" and "enforce_nonce": true returns the
 // message the bot already created in that channel with the same nonce

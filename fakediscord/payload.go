@@ -77,6 +77,21 @@ func applyPayload(m *Message, fs map[string]json.RawMessage, files []File) *apiE
 		for i, a := range list {
 			id := strings.Trim(string(a.ID), `" `)
 			ids[id] = true
+			// An entry names an attachment the message keeps, or a file
+			// of this request by its index ("Attachment id, for new
+			// attachments this must match the n in files[n]", the
+			// attachment request structure,
+			// https://discord.com/developers/docs/resources/message#attachment-object-attachment-request-structure).
+			// One that names neither is refused as Discord refuses it:
+			// 50035 with "attachments": {"1": {"_errors": [{"code":
+			// "ATTACHMENT_NOT_FOUND", "message": "Attachment data not
+			// found"}]}} (Discord's answer quoted in
+			// https://github.com/Cogmasters/concord/issues/78).
+			if !slices.ContainsFunc(m.Attachments, func(k Attachment) bool { return k.ID == id }) {
+				if n, err := strconv.Atoi(id); err != nil || n < 0 || n >= len(files) {
+					fe.add("ATTACHMENT_NOT_FOUND", "Attachment data not found", "attachments", strconv.Itoa(i))
+				}
+			}
 			if a.Description != nil {
 				maxLen(fe, *a.Description, maxAltText, "attachments", strconv.Itoa(i), "description")
 				described[id] = *a.Description

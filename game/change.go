@@ -190,7 +190,8 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &store.Commit{Game: sg, Events: t.Events, Owner: s.owner, Lease: outbox.Lease, Results: results, Rate: table.Elo}
+	c := &store.Commit{Game: sg, Events: t.Events, Owner: s.owner, Lease: outbox.Lease, Results: results, Rate: table.Elo,
+		Coach: !s.coach.off && graded(t.Events) && t.Coached()}
 	efs := make([]outbox.Effect, len(effects))
 	var resultPosts []int // the indexes of the result's posts, completed with the ratings
 	for i, e := range effects {
@@ -253,8 +254,8 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	if t.Wake {
 		s.nudgeScheduler(sg.WakeAt)
 	}
-	if graded(t.Events) && t.Coached() {
-		s.coach.nudge(sg.ID)
+	if c.Coach {
+		s.coach.nudge()
 	}
 	return c, efs, nil
 }

@@ -17,21 +17,32 @@ import (
 )
 
 // The coach grades the moves of the human players (engine/ai's Grader) in
-// the background: a commit of a game with people in it queues the game,
-// and the coach's loop (RunCoach) grades the rolls not graded yet and
-// stores their grades with the game. No click waits for it. When a
-// finished game is graded whole, the coach's verdict (table.CoachMessage)
-// goes into the outbox with the last grades, in one transaction, and the
-// players' accuracies into their results. After a restart the loop takes
-// up the games whose grading is not final.
+// the background. A commit with moves to grade marks its game in the
+// database as waiting for the coach (store.Commit.Coach, in the same
+// transaction), and the coach's loop (RunCoach) claims one waiting game at
+// a time (store.ClaimGrading: finished games first, so that verdicts go
+// out; then the game that has waited longest), grades its rolls not graded
+// yet and stores their grades with the game. No click waits for it, and
+// replicas share the work by their claims; a coach that stops leaves its
+// claim to run out. When a finished game is graded whole, the coach's
+// verdict (table.CoachMessage) goes into the outbox with the last grades,
+// in one transaction, and the players' accuracies into their results.
+//
+// The coach keeps up by not falling behind: a game that waited for a coach
+// longer than DefaultCoachBehind has its waiting rolls marked skipped instead of
+// graded, and its verdict says how many moves the coach could not grade.
+// So under more clicks than the coach can grade, the wait stays bounded
+// (DefaultCoachBehind and one game's grading) and the coach's time goes to the
+// games people are still looking at.
 
 // Coaching is what the coach needs of the database; *store.DB implements
 // it.
 type Coaching interface {
+	ClaimGrading(ctx context.Context, owner string, lease time.Duration) (store.Claim, bool, error)
+	ResumeCoaching(ctx context.Context) error
 	Grading(ctx context.Context, gameID int64) (*store.Grading, error)
 	Grades(ctx context.Context, gameID int64) ([]store.Grade, bool, error)
 	SaveGrades(ctx context.Context, c *store.Coaching) error
-	CoachingOpen(ctx context.Context) ([]int64, error)
 }
 
 // graded reports whether events give the coach work: a move or a pass to
@@ -52,73 +63,64 @@ func graded(events []malefiz.Event) bool {
 const coachShare = 0.5
 
 // coachBatch is how many graded rolls are stored at once: a restart loses
-// at most that much work.
+// at most that much work. Each batch renews the coach's claim.
 const coachBatch = 16
 
-// coachIdle is how long the coach's loop sleeps without a game to grade.
+// coachIdle is how long the coach's loop sleeps without a game to grade
+// (a commit on this process wakes it sooner; one on another replica is
+// seen then).
 const coachIdle = time.Minute
 
-// coach queues and grades games.
+// coachLease is how long a claim on a game to grade lasts unless renewed:
+// a coach that stopped leaves the game to another after that.
+const coachLease = 2 * time.Minute
+
+// DefaultCoachBehind is how long a game may wait for a coach unless
+// Config.CoachBehind says otherwise: past it, its waiting rolls are
+// skipped, not graded (see above).
+const DefaultCoachBehind = 10 * time.Minute
+
+// coach claims and grades games.
 type coach struct {
 	db     Coaching
 	log    *slog.Logger
 	out    *outbox.Sender
 	layout Layout
 	off    bool
+	owner  string
+	stale  time.Duration
 	wake   chan struct{}
-
-	mu     sync.Mutex
-	queue  []int64
-	queued map[int64]bool
 
 	grader  *ai.Grader // used by one grading at a time (gradeMu)
 	gradeMu sync.Mutex
 }
 
-func newCoach(db Coaching, log *slog.Logger, out *outbox.Sender, layout Layout, off bool) *coach {
-	return &coach{db: db, log: log, out: out, layout: layout, off: off, wake: make(chan struct{}, 1),
-		queued: map[int64]bool{}, grader: ai.NewGrader()}
+func newCoach(db Coaching, log *slog.Logger, out *outbox.Sender, layout Layout, off bool, owner string) *coach {
+	return &coach{db: db, log: log, out: out, layout: layout, off: off, owner: owner, stale: DefaultCoachBehind,
+		wake: make(chan struct{}, 1), grader: ai.NewGrader()}
 }
 
-// nudge queues game id to be graded.
-func (c *coach) nudge(id int64) {
+// nudge wakes the coach's loop: a commit marked a game as waiting.
+func (c *coach) nudge() {
 	if c.off {
 		return
 	}
-	c.mu.Lock()
-	if !c.queued[id] {
-		c.queued[id] = true
-		c.queue = append(c.queue, id)
-	}
-	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
 }
 
-// next takes the next queued game; ok is false when none is.
-func (c *coach) next() (int64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.queue) == 0 {
-		return 0, false
-	}
-	id := c.queue[0]
-	c.queue = c.queue[1:]
-	delete(c.queued, id) // a commit from now on queues it again
-	return id, true
-}
-
-// RunCoach grades the games' moves until ctx ends: first the games whose
-// grading a previous run left unfinished, then each game as its commits
-// queue it. It does nothing when the coach is off (Config.CoachOff).
+// RunCoach grades the games waiting for the coach until ctx ends: those a
+// previous run or another replica left (their claims run out), and each
+// game as its commits mark it. It does nothing when the coach is off
+// (Config.CoachOff).
 func (s *Service) RunCoach(ctx context.Context) {
 	c := s.coach
 	if c.off {
 		return
 	}
-	if err := c.resume(ctx); err != nil && ctx.Err() == nil {
+	if err := c.db.ResumeCoaching(ctx); err != nil && ctx.Err() == nil {
 		c.log.Error("coach: resume", "err", err)
 	}
 	for ctx.Err() == nil {
@@ -131,40 +133,49 @@ func (s *Service) RunCoach(ctx context.Context) {
 	}
 }
 
-// resume queues the games whose grading is not final.
-func (c *coach) resume(ctx context.Context) error {
-	ids, err := c.db.CoachingOpen(ctx)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		c.nudge(id)
-	}
-	return nil
-}
-
-// pass grades the queued games, one after the other.
+// pass grades the waiting games, one claim after the other, until none
+// waits, and returns how many it graded.
 func (c *coach) pass(ctx context.Context) (int, error) {
 	n := 0
 	var errs []error
 	for ctx.Err() == nil {
-		id, ok := c.next()
+		claim, ok, err := c.db.ClaimGrading(ctx, c.owner, coachLease)
+		if err != nil {
+			return n, errors.Join(append(errs, err)...)
+		}
 		if !ok {
 			break
 		}
 		n++
-		if err := c.grade(ctx, id); err != nil {
-			errs = append(errs, fmt.Errorf("game %d: %w", id, err))
+		if err := c.grade(ctx, claim); err != nil {
+			errs = append(errs, fmt.Errorf("game %d: %w", claim.GameID, err))
 		}
 	}
 	return n, errors.Join(errs...)
 }
 
-// grade grades the rolls of game id's people not graded yet, stores them,
-// and when the game is finished and graded whole, its verdict.
-func (c *coach) grade(ctx context.Context, id int64) error {
+// grade grades the rolls of the claimed game's people not graded yet
+// (skips them when the game waited past c.stale), stores them, and when
+// the game is finished and graded whole, its verdict; it lets the claim go
+// at the end, but after an error.
+func (c *coach) grade(ctx context.Context, claim store.Claim) (err error) {
 	c.gradeMu.Lock()
 	defer c.gradeMu.Unlock()
+	id := claim.GameID
+	save := &store.Coaching{GameID: id, Owner: c.owner, Release: true}
+	defer func() {
+		// Nothing saved: let the claim go all the same; after a shutdown
+		// with the game still waiting (Again), for the next coach. After
+		// another error the claim runs out instead, and the game is
+		// graded again then.
+		interrupted := ctx.Err() != nil
+		if save != nil && (err == nil || interrupted) {
+			release := &store.Coaching{GameID: id, Owner: c.owner, Release: true, Again: interrupted}
+			if err := c.db.SaveGrades(context.WithoutCancel(ctx), release); err != nil {
+				c.log.Warn("coach: release", "game", id, "err", err)
+			}
+		}
+	}()
 	gr, err := c.db.Grading(ctx, id)
 	if err != nil {
 		return err
@@ -179,7 +190,10 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		return nil
 	}
 	if sg.Status == malefiz.StatusCancelled {
-		return c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Final: true})
+		save.Final = true
+		err := c.db.SaveGrades(ctx, save)
+		save = nil
+		return err
 	}
 	g, err := table.Replay(sg, events)
 	if err != nil || g == nil {
@@ -194,6 +208,10 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 	for _, col := range colors {
 		people[col] = true
 	}
+	skip := claim.Waited > c.stale
+	if skip {
+		c.log.Warn("coach: behind, skipping the game's waiting rolls", "game", id, "waited", claim.Waited.Round(time.Second))
+	}
 	var batch []store.Grade
 	for _, r := range ai.Rolls(g) {
 		if !people[r.Color] || graded[r.Index] {
@@ -202,41 +220,49 @@ func (c *coach) grade(ctx context.Context, id int64) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if skip {
+			batch = append(batch, skippedGrade(r))
+			continue
+		}
 		start := time.Now()
 		batch = append(batch, storedGrade(c.grader.Grade(r, g.Rules())))
 		if !rest(ctx, time.Duration(float64(time.Since(start))*(1-coachShare)/coachShare)) {
 			return ctx.Err()
 		}
 		if len(batch) == coachBatch {
-			if err := c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Grades: batch}); err != nil {
+			if err := c.db.SaveGrades(ctx, &store.Coaching{GameID: id, Grades: batch, Owner: c.owner, Lease: coachLease}); err != nil {
 				return err
 			}
 			stored, batch = append(stored, batch...), nil
 		}
 	}
-	save := &store.Coaching{GameID: id, Grades: batch}
+	save.Grades = batch
 	if sg.Status == malefiz.StatusFinished && g.Over() {
-		all, err := EngineGrades(append(stored, batch...))
+		all := append(stored, batch...)
+		grades, err := EngineGrades(all)
 		if err != nil {
 			return err
 		}
-		msg := t.CoachMessage(all, t.Hinted(events))
+		msg := t.CoachMessage(grades, t.Hinted(events))
+		if skipped := Skipped(all); skipped > 0 {
+			t.NotGraded(&msg, skipped, len(all))
+		}
 		e, err := c.layout.Effect(nil, sg, table.Effect{Kind: table.Post, Message: &msg, InPlay: true}).Stored()
 		if err != nil {
 			return err
 		}
 		save.Final, save.Effects = true, []store.Effect{e}
-		for col, acc := range t.Accuracies(all) {
+		for col, acc := range t.Accuracies(grades) {
 			save.Accuracies = append(save.Accuracies, store.Accuracy{Color: col.String(), Accuracy: acc})
 		}
 	}
-	if len(save.Grades) == 0 && !save.Final {
-		return nil
-	}
-	if err := c.db.SaveGrades(ctx, save); err != nil {
+	err = c.db.SaveGrades(ctx, save)
+	final := save.Final
+	save = nil
+	if err != nil {
 		return err
 	}
-	if save.Final {
+	if final {
 		c.out.Nudge()
 	}
 	return nil
@@ -267,11 +293,35 @@ func storedGrade(g ai.Grade) store.Grade {
 	return s
 }
 
+// skippedGrade is roll r marked as not graded (see DefaultCoachBehind).
+func skippedGrade(r ai.Roll) store.Grade {
+	s := store.Grade{Index: r.Index, Color: r.Color.String(), Turn: r.Turn, Roll: r.Roll, Skipped: true}
+	if r.Move != ai.NoMove {
+		s.Move = r.Move.String()
+	}
+	return s
+}
+
+// Skipped counts the rolls of stored the coach skipped (see DefaultCoachBehind).
+func Skipped(stored []store.Grade) int {
+	n := 0
+	for _, s := range stored {
+		if s.Skipped {
+			n++
+		}
+	}
+	return n
+}
+
 // EngineGrades reads grades as the store keeps them back into the
-// engine's (malefiz analyse prints them).
+// engine's (malefiz analyse prints them), leaving out the rolls the coach
+// skipped.
 func EngineGrades(stored []store.Grade) ([]ai.Grade, error) {
-	out := make([]ai.Grade, len(stored))
-	for i, s := range stored {
+	out := make([]ai.Grade, 0, len(stored))
+	for _, s := range stored {
+		if s.Skipped {
+			continue
+		}
 		c, err := engine.ParseColor(s.Color)
 		if err != nil {
 			return nil, err
@@ -288,7 +338,7 @@ func EngineGrades(stored []store.Grade) ([]ai.Grade, error) {
 				return nil, err
 			}
 		}
-		out[i] = g
+		out = append(out, g)
 	}
 	return out, nil
 }

@@ -11,8 +11,8 @@ import (
 
 // Review is user's own review of game id, the coach's grades of their
 // moves as far as they are graded, asked from guild (the verdict's Review
-// button): the answer for them alone. It reads the game and changes
-// nothing.
+// button): the answer for them alone, with Review on the board where the
+// bot serves its Activity. It reads the game and changes nothing.
 func (s *Service) Review(ctx context.Context, id int64, guild string, user table.Actor) (*table.Reply, error) {
 	sg, err := s.db.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -44,5 +44,7 @@ func (s *Service) Review(ctx context.Context, id int64, guild string, user table
 	if err := t.Review(user, grades, final); err != nil {
 		return nil, err
 	}
+	t.Activity = s.activity
+	t.OfferBoardReview(user.Lang) // the same review, turn by turn on the board
 	return t.Reply, nil
 }

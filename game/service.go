@@ -39,6 +39,9 @@ type Store interface {
 	LoadGame(ctx context.Context, id int64, users ...string) (*store.Loaded, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
 	OpenGames(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	// FinishedGames returns up to limit finished games of a channel (or
+	// of the game whose thread it is), the last finished first.
+	FinishedGames(ctx context.Context, guildID, channelID string, limit int) ([]*malefiz.Game, error)
 	// HostedLobbies counts the lobbies a user hosts in all of a
 	// server's channels.
 	HostedLobbies(ctx context.Context, guildID, hostID string) (int, error)
@@ -118,6 +121,10 @@ type Config struct {
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).
 	CoachOff bool
+	// CoachBehind is how long a game may wait for the coach before its
+	// waiting rolls are skipped, not graded (see RunCoach); 0 means
+	// DefaultCoachBehind.
+	CoachBehind time.Duration
 	// Logger logs what fails in the background (the timers, the
 	// coach); nil means slog.Default().
 	Logger *slog.Logger
@@ -151,6 +158,7 @@ type Service struct {
 	schedulerNext atomic.Int64
 	skip          skipList     // games whose timer panicked, skipped for a while
 	locales       knownLocales // the users' locales stored lately
+	reviews       reviews      // the reviews on the board made of games graded whole
 }
 
 // New returns the Service of cfg.
@@ -167,7 +175,6 @@ func New(cfg Config) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff)
 	if s.dice == nil {
 		s.dice = engine.DiceFunc(func() int { return rand.IntN(6) + 1 })
 	}
@@ -179,6 +186,10 @@ func New(cfg Config) *Service {
 	}
 	if s.owner == "" {
 		s.owner = outbox.DefaultOwner()
+	}
+	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff, s.owner)
+	if cfg.CoachBehind > 0 {
+		s.coach.stale = cfg.CoachBehind
 	}
 	if s.defaults.Seats < 2 || s.defaults.Seats > 4 {
 		s.defaults.Seats = 4

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -150,6 +151,11 @@ type GameConfig struct {
 	// Coach: the people's moves are graded in the background, and the
 	// coach's verdict follows each result (on unless turned off).
 	Coach bool `toml:"coach"`
+	// CoachBehind is how long a game may wait for the coach before its
+	// waiting moves are skipped rather than graded (the verdict says how
+	// many), so that a coach with more moves than it can grade stays that
+	// close behind (10 minutes unless set; 0 is the same).
+	CoachBehind time.Duration `toml:"coach_behind"`
 	// LobbiesPerUser and LobbiesPerChannel bound the open lobbies
 	// (games not started yet): hosted by one user in all of a server's
 	// channels, and in one channel; 0 is no bound.
@@ -178,7 +184,8 @@ func DefaultConfig() Config {
 		Discord:  DiscordConfig{APIURL: "https://discord.com", Interactions: InteractionsGateway, GlobalRate: ratelimit.DefaultRate},
 		Database: DatabaseConfig{Path: "malefiz.db"},
 		Game: GameConfig{Seats: 4, ComputerLevel: "normal", Coach: true,
-			LobbiesPerUser: game.DefaultLobbiesPerUser, LobbiesPerChannel: game.DefaultLobbiesPerChannel},
+			LobbiesPerUser: game.DefaultLobbiesPerUser, LobbiesPerChannel: game.DefaultLobbiesPerChannel,
+			CoachBehind: game.DefaultCoachBehind},
 		Log: LogConfig{Level: "info", Format: "text"},
 	}
 }
@@ -336,6 +343,9 @@ func (c Config) validate(needToken bool) error {
 		}
 	}
 	errs = append(errs, c.validateScale()...)
+	if c.Game.CoachBehind < 0 {
+		errs = append(errs, fmt.Errorf("[game] coach_behind %s must not be negative (\"10m\"; 0 is the default, 10 minutes)", c.Game.CoachBehind))
+	}
 	if c.Database.Path == "" && c.Database.URL == "" {
 		errs = append(errs, errors.New("[database] path is empty: set it or MALEFIZ_DATABASE_PATH (or url, MALEFIZ_DATABASE_URL)"))
 	}

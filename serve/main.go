@@ -106,7 +106,7 @@ func (m *Main) run(ctx context.Context) error {
 		Defaults: bot.GameDefaults{Seats: m.Config.Game.Seats, Level: m.Config.Game.ComputerLevel,
 			SixAgain: m.Config.Game.SixAgain, SafeRow2: m.Config.Game.SafeRow2,
 			Lobbies: gametable.LobbyCaps{PerUser: lobbyCap(m.Config.Game.LobbiesPerUser), PerChannel: lobbyCap(m.Config.Game.LobbiesPerChannel)}},
-		CoachOff: !m.Config.Game.Coach,
+		CoachOff: !m.Config.Game.Coach, CoachBehind: m.Config.Game.CoachBehind,
 		Hooks: bot.Hooks{
 			Interaction: func(k bot.InteractionKind, o bot.Outcome, d time.Duration) {
 				m.metrics.Interaction(string(k), string(o), d)

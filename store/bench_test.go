@@ -582,3 +582,35 @@ const (
 	benchOutboxGames = 50
 	benchOutboxStep  = time.Second / benchOutboxGames
 )
+
+// BenchmarkNextEffectAt is the question the sender asks when it goes idle,
+// which weighs the outbox's claimable condition on every pending effect: a
+// backlog of benchBacklog games, each with three posts and a card edit
+// pending (Discord unreachable for a while, say).
+func BenchmarkNextEffectAt(b *testing.B) {
+	forEachBench(b, func(b *testing.B, backend TestBackend) {
+		db, err := Open(b.Context(), backend.NewURL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { db.Close() })
+		db.Now = func() time.Time { return benchNow }
+		for i := range benchBacklog {
+			g := &malefiz.Game{GuildID: "g", ChannelID: fmt.Sprint("c", i), Status: malefiz.StatusRunning,
+				Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2"}}}
+			effects := []Effect{{Kind: "post", Payload: []byte("lobby")}, {Kind: "post", Payload: []byte("turn")},
+				{Queue: "card", Kind: "edit", Payload: []byte("card")}, {Kind: "post", Payload: []byte("turn")}}
+			if err := db.Commit(b.Context(), &Commit{Game: g, Effects: effects}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ResetTimer()
+		for b.Loop() {
+			if _, ok, err := db.NextEffectAt(b.Context()); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+}
+
+const benchBacklog = 200

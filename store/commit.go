@@ -29,6 +29,11 @@ type Commit struct {
 	// Effects are appended to the game's outbox, each to its queue (see
 	// Effect), in order; Commit sets their ID, GameID and CreatedAt.
 	Effects []Effect
+	// TournamentEffects are appended to the outbox of the game's
+	// tournament (Game.TournamentID), as Effects to the game's: the
+	// standings card's edit that a finished game brings, say. Commit sets
+	// their ID, TournamentID and CreatedAt.
+	TournamentEffects []Effect
 	// Created, when set and the game is new, is called inside the
 	// transaction with the game's ID, once it is known, before Effects
 	// are written: it returns the effects that name the game (a lobby
@@ -43,6 +48,9 @@ type Commit struct {
 	// they are due.
 	Owner string
 	Lease time.Duration
+	// Coach marks the game as waiting for the coach, in the same
+	// transaction (the commit has moves to grade; see ClaimGrading).
+	Coach bool
 	// Head is set by Commit: the new effects of the main queue are its
 	// head (no older main effect is pending), so their owner may deliver
 	// them now, in order, without asking the store (see ClaimedEffects).
@@ -107,13 +115,39 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 			}
 		}
 	}
-	effects, err := insertEffects(ctx, tx, id, now, all, c.Owner, c.Lease)
+	effects, err := insertEffects(ctx, tx, stream{game: id}, now, all, c.Owner, c.Lease)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, conflict(err))
 	}
+	tournament := g.TournamentID
+	if g.ID != 0 {
+		tournament = u.tournament // as stored: fixed at creation
+	}
+	if len(c.TournamentEffects) > 0 && tournament == 0 {
+		return fmt.Errorf("store: %s: tournament effects for a game outside a tournament", what)
+	}
+	if tournament != 0 && g.ID != 0 && (len(c.TournamentEffects) > 0 || !u.status.Open()) {
+		// The game is over, and its round may be (a new game's table
+		// is linked by createGame); or it writes to its tournament's
+		// outbox. The tournament is locked first (see lockTournament).
+		if err := tournamentGameChanged(ctx, tx, tournament, !u.status.Open(), now); err != nil { // tournament.go
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	}
+	var tournamentEffects []Effect
+	if len(c.TournamentEffects) > 0 {
+		if tournamentEffects, err = insertEffects(ctx, tx, stream{tournament: tournament}, now, c.TournamentEffects, "", 0); err != nil {
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	}
+	if c.Coach {
+		if err := markCoaching(ctx, tx, id, c.Results != nil, now); err != nil { // coach.go
+			return fmt.Errorf("store: %s: %w", what, conflict(err))
+		}
+	}
 	head := false
 	if i := slices.IndexFunc(effects, func(e Effect) bool { return e.Queue == "" }); i >= 0 {
-		if head, err = firstInQueue(ctx, tx, id, effects[i].ID); err != nil {
+		if head, err = firstInQueue(ctx, tx, stream{game: id}, effects[i].ID); err != nil {
 			return fmt.Errorf("store: %s: %w", what, conflict(err))
 		}
 	}
@@ -132,6 +166,7 @@ func (db *DB) Commit(ctx context.Context, c *Commit) error {
 		u.apply(g)
 	}
 	copy(c.Results, rated)
+	copy(c.TournamentEffects, tournamentEffects)
 	if len(all) > len(c.Effects) {
 		c.Effects = effects
 	} else {

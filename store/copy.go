@@ -22,7 +22,12 @@ type copyTable struct{ name, key string }
 // copyTables are all the tables of the schema but migrations, each after
 // the tables it refers to. TestCopyCoversSchema checks that none is missing.
 var copyTables = []copyTable{
+	{"tournaments", "id"},
+	{"tournament_entrants", "tournament_id, user_id"},
+	{"tournament_rounds", "tournament_id, round"},
 	{"games", "id"},
+	{"tournament_tables", "tournament_id, round, tbl"},
+	{"tournament_seats", "tournament_id, round, tbl, seat"},
 	{"seats", "game_id, seat"},
 	{"events", "game_id, seq"},
 	{"results", "game_id, color"},
@@ -41,11 +46,12 @@ var copyTables = []copyTable{
 type TableCounts map[string]int64
 
 // Copy copies every row of every table (games, seats, events, results,
-// ratings and statistics, settings) from src into dst, which must hold no
-// rows, in one transaction on dst that reads src as of one moment. Either
-// backend can be either side: SQLite into PostgreSQL is `malefiz migrate-to`,
-// PostgreSQL into SQLite is Backup. Then it counts the rows of dst and
-// returns the counts, or an error when they differ from src's.
+// ratings and statistics, settings, tournaments) from src into dst, which
+// must hold no rows, in one transaction on dst that reads src as of one
+// moment. Either backend can be either side: SQLite into PostgreSQL is
+// `malefiz migrate-to`, PostgreSQL into SQLite is Backup. Then it counts
+// the rows of dst and returns the counts, or an error when they differ
+// from src's.
 func Copy(ctx context.Context, dst, src *DB) (TableCounts, error) {
 	counts, err := copyAll(ctx, dst, src)
 	if err != nil {
@@ -181,7 +187,7 @@ func copyIntoPostgres(ctx context.Context, dst *DB, src dtx) (TableCounts, error
 			counts[t.name] = n
 		}
 		// The identity columns go on after the copied IDs.
-		for _, table := range []string{"games", "outbox"} {
+		for _, table := range []string{"games", "outbox", "tournaments"} {
 			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('`+table+`', 'id'), max(id)) FROM `+table+`
 				HAVING count(*) > 0`); err != nil {
 				return err

@@ -55,7 +55,7 @@ func TestCopyCoversSchema(t *testing.T) {
 }
 
 // fillForCopy writes finished, running and cancelled games with events,
-// results, settings and outbox effects.
+// results, settings and outbox effects, and a tournament.
 func fillForCopy(t *testing.T, db *DB) {
 	t.Helper()
 	ctx := t.Context()
@@ -85,6 +85,23 @@ func fillForCopy(t *testing.T, db *DB) {
 	require.NoError(t, err)
 	require.NoError(t, db.EffectDone(ctx, "p1", effects[0].ID, "m1", nil))
 	require.NoError(t, db.EffectFailed(ctx, "p1", effects[1].ID, "gone"))
+
+	// A tournament: its entrants, a round of a table and a bye, the
+	// table's game finished, its card in its outbox.
+	tour := &malefiz.Tournament{GuildID: "g1", ChannelID: "t1", Name: "Cup",
+		Setup:    malefiz.TournamentSetup{Format: "swiss", TableSize: 2, Rules: malefiz.HouseRules{SafeRow2: true}},
+		Entrants: []malefiz.TournamentEntrant{{UserID: "u1", Rating: 1510}, {UserID: "u2"}, {UserID: "u3"}}}
+	require.NoError(t, db.CreateTournament(ctx, tour, func(id int64) ([]Effect, error) {
+		return []Effect{{Kind: "post", Payload: []byte("sign-up")}}, nil
+	}))
+	require.NoError(t, db.StartTournament(ctx, tour, malefiz.TournamentRound{Deadline: now.Add(time.Hour),
+		Tables: []malefiz.TournamentTable{{Seats: []string{"u1", "u2"}}, {Seats: []string{"u3"}}}}, Effect{Queue: "card", Kind: "edit", Payload: []byte("round 1")}))
+	g := &malefiz.Game{GuildID: "g1", ChannelID: "t1", Status: malefiz.StatusRunning, Threaded: true,
+		TournamentID: tour.ID, TournamentRound: 1, TournamentTable: 1,
+		Seats: []malefiz.Seat{{Color: "red", UserID: "u1"}, {Color: "green", UserID: "u2", Left: true}}}
+	require.NoError(t, db.CreateGame(ctx, g))
+	require.NoError(t, db.FinishGame(ctx, g, []malefiz.Result{
+		{Player: "u1", Color: "red", Won: true, Place: 1}, {Player: "u2", Color: "green", Place: 2}}))
 }
 
 // Copy from each backend into each: every row arrives, the leaderboards
@@ -99,7 +116,7 @@ func TestCopy(t *testing.T) {
 				dst := openInternal(t, to)
 				counts, err := Copy(t.Context(), dst, src)
 				require.NoError(t, err)
-				assert.Equal(t, int64(40), counts["games"])
+				assert.Equal(t, int64(41), counts["games"])
 				assert.Positive(t, counts["outbox"])
 				require.NoError(t, CompareLeaderboards(t.Context(), dst, src, src.Now()))
 
@@ -129,9 +146,27 @@ func TestCopy(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, time.Hour, s.TurnTimeout)
 
+				for _, table := range []string{"tournaments", "tournament_entrants", "tournament_rounds",
+					"tournament_tables", "tournament_seats"} {
+					assert.Positive(t, counts[table], table)
+				}
+				want, err := src.Tournament(t.Context(), 1)
+				require.NoError(t, err)
+				got, err := dst.Tournament(t.Context(), 1)
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+				assert.Equal(t, 1, got.Entrants[1].Forfeits)
+				wantEffects, _ := src.TournamentEffects(t.Context(), 1)
+				gotEffects, err := dst.TournamentEffects(t.Context(), 1)
+				require.NoError(t, err)
+				assert.Equal(t, wantEffects, gotEffects)
+
 				g := &malefiz.Game{GuildID: "g1", ChannelID: "new", Status: malefiz.StatusLobby}
 				require.NoError(t, dst.CreateGame(t.Context(), g))
-				assert.Equal(t, int64(41), g.ID)
+				assert.Equal(t, int64(42), g.ID)
+				tour := &malefiz.Tournament{GuildID: "g1", ChannelID: "new", Name: "Next", Setup: malefiz.TournamentSetup{Format: "knockout", TableSize: 2}}
+				require.NoError(t, dst.CreateTournament(t.Context(), tour, nil))
+				assert.Equal(t, int64(2), tour.ID)
 
 				_, err = Copy(t.Context(), dst, src)
 				assert.ErrorContains(t, err, "not empty")

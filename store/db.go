@@ -6,7 +6,8 @@
 // opens, migrate.go migrates, tx.go begins and counts the transactions,
 // commit.go writes a change, game.go and load.go read games, outbox.go and
 // claims.go keep the outbox, results.go, leaderboard.go and stats.go the
-// statistics, backup.go and copy.go the copies.
+// statistics, tournament.go the tournaments, backup.go and copy.go the
+// copies.
 //
 // The database is a SQLite file (the default: one process, nothing to
 // install, a backup is a file copy) or PostgreSQL (one database that several
@@ -59,6 +60,15 @@
 // runs out and anyone takes the effect. A delivery records the new message's
 // ID on the game (SetMessageID) without a new version, so no action in
 // flight conflicts with it.
+//
+// A tournament (tournament.go) is kept like a game: its writes are
+// optimistic on its version, each one transaction with the effects it adds
+// to the tournament's own outbox (an outbox row is a game's or a
+// tournament's, with the same order and queues); its tables' games are
+// games like any other, which name their tournament, round and table and
+// are linked to the table when created. When its round opener is due is
+// kept by the store (Tournament.WakeAt), and replicas claim a due
+// tournament as they claim a due game (ClaimDueTournaments).
 package store
 
 import (
@@ -88,6 +98,8 @@ var (
 	ErrConflict = errors.New("conflict: the game changed meanwhile")
 	// ErrChannelBusy: the channel already has an open (lobby or running) game.
 	ErrChannelBusy = errors.New("the channel already has an open game")
+	// ErrFull: the tournament has as many entrants as it takes.
+	ErrFull = errors.New("the tournament is full")
 	// ErrNewerSchema: the database was written by a newer version of the
 	// program (it has migrations this one does not know); it is not opened.
 	ErrNewerSchema = errors.New("database schema is newer than this program")
@@ -135,6 +147,9 @@ type DB struct {
 	changes atomic.Int64 // committed Commits
 	writes  atomic.Int64 // committed write transactions of any kind
 	reads   atomic.Int64 // read transactions begun
+
+	coachWrites atomic.Int64 // of writes, the coach's (claims, grades)
+	coachReads  atomic.Int64 // of reads, the coach's (Grading, CoachBacklog)
 }
 
 // Counts are the transactions of a DB since it was opened.
@@ -142,11 +157,16 @@ type Counts struct {
 	Changes int64 // Commit (CreateGame, UpdateGame, FinishGame): a game changed
 	Writes  int64 // every write transaction: changes, outbox bookkeeping, settings
 	Reads   int64 // every read transaction
+	// CoachWrites and CoachReads are, of Writes and Reads, the coach's:
+	// its claims and grades, its reads of the games it grades. They run
+	// beside the clicks, not in their path.
+	CoachWrites, CoachReads int64
 }
 
 // Counts returns the transactions so far.
 func (db *DB) Counts() Counts {
-	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load()}
+	return Counts{Changes: db.changes.Load(), Writes: db.writes.Load(), Reads: db.reads.Load(),
+		CoachWrites: db.coachWrites.Load(), CoachReads: db.coachReads.Load()}
 }
 
 // Open opens the database that s names and brings its schema up to date:

@@ -16,7 +16,10 @@ import (
 // CreateGame stores a new game, in its lobby or running, with its seats and
 // first events, and sets g.ID, g.Version (1), g.LastSeq, g.CreatedAt and
 // g.UpdatedAt. It fails with ErrChannelBusy when the channel already has an
-// open game.
+// open game. A tournament's game (g.TournamentID set) becomes its table's
+// game in the same transaction: ErrConflict when the tournament is not
+// running, the round is not its current one, or the table is a bye or has
+// its game already; ErrNotFound when there is no such tournament or table.
 func (db *DB) CreateGame(ctx context.Context, g *malefiz.Game, events ...malefiz.Event) error {
 	return db.Commit(ctx, &Commit{Game: g, Events: events})
 }
@@ -47,6 +50,12 @@ func createGame(ctx context.Context, tx wtx, g *malefiz.Game, now time.Time, eve
 	if err != nil {
 		return 0, err
 	}
+	if g.TournamentID != 0 {
+		// Locked first: see lockTournament.
+		if _, err := lockTournament(ctx, tx, g.TournamentID); err != nil { // tournament.go
+			return 0, err
+		}
+	}
 	if !g.Threaded {
 		var open int64
 		err = tx.QueryRowContext(ctx, `SELECT id FROM games
@@ -60,20 +69,31 @@ func createGame(ctx context.Context, tx wtx, g *malefiz.Game, now time.Time, eve
 	}
 
 	var id int64
+	var tournament any
+	if g.TournamentID != 0 {
+		tournament = g.TournamentID
+	}
 	err = tx.QueryRowContext(ctx, `INSERT INTO games (guild_id, channel_id, host_id, status, options,
 			state, version, last_seq, lobby_message_id, turn_message_id, locale, deadline, remind_at,
-			reminder_sent, wake_at, created_at, updated_at, threaded)
-		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			reminder_sent, wake_at, created_at, updated_at, threaded,
+			tournament_id, tournament_round, tournament_table)
+		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`,
 		g.GuildID, g.ChannelID, g.HostID, string(g.Status), string(opts),
 		g.State, len(events), g.LobbyMessageID, g.TurnMessageID, g.Locale,
 		millis(g.Deadline), millis(g.RemindAt), g.ReminderSent, millis(g.WakeAt),
 		now.UnixMilli(), now.UnixMilli(), g.Threaded,
+		tournament, g.TournamentRound, g.TournamentTable,
 	).Scan(&id)
 	if isUniqueViolation(err) {
 		return 0, ErrChannelBusy
 	} else if err != nil {
 		return 0, err
+	}
+	if g.TournamentID != 0 {
+		if err := linkTable(ctx, tx, g, id, now); err != nil { // tournament.go
+			return 0, err
+		}
 	}
 	if err := insertSeats(ctx, tx, id, g.Seats); err != nil {
 		return 0, err
@@ -90,6 +110,7 @@ type updated struct {
 	status     malefiz.Status
 	version    int64
 	lastSeq    int64
+	tournament int64 // the game's tournament, as stored; 0 for none
 	updatedAt  time.Time
 	finishedAt time.Time
 	wakeAt     time.Time
@@ -132,7 +153,7 @@ func updateGame(ctx context.Context, tx wtx, g *malefiz.Game, finish bool, now t
 		g.Locale, millis(g.Deadline), millis(g.RemindAt),
 		g.ReminderSent, millis(u.wakeAt), now.UnixMilli(), millis(u.finishedAt),
 		len(events), g.ID, g.Version, finish,
-	).Scan(&u.version, &u.lastSeq)
+	).Scan(&u.version, &u.lastSeq, &u.tournament)
 	if errors.Is(err, sql.ErrNoRows) {
 		return updated{}, whyNot(ctx, tx.dtx, g.ID, g.Version, status)
 	} else if isUniqueViolation(err) {
@@ -264,6 +285,27 @@ func (db *DB) OpenGames(ctx context.Context, guildID, channelID string) ([]*male
 	return games, tx.Commit()
 }
 
+// FinishedGames returns up to limit finished games of a channel, or the
+// game whose thread it is, the last finished first: the reviews the board
+// opened there offers.
+func (db *DB) FinishedGames(ctx context.Context, guildID, channelID string, limit int) ([]*malefiz.Game, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: finished games of channel %s: %w", channelID, err)
+	}
+	defer tx.Rollback()
+
+	// The first conditions are games_guild_finished's, so that the
+	// partial index serves the guild's finished games, newest first.
+	games, err := findGames(ctx, tx, `WHERE guild_id = ? AND status = 'finished'
+		AND (channel_id = ? OR id IN (SELECT id FROM games WHERE thread_id = ?)) ORDER BY finished_at DESC, id DESC LIMIT ?`,
+		guildID, channelID, channelID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: finished games of channel %s: %w", channelID, err)
+	}
+	return games, tx.Commit()
+}
+
 // HostedLobbies counts the lobbies (games not started yet) that hostID
 // hosts in a guild, in any of its channels.
 func (db *DB) HostedLobbies(ctx context.Context, guildID, hostID string) (int, error) {
@@ -365,7 +407,8 @@ func findEvents(ctx context.Context, tx dtx, gameID int64) ([]malefiz.Event, err
 
 const gameColumns = `id, guild_id, channel_id, host_id, status, options, state, version, last_seq,
 	lobby_message_id, turn_message_id, locale, deadline, remind_at, reminder_sent, wake_at,
-	created_at, updated_at, finished_at, threaded, thread_id, reminder_message_id`
+	created_at, updated_at, finished_at, threaded, thread_id, reminder_message_id,
+	coalesce(tournament_id, 0), tournament_round, tournament_table`
 
 // findGame returns the one game matching where, with its seats.
 func findGame(ctx context.Context, tx dtx, where string, args ...any) (*malefiz.Game, error) {
@@ -449,7 +492,8 @@ func scanGame(rows *sql.Rows) (*malefiz.Game, error) {
 	if err := rows.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.HostID, &status, &opts, &g.State,
 		&g.Version, &g.LastSeq, &g.LobbyMessageID, &g.TurnMessageID, &g.Locale,
 		&deadline, &remindAt, &g.ReminderSent, &wakeAt, &createdAt, &updatedAt, &finishedAt,
-		&g.Threaded, &g.ThreadID, &g.ReminderMessageID); err != nil {
+		&g.Threaded, &g.ThreadID, &g.ReminderMessageID,
+		&g.TournamentID, &g.TournamentRound, &g.TournamentTable); err != nil {
 		return nil, err
 	}
 	g.Status = malefiz.Status(status)

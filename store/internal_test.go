@@ -85,6 +85,23 @@ func TestQueryPlans(t *testing.T) {
 		{"superseded effects", `UPDATE outbox SET done_at = ?1, result = ?2
 				WHERE game_id = ?3 AND queue = ?4 AND done_at IS NULL AND lease_until IS NULL`,
 			[]any{0, "superseded", 1, "card"}, []string{"outbox_pending"}, []string{"SCAN outbox"}},
+		{"a tournament's older main effects", `SELECT count(*) FROM outbox WHERE tournament_id = ? AND queue = '' AND done_at IS NULL AND id < ?`,
+			[]any{1, 2}, []string{"outbox_tournament_pending"}, []string{"SCAN outbox"}},
+		{"a tournament queue's last claim", `SELECT max(claimed_at) FROM outbox WHERE tournament_id = ? AND queue = ? AND queue <> ''`,
+			[]any{1, "card"}, []string{"outbox_tournament_claims"}, []string{"SCAN outbox"}},
+		{"due tournaments", `SELECT id FROM tournaments WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at, id LIMIT ?`,
+			[]any{0, 10}, []string{"tournaments_wake"}, []string{"SCAN tournaments"}},
+		{"open tournaments", `SELECT id FROM tournaments
+				WHERE guild_id = ? AND status IN ('signup', 'running', 'paused') AND (channel_id = ? OR ? = '') ORDER BY id`,
+			[]any{"g", "c", "c"}, []string{"tournaments_open"}, []string{"SCAN tournaments"}},
+		{"a round's tables", `SELECT count(*) FROM tournament_tables AS tt LEFT JOIN games AS g ON g.id = tt.game_id
+				WHERE tt.tournament_id = ? AND tt.round = ?`,
+			[]any{1, 1}, []string{"SEARCH tt", "SEARCH g"}, []string{"SCAN"}},
+		{"a tournament's results", `SELECT ` + resultColumns + `
+				FROM tournament_tables AS tt JOIN results AS r ON r.game_id = tt.game_id
+					LEFT JOIN seats AS s ON s.game_id = r.game_id AND s.color = r.color
+				WHERE tt.tournament_id = ?`,
+			[]any{1}, []string{"SEARCH tt", "SEARCH r", "SEARCH s"}, []string{"SCAN"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tc.query, tc.args...)

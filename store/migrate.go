@@ -12,7 +12,12 @@ import (
 // lacks, in name order, each in its own transaction together with its record
 // in the migrations table. It refuses a database that has migrations it does
 // not know.
-func (db *DB) migrate(ctx context.Context) error {
+func (db *DB) migrate(ctx context.Context) error { return db.migrateTo(ctx, "") }
+
+// migrateTo applies the migrations as migrate does, up to the one named
+// last ("" for all): a database of an older schema, for the tests of a
+// migration.
+func (db *DB) migrateTo(ctx context.Context, last string) error {
 	if err := db.createMigrationsTable(ctx); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
 	}
@@ -21,6 +26,9 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, name := range names {
+		if last != "" && name > last {
+			break
+		}
 		if err := db.migrateFile(ctx, name, names); err != nil {
 			return err
 		}

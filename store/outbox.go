@@ -14,7 +14,8 @@ import (
 
 // Effect is one entry of a game's outbox: something that must reach Discord
 // because of a change to the game, written in the change's transaction (see
-// Commit) and delivered after it.
+// Commit) and delivered after it. A tournament has an outbox of its own,
+// which works as a game's (see TournamentID).
 //
 // A game's effects of the main queue (Queue "") are delivered in the order
 // they were written: only the oldest pending one can be claimed. An effect
@@ -32,7 +33,12 @@ import (
 //     due, and NextEffectAt tells when that is.
 type Effect struct {
 	ID     int64 // set by Commit
-	GameID int64 // set by Commit
+	GameID int64 // set by Commit; 0 for a tournament's effect
+	// TournamentID is set for an effect of a tournament's outbox (its
+	// card), written by the tournament's writes or by Commit's
+	// TournamentEffects; 0 for a game's. A tournament's outbox keeps the
+	// order and the queues of a game's.
+	TournamentID int64
 	// Queue is the game's queue the effect waits in: "" the game's main
 	// queue; "card" the edits of the game's scoreboard card in the
 	// channel.
@@ -76,11 +82,66 @@ type EffectState struct {
 // whose claim has run out and been taken over, or for an effect already done.
 var ErrLeaseLost = errors.New("the effect is no longer claimed by this owner")
 
-// insertEffects appends effects to game id's outbox, those of the main
-// queue claimed by owner for lease when owner is set, and returns them with
-// ID, GameID and CreatedAt. A queued effect replaces the pending ones of its
-// queue that nobody holds (see Effect).
-func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, effects []Effect, owner string, lease time.Duration) ([]Effect, error) {
+// stream is the outbox an effect is in: a game's (game set) or a
+// tournament's (tournament set), each with its main queue and its queues.
+type stream struct{ game, tournament int64 }
+
+// gameStream stands for any game's outbox where only the column matters.
+var gameStream = stream{game: -1}
+
+// sql returns query, written with %s for the outbox's column, for s's
+// column: game_id or tournament_id.
+func (s stream) sql(query string) string {
+	if s.tournament != 0 {
+		return fmt.Sprintf(query, "tournament_id")
+	}
+	return fmt.Sprintf(query, "game_id")
+}
+
+// id is the ID of the game or tournament whose outbox s is.
+func (s stream) id() int64 { return s.game + s.tournament }
+
+// ids are the values of the outbox's game_id and tournament_id columns.
+func (s stream) ids() (game, tournament any) {
+	if s.tournament != 0 {
+		return nil, s.tournament
+	}
+	return s.game, nil
+}
+
+// String names the outbox, for errors.
+func (s stream) String() string {
+	if s.tournament != 0 {
+		return fmt.Sprintf("tournament %d", s.tournament)
+	}
+	return fmt.Sprintf("game %d", s.game)
+}
+
+// The queries of one outbox, with %s for its column (see stream.sql).
+// Only what nobody holds is superseded (a claim that ran out is still
+// someone's delivery, maybe under way): the queue stays in order.
+const (
+	olderPendingQuery = `SELECT count(*) FROM outbox WHERE %s = ? AND queue = '' AND done_at IS NULL AND id < ?`
+	supersedeQuery    = `UPDATE outbox SET done_at = ?1, result = ?2
+		WHERE %s = ?3 AND queue = ?4 AND done_at IS NULL AND lease_until IS NULL
+		RETURNING next_at`
+	lastClaimQuery = `SELECT max(claimed_at) FROM outbox WHERE %s = ? AND queue = ? AND queue <> ''`
+)
+
+// outboxStmt returns a statement of s's outbox: for a game's the one
+// prepared (stmt), for a tournament's query prepared in the transaction.
+func (tx wtx) outboxStmt(ctx context.Context, s stream, stmt *sql.Stmt, query string) (*sql.Stmt, error) {
+	if s.tournament == 0 {
+		return tx.stmt(ctx, stmt), nil
+	}
+	return tx.PrepareContext(ctx, s.sql(query))
+}
+
+// insertEffects appends effects to the outbox s, those of the main queue
+// claimed by owner for lease when owner is set, and returns them with ID,
+// GameID or TournamentID and CreatedAt. A queued effect replaces the
+// pending ones of its queue that nobody holds (see Effect).
+func insertEffects(ctx context.Context, tx wtx, s stream, now time.Time, effects []Effect, owner string, lease time.Duration) ([]Effect, error) {
 	if len(effects) == 0 {
 		return nil, nil
 	}
@@ -100,17 +161,18 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 		next, by, held := now, owner, until
 		if e.Queue != "" {
 			var err error
-			if next, err = queueNext(ctx, tx, gameID, e.Queue, now); err != nil {
+			if next, err = queueNext(ctx, tx, s, e.Queue, now); err != nil {
 				return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
 			}
 			by, held = "", nil
 		}
+		game, tournament := s.ids()
 		err := insert.QueryRowContext(ctx,
-			gameID, e.Queue, e.Kind, e.Payload, now.UnixMilli(), next.UnixMilli(), by, held).Scan(&e.ID)
+			game, tournament, e.Queue, e.Kind, e.Payload, now.UnixMilli(), next.UnixMilli(), by, held).Scan(&e.ID)
 		if err != nil {
 			return nil, fmt.Errorf("effect %d (%s): %w", i, e.Kind, err)
 		}
-		e.GameID, e.CreatedAt, e.Attempts = gameID, now, 0
+		e.GameID, e.TournamentID, e.CreatedAt, e.Attempts = s.game, s.tournament, now, 0
 		if held != nil {
 			e.LeaseUntil = now.Add(lease)
 		}
@@ -119,14 +181,18 @@ func insertEffects(ctx context.Context, tx wtx, gameID int64, now time.Time, eff
 	return out, nil
 }
 
-// queueNext supersedes the pending effects of game gameID's queue that
+// queueNext supersedes the pending effects of the outbox s's queue that
 // nobody holds and returns when the queue's new effect may be claimed: now,
 // or QueueGap after the queue's last claim, or when the effect it replaces
 // was to be tried again (it waits out Discord's refusal as that one would
 // have), whichever is latest.
-func queueNext(ctx context.Context, tx wtx, gameID int64, queue string, now time.Time) (time.Time, error) {
+func queueNext(ctx context.Context, tx wtx, s stream, queue string, now time.Time) (time.Time, error) {
 	next := now.UnixMilli()
-	rows, err := tx.stmt(ctx, tx.st.supersede).QueryContext(ctx, now.UnixMilli(), Superseded, gameID, queue)
+	supersede, err := tx.outboxStmt(ctx, s, tx.st.supersede, supersedeQuery)
+	if err != nil {
+		return time.Time{}, err
+	}
+	rows, err := supersede.QueryContext(ctx, now.UnixMilli(), Superseded, s.id(), queue)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -148,7 +214,11 @@ func queueNext(ctx context.Context, tx wtx, gameID int64, queue string, now time
 	// does not move this effect's time: it waits for that one anyway, in
 	// order, but may follow it sooner than the gap.)
 	var last sql.NullInt64
-	if err := tx.stmt(ctx, tx.st.lastClaim).QueryRowContext(ctx, gameID, queue).Scan(&last); err != nil {
+	lastClaim, err := tx.outboxStmt(ctx, s, tx.st.lastClaim, lastClaimQuery)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if err := lastClaim.QueryRowContext(ctx, s.id(), queue).Scan(&last); err != nil {
 		return time.Time{}, err
 	}
 	if last.Valid {
@@ -157,22 +227,33 @@ func queueNext(ctx context.Context, tx wtx, gameID int64, queue string, now time
 	return time.UnixMilli(next).UTC(), nil
 }
 
-// firstInQueue reports whether no effect of game gameID's main queue older
-// than id is pending: the main effects from id on are the head of the
-// game's queue.
-func firstInQueue(ctx context.Context, tx wtx, gameID, id int64) (bool, error) {
+// firstInQueue reports whether no effect of the outbox s's main queue
+// older than id is pending: the main effects from id on are the head of
+// the queue.
+func firstInQueue(ctx context.Context, tx wtx, s stream, id int64) (bool, error) {
+	olderPending, err := tx.outboxStmt(ctx, s, tx.st.olderPending, olderPendingQuery)
+	if err != nil {
+		return false, err
+	}
 	var older int
-	err := tx.stmt(ctx, tx.st.olderPending).QueryRowContext(ctx, gameID, id).Scan(&older)
+	err = olderPending.QueryRowContext(ctx, s.id(), id).Scan(&older)
 	return older == 0, err
 }
 
 // claimable is the condition on an outbox row o (pending) that it heads its
-// queue: the oldest pending effect of its game's main queue, or of its own
-// queue with no older effect of the game's main queue pending.
-const claimable = `o.id = (SELECT min(p.id) FROM outbox AS p
-		WHERE p.game_id = o.game_id AND p.queue = o.queue AND p.done_at IS NULL)
+// queue: the oldest pending effect of its game's (or tournament's) main
+// queue, or of its own queue with no older effect of the main queue
+// pending. A row is a game's or a tournament's: the game's subqueries find
+// nothing for a tournament's row (its game_id is NULL), and the
+// tournament's are not run for a game's (coalesce stops at the first).
+const claimable = `o.id = coalesce((SELECT min(p.id) FROM outbox AS p
+			WHERE p.game_id = o.game_id AND p.queue = o.queue AND p.done_at IS NULL),
+		(SELECT min(p.id) FROM outbox AS p
+			WHERE p.tournament_id = o.tournament_id AND p.queue = o.queue AND p.done_at IS NULL))
 	AND (o.queue = '' OR NOT EXISTS (SELECT 1 FROM outbox AS m
-		WHERE m.game_id = o.game_id AND m.queue = '' AND m.done_at IS NULL AND m.id < o.id))`
+			WHERE m.game_id = o.game_id AND m.queue = '' AND m.done_at IS NULL AND m.id < o.id)
+		AND NOT EXISTS (SELECT 1 FROM outbox AS m
+			WHERE m.tournament_id = o.tournament_id AND m.queue = '' AND m.done_at IS NULL AND m.id < o.id))`
 
 // ClaimEffects claims for owner, for lease, up to limit effects that are
 // due: each the head of its game's main queue or of one of its game's
@@ -238,7 +319,7 @@ func (db *DB) ClaimedEffects(ctx context.Context, owner string, gameID int64) ([
 		var e Effect
 		var created, until int64
 		var mine bool
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created, &mine, &until); err != nil {
+		if err := rows.Scan(&e.ID, &e.GameID, &e.TournamentID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created, &mine, &until); err != nil {
 			return nil, fmt.Errorf("store: claimed effects: %w", err)
 		}
 		if !mine {
@@ -288,8 +369,9 @@ func (db *DB) Outdated(ctx context.Context, e Effect) (bool, error) {
 	}
 	defer tx.Rollback()
 	var id int64
-	err = tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE game_id = ? AND queue = ? AND id > ? AND done_at IS NULL LIMIT 1`,
-		e.GameID, e.Queue, e.ID).Scan(&id)
+	s := stream{game: e.GameID, tournament: e.TournamentID}
+	err = tx.QueryRowContext(ctx, s.sql(`SELECT id FROM outbox WHERE %s = ? AND queue = ? AND id > ? AND done_at IS NULL LIMIT 1`),
+		s.id(), e.Queue, e.ID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, tx.Commit()
 	}
@@ -300,13 +382,13 @@ func (db *DB) Outdated(ctx context.Context, e Effect) (bool, error) {
 }
 
 // effectColumns are the columns of an Effect, as scanEffect reads them.
-const effectColumns = `id, game_id, queue, kind, payload, attempts, created_at`
+const effectColumns = `id, coalesce(game_id, 0), coalesce(tournament_id, 0), queue, kind, payload, attempts, created_at`
 
 // scanEffect reads an effect's row: effectColumns.
 func scanEffect(rows *sql.Rows) (Effect, error) {
 	var e Effect
 	var created int64
-	if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
+	if err := rows.Scan(&e.ID, &e.GameID, &e.TournamentID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created); err != nil {
 		return e, err
 	}
 	e.CreatedAt = time.UnixMilli(created).UTC()
@@ -319,9 +401,9 @@ func sortEffects(effects []Effect) {
 }
 
 // EffectDone records that owner delivered effect id: result is what Discord
-// answered; rec, when not nil, stores the new message's ID on the game
-// (without changing the game's version, so that no action in flight
-// conflicts with it). ErrLeaseLost when owner's claim ran out and someone
+// answered; rec, when not nil, stores the new message's ID on the game, or
+// on the tournament for a tournament's effect (without changing its
+// version, so that no action in flight conflicts with it). ErrLeaseLost when owner's claim ran out and someone
 // else took the effect, or it is done already.
 func (db *DB) EffectDone(ctx context.Context, owner string, id int64, result string, rec *malefiz.MessageRecord) error {
 	return db.finishEffect(ctx, owner, id, false, result, rec)
@@ -362,17 +444,22 @@ func (db *DB) RecordDeliveries(ctx context.Context, owner string, deliveries []D
 	defer tx.Rollback()
 	done := tx.stmt(ctx, tx.st.effectDone)
 	for _, d := range deliveries {
-		var gameID int64
-		err = done.QueryRowContext(ctx, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID)
+		var gameID, tournamentID int64
+		err = done.QueryRowContext(ctx, now.UnixMilli(), d.Failed, d.Result, d.ID, owner).Scan(&gameID, &tournamentID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: effect %d: %w", d.ID, ErrLeaseLost)
 		} else if err != nil {
 			return fmt.Errorf("store: effect %d: %w", d.ID, err)
 		}
-		if d.Record != nil {
-			if err := setMessageID(ctx, tx, gameID, d.Record.Role, d.Record.MessageID); err != nil {
-				return fmt.Errorf("store: effect %d: %w", d.ID, err)
-			}
+		switch {
+		case d.Record == nil:
+		case tournamentID != 0:
+			err = setTournamentMessageID(ctx, tx, tournamentID, d.Record.Role, d.Record.MessageID) // tournament.go
+		default:
+			err = setMessageID(ctx, tx, gameID, d.Record.Role, d.Record.MessageID)
+		}
+		if err != nil {
+			return fmt.Errorf("store: effect %d: %w", d.ID, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -419,8 +506,8 @@ func (db *DB) RenewClaims(ctx context.Context, owner string, ids []int64, lease 
 
 // RetryEffect records a failed attempt of effect id and puts it back for
 // another try after wait; owner's claims on the later effects of its game
-// and queue are released too, since they wait for this one (those of the
-// game's other queues do not).
+// (or tournament) and queue are released too, since they wait for this one
+// (those of the other queues do not).
 func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error {
 	at := db.now().Add(wait)
 	tx, err := db.beginWrite(ctx)
@@ -429,12 +516,13 @@ func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time
 	}
 	defer tx.Rollback()
 
-	var gameID int64
+	var s stream
 	var queue string
 	err = tx.QueryRowContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_at = ?, result = ?,
 			lease_owner = '', lease_until = NULL
 		WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-		RETURNING game_id, queue`, at.UnixMilli(), reason, id, owner).Scan(&gameID, &queue)
+		RETURNING coalesce(game_id, 0), coalesce(tournament_id, 0), queue`,
+		at.UnixMilli(), reason, id, owner).Scan(&s.game, &s.tournament, &queue)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("store: retry effect %d: %w", id, ErrLeaseLost)
 	} else if err != nil {
@@ -444,8 +532,8 @@ func (db *DB) RetryEffect(ctx context.Context, owner string, id int64, wait time
 	// owner still holds were delivered in the same pass and are being
 	// recorded by owner (releasing them would lose that record and send
 	// them again).
-	if _, err := tx.ExecContext(ctx, `UPDATE outbox SET lease_owner = '', lease_until = NULL
-		WHERE game_id = ? AND queue = ? AND id > ? AND done_at IS NULL AND lease_owner = ?`, gameID, queue, id, owner); err != nil {
+	if _, err := tx.ExecContext(ctx, s.sql(`UPDATE outbox SET lease_owner = '', lease_until = NULL
+		WHERE %s = ? AND queue = ? AND id > ? AND done_at IS NULL AND lease_owner = ?`), s.id(), queue, id, owner); err != nil {
 		return fmt.Errorf("store: retry effect %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -550,31 +638,41 @@ func (db *DB) PendingEffects(ctx context.Context) (int, error) {
 
 // Effects returns a game's outbox, oldest first, delivered ones included.
 func (db *DB) Effects(ctx context.Context, gameID int64) ([]EffectState, error) {
+	return db.effects(ctx, stream{game: gameID})
+}
+
+// TournamentEffects returns a tournament's outbox, oldest first, delivered
+// ones included.
+func (db *DB) TournamentEffects(ctx context.Context, tournamentID int64) ([]EffectState, error) {
+	return db.effects(ctx, stream{tournament: tournamentID})
+}
+
+func (db *DB) effects(ctx context.Context, s stream) ([]EffectState, error) {
 	tx, err := db.beginRead(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
+		return nil, fmt.Errorf("store: effects of %v: %w", s, err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+effectColumns+`,
+	rows, err := tx.QueryContext(ctx, s.sql(`SELECT `+effectColumns+`,
 			done_at IS NOT NULL, failed, result, next_at
-		FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
+		FROM outbox WHERE %s = ? ORDER BY id`), s.id())
 	if err != nil {
-		return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
+		return nil, fmt.Errorf("store: effects of %v: %w", s, err)
 	}
 	defer rows.Close()
 	var out []EffectState
 	for rows.Next() {
 		var e EffectState
 		var created, next int64
-		if err := rows.Scan(&e.ID, &e.GameID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created,
+		if err := rows.Scan(&e.ID, &e.GameID, &e.TournamentID, &e.Queue, &e.Kind, &e.Payload, &e.Attempts, &created,
 			&e.Done, &e.Failed, &e.Result, &next); err != nil {
-			return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
+			return nil, fmt.Errorf("store: effects of %v: %w", s, err)
 		}
 		e.CreatedAt, e.NextAt = time.UnixMilli(created).UTC(), time.UnixMilli(next).UTC()
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: effects of game %d: %w", gameID, err)
+		return nil, fmt.Errorf("store: effects of %v: %w", s, err)
 	}
 	return out, tx.Commit()
 }

@@ -57,6 +57,15 @@ func TestQueryPlansPostgres(t *testing.T) {
 			[]any{1, 2}, "outbox_pending"},
 		{"a queue's last claim", `SELECT max(claimed_at) FROM outbox WHERE game_id = ? AND queue = ? AND queue <> ''`,
 			[]any{1, "card"}, "outbox_queue_claims"},
+		{"head of a tournament's main queue", `SELECT min(id) FROM outbox WHERE tournament_id = ? AND queue = ? AND done_at IS NULL`,
+			[]any{1, ""}, "outbox_tournament_pending"},
+		{"a tournament queue's last claim", `SELECT max(claimed_at) FROM outbox WHERE tournament_id = ? AND queue = ? AND queue <> ''`,
+			[]any{1, "card"}, "outbox_tournament_claims"},
+		{"due tournaments", `SELECT id FROM tournaments WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at, id LIMIT ?`,
+			[]any{0, 10}, "tournaments_wake"},
+		{"open tournaments", `SELECT id FROM tournaments
+				WHERE guild_id = ? AND status IN ('signup', 'running', 'paused') AND (channel_id = ? OR ? = '') ORDER BY id`,
+			[]any{"g", "c", "c"}, "tournaments_open"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, err := conn.QueryContext(t.Context(), `EXPLAIN `+db.d.sql(tc.query), tc.args...)

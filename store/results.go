@@ -59,6 +59,21 @@ func checkResults(results []malefiz.Result) error {
 	if winners != 1 {
 		return fmt.Errorf("%d winners, want 1", winners)
 	}
+	// Places are all recorded or none: then 1, 2, … once each, the
+	// winner 1.
+	places := map[int]bool{}
+	for _, r := range results {
+		switch {
+		case r.Place == 0 && len(places) == 0:
+			continue
+		case r.Place < 1 || r.Place > len(results) || places[r.Place] || r.Won != (r.Place == 1):
+			return fmt.Errorf("place %d of %s: want each of 1 to %d once, the winner 1", r.Place, r.Color, len(results))
+		}
+		places[r.Place] = true
+	}
+	if len(places) != 0 && len(places) != len(results) {
+		return fmt.Errorf("places for %d of %d results", len(places), len(results))
+	}
 	return nil
 }
 
@@ -92,11 +107,11 @@ func recordResults(ctx context.Context, tx dtx, gameID int64, guild string, now 
 		r.FinishedAt, r.RatingBefore, r.RatingAfter = now, before[i], after[r.Player]
 		if _, err := tx.ExecContext(ctx, `INSERT INTO results (game_id, color, guild_id, player, name,
 				is_computer, won, forfeit, captures, captured, barricades, turns, game_turns,
-				finished_at, rating_before, rating_after)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				finished_at, rating_before, rating_after, place)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			gameID, r.Color, guild, r.Player, r.Name, r.Computer, r.Won, r.Forfeit,
 			r.Captures, r.Captured, r.Barricades, r.Turns, r.GameTurns,
-			now.UnixMilli(), r.RatingBefore, r.RatingAfter); err != nil {
+			now.UnixMilli(), r.RatingBefore, r.RatingAfter, r.Place); err != nil {
 			return nil, fmt.Errorf("result %s: %w", r.Color, err)
 		}
 

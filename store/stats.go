@@ -222,22 +222,34 @@ func gameResults(ctx context.Context, tx dtx, gameIDs []int64) (map[int64][]male
 	for i, id := range gameIDs {
 		args[i] = id
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT r.game_id, r.player, r.name, r.is_computer, r.color, r.won,
-			r.forfeit, r.captures, r.captured, r.barricades, r.turns, r.game_turns, r.finished_at,
-			r.rating_before, r.rating_after
+	return scanResults(tx.QueryContext(ctx, `SELECT `+resultColumns+`
 		FROM results AS r LEFT JOIN seats AS s ON s.game_id = r.game_id AND s.color = r.color
 		WHERE r.game_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+`)
-		ORDER BY r.game_id, s.seat IS NOT NULL, s.seat, r.color`, args...)
+		ORDER BY r.game_id, s.seat IS NOT NULL, s.seat, r.color`, args...))
+}
+
+// resultColumns are the columns of a result r with its seat s (LEFT JOIN
+// seats AS s), as scanResults reads them: the seat says whether its
+// player left.
+const resultColumns = `r.game_id, r.player, r.name, r.is_computer, r.color, r.won,
+	r.forfeit, r.captures, r.captured, r.barricades, r.turns, r.game_turns, r.finished_at,
+	r.rating_before, r.rating_after, r.place,
+	coalesce(s.has_left OR (s.user_id <> '' AND s.computer <> ''), false)`
+
+// scanResults reads the rows of resultColumns into each game's results, in
+// the rows' order.
+func scanResults(rows *sql.Rows, err error) (map[int64][]malefiz.Result, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	results := map[int64][]malefiz.Result{}
 	for rows.Next() {
 		var r malefiz.Result
 		var id, at int64
 		if err := rows.Scan(&id, &r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit,
 			&r.Captures, &r.Captured, &r.Barricades, &r.Turns, &r.GameTurns, &at,
-			&r.RatingBefore, &r.RatingAfter); err != nil {
+			&r.RatingBefore, &r.RatingAfter, &r.Place, &r.Left); err != nil {
 			return nil, err
 		}
 		r.FinishedAt = time.UnixMilli(at).UTC()
@@ -255,26 +267,11 @@ func (db *DB) GameResults(ctx context.Context, gameID int64) ([]malefiz.Result, 
 		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT player, name, is_computer, color, won, forfeit, captures, captured,
-			barricades, turns, game_turns, finished_at, rating_before, rating_after
-		FROM results WHERE game_id = ?`, gameID)
+	results, err := scanResults(tx.QueryContext(ctx, `SELECT `+resultColumns+`
+		FROM results AS r LEFT JOIN seats AS s ON s.game_id = r.game_id AND s.color = r.color
+		WHERE r.game_id = ? ORDER BY r.color`, gameID))
 	if err != nil {
 		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
 	}
-	defer rows.Close()
-	var out []malefiz.Result
-	for rows.Next() {
-		var r malefiz.Result
-		var finished int64
-		if err := rows.Scan(&r.Player, &r.Name, &r.Computer, &r.Color, &r.Won, &r.Forfeit, &r.Captures, &r.Captured,
-			&r.Barricades, &r.Turns, &r.GameTurns, &finished, &r.RatingBefore, &r.RatingAfter); err != nil {
-			return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
-		}
-		r.FinishedAt = time.UnixMilli(finished).UTC()
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: results of game %d: %w", gameID, err)
-	}
-	return out, tx.Commit()
+	return results[gameID], tx.Commit()
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -127,5 +128,62 @@ func TestHostedLobbies(t *testing.T) {
 			require.NoError(t, err, c.name)
 			assert.Equal(t, c.want, got, c.name)
 		}
+	})
+}
+
+// FinishedGames lists a channel's finished games, the last finished
+// first, those of its threads included, none of another channel or still
+// open; a thread's lists its own game.
+func TestFinishedGamesOfAChannel(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+		db, c := openTest(t, b)
+		results := []malefiz.Result{
+			{Player: "u1", Name: "Anna", Color: "red", Won: true, Turns: 10, GameTurns: 20},
+			{Player: "ai:easy", Name: "Computer", Computer: true, Color: "green", Turns: 10, GameTurns: 20},
+		}
+		finish := func(channel, thread string) *malefiz.Game {
+			t.Helper()
+			g := newGame(channel)
+			g.Threaded = true
+			require.NoError(t, db.CreateGame(ctxT(t), g))
+			if thread != "" {
+				require.NoError(t, db.SetMessageID(ctxT(t), g.ID, malefiz.RoleThread, thread))
+				g.ThreadID = thread
+			}
+			g.Status = malefiz.StatusFinished
+			require.NoError(t, db.FinishGame(ctxT(t), g, results))
+			c.Advance(time.Minute)
+			return g
+		}
+		first := finish("chan", "777")
+		other := finish("elsewhere", "")
+		second := finish("chan", "")
+		open := newGame("chan")
+		open.Threaded = true
+		require.NoError(t, db.CreateGame(ctxT(t), open))
+
+		ids := func(games []*malefiz.Game) []int64 {
+			var out []int64
+			for _, g := range games {
+				out = append(out, g.ID)
+			}
+			return out
+		}
+		got, err := db.FinishedGames(ctxT(t), first.GuildID, "chan", 10)
+		require.NoError(t, err)
+		assert.Equal(t, []int64{second.ID, first.ID}, ids(got), "the last finished first")
+		require.Len(t, got[1].Seats, 2, "with their seats")
+		got, err = db.FinishedGames(ctxT(t), first.GuildID, "chan", 1)
+		require.NoError(t, err)
+		assert.Equal(t, []int64{second.ID}, ids(got), "at most limit")
+		got, err = db.FinishedGames(ctxT(t), first.GuildID, "777", 10)
+		require.NoError(t, err)
+		assert.Equal(t, []int64{first.ID}, ids(got), "the thread's own")
+		got, err = db.FinishedGames(ctxT(t), "another guild", "elsewhere", 10)
+		require.NoError(t, err)
+		assert.Empty(t, got, "another guild's channel")
+		got, err = db.FinishedGames(ctxT(t), first.GuildID, "elsewhere", 10)
+		require.NoError(t, err)
+		assert.Equal(t, []int64{other.ID}, ids(got))
 	})
 }

@@ -72,29 +72,26 @@ func prepareWrites(ctx context.Context, w *sql.DB, d *dialect) (*writeStmts, err
 				WHEN ?15 THEN status IN ('lobby', 'running') AND ?1 = 'finished'
 				ELSE status = ?1 OR (status IN ('lobby', 'running') AND ?1 IN ('lobby', 'running', 'cancelled'))
 			END
-			RETURNING version, last_seq`},
+			RETURNING version, last_seq, coalesce(tournament_id, 0)`},
 		{&st.gameSeats, seatsQuery},
 		{&st.deleteSeats, `DELETE FROM seats WHERE game_id = ?`},
 		{&st.insertSeat, `INSERT INTO seats (game_id, seat, color, user_id, name, computer, timeouts, has_left, acted_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertEvent, `INSERT INTO events (game_id, seq, at, kind, user_id, color, data)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insertEffect, `INSERT INTO outbox (game_id, queue, kind, payload, created_at, next_at,
+		{&st.insertEffect, `INSERT INTO outbox (game_id, tournament_id, queue, kind, payload, created_at, next_at,
 				lease_owner, lease_until)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING id`},
-		{&st.olderPending, `SELECT count(*) FROM outbox WHERE game_id = ? AND queue = '' AND done_at IS NULL AND id < ?`},
-		// Only what nobody holds is replaced (a claim that ran out is
-		// still someone's delivery, maybe under way): the queue stays in
-		// order.
-		{&st.supersede, `UPDATE outbox SET done_at = ?1, result = ?2
-			WHERE game_id = ?3 AND queue = ?4 AND done_at IS NULL AND lease_until IS NULL
-			RETURNING next_at`},
-		{&st.lastClaim, `SELECT max(claimed_at) FROM outbox WHERE game_id = ? AND queue = ? AND queue <> ''`},
+		// The statements of one outbox (see stream) are written for a
+		// game's and prepared so; a tournament's runs their text.
+		{&st.olderPending, gameStream.sql(olderPendingQuery)},
+		{&st.supersede, gameStream.sql(supersedeQuery)},
+		{&st.lastClaim, gameStream.sql(lastClaimQuery)},
 		{&st.effectDone, `UPDATE outbox SET done_at = ?, failed = ?, result = ?, lease_until = NULL,
 				attempts = attempts + 1
 			WHERE id = ? AND done_at IS NULL AND lease_owner = ?
-			RETURNING game_id`},
+			RETURNING coalesce(game_id, 0), coalesce(tournament_id, 0)`},
 	} {
 		var err error
 		if *p.s, err = w.PrepareContext(ctx, d.sql(p.query)); err != nil {

@@ -19,11 +19,19 @@ var (
 		Run:      selfplayCommand}
 	// Train trains the win-chance estimator.
 	Train = subcommand.Command{Summary: "train the win-chance estimator on self-play games and measure it",
-		Synopsis: "malefiz train [-games N] [-seed S] [-levels L,L,...] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-resamples N] [-chances-only] [-embedded] [-q]", Run: trainCommand}
+		Synopsis: "malefiz train [-games N] [-seed S] [-levels L,L,...] [-unusual N] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-resamples N] [-chances-only] [-embedded] [-q]", Run: trainCommand}
 	// TDTrain learns master's evaluation.
 	TDTrain = subcommand.Command{Summary: "learn master's evaluation by temporal-difference learning over self-play games",
 		Synopsis: "malefiz tdtrain [-games N] [-seed S] [-alpha A] [-lambda L] [-players N,N,...] [-checkpoint FILE] [-every N] [-snapshots DIR] [-measure N] [-out FILE]",
 		Run:      tdtrainCommand}
+	// Chances prints each seat's chance to win from a position, as the
+	// card shows it and as the coach's search finds it.
+	Chances = subcommand.Command{Summary: "print each seat's chance to win from a position, as the turn card shows it and as the coach's search finds it",
+		Synopsis: "malefiz chances [-json] [-six-again] [-safe-row-2] POSITION", Run: chancesCommand}
+	// Heldout generates the held-out positions of the win-chance estimator.
+	Heldout = subcommand.Command{Summary: "generate the held-out positions of the win-chance estimator with their rollout truth",
+		Synopsis: "malefiz heldout [-seed S] [-n N] [-rollouts N] [-policy P] [-o FILE] [-check LEVEL] [-check-positions N] [-check-rollouts N] [-q] [-from FILE]",
+		Run:      heldoutCommand}
 	// Backup copies the live database into a SQLite file.
 	Backup = subcommand.Command{Summary: "copy the live database safely into a SQLite file",
 		Synopsis: "malefiz backup -o FILE [-db FILE|URL] [-config FILE]", Run: backupCommand}

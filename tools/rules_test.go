@@ -10,7 +10,7 @@ import (
 
 // commands are the tools by their subcommand names.
 var commands = map[string]subcommand.Command{"moves": Moves, "perft": Perft, "render": Render, "selfplay": Selfplay,
-	"train": Train, "tdtrain": TDTrain, "backup": Backup, "migrate-to": MigrateTo, "replay": Replay, "analyse": Analyse}
+	"train": Train, "tdtrain": TDTrain, "chances": Chances, "heldout": Heldout, "backup": Backup, "migrate-to": MigrateTo, "replay": Replay, "analyse": Analyse}
 
 // runCLI runs a tool as the malefiz command does: its name, then its flags.
 func runCLI(args ...string) (code int, stdout, stderr string) {

@@ -30,6 +30,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	levelsFlag := fs.String("levels", "greedy,easy,normal,hard", "the levels the self-play games seat at random")
 	calLevelsFlag := fs.String("calibrate-levels", "greedy,easy,normal", "the levels of the calibration games (hard plays slowly: 2,000 games with it take hours)")
 	resamples := fs.Int("resamples", 1000, "bootstrap resamples of whole games for the intervals of the calibration tables")
+	unusual := fs.Int("unusual", 6000, "games played out from unusual positions made of the training games (lone runners, pawns at home, walls, races: ai.UnusualGame), added to the training (0: none)")
 	chancesOnly := fs.Bool("chances-only", false, "refit the win-chance estimator only, keeping the play model (expert's evaluation) built in")
 	embedded := fs.Bool("embedded", false, "also measure the model built into this binary (ai.WinChances), to compare a retrained one with it")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
@@ -39,8 +40,8 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return subcommand.Fail(stderr, "train: unexpected argument %q", fs.Arg(0))
 	}
-	if *games < 1 || *calGames < 0 {
-		return subcommand.Fail(stderr, "train: -games must be at least 1 and -calibrate at least 0")
+	if *games < 1 || *calGames < 0 || *unusual < 0 {
+		return subcommand.Fail(stderr, "train: -games must be at least 1, -calibrate and -unusual at least 0")
 	}
 	pool, err := parseLevels(*levelsFlag)
 	if err != nil {
@@ -58,8 +59,12 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return subcommand.Fail(stderr, "train: %v", err)
 	}
-	models, info := ai.Fit(train)
-	info.Seed = *seed
+	extra, err := unusualGames(train, *seed, *unusual, progressOut)
+	if err != nil {
+		return subcommand.Fail(stderr, "train: %v", err)
+	}
+	models, info := ai.FitWith(train, extra)
+	info.Seed, info.Games, info.Unusual = *seed, len(train), len(extra)
 	for _, l := range pool {
 		info.Levels = append(info.Levels, string(l))
 	}
@@ -79,9 +84,9 @@ func trainCommand(args []string, stdout, stderr io.Writer) int {
 		return subcommand.Fail(stderr, "train: %v", err)
 	}
 	if *chancesOnly {
-		fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (the play model kept as built in)\n", info.Games, info.Seed, info.Positions, info.LogLoss)
+		fmt.Fprintf(stdout, "trained on %d games (seed %d) and %d unusual ones, %d positions: log loss %.4f (the play model kept as built in)\n", info.Games, info.Seed, info.Unusual, info.Positions, info.LogLoss)
 	} else {
-		fmt.Fprintf(stdout, "trained on %d games (seed %d), %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Positions, info.LogLoss, info.PlayLogLoss)
+		fmt.Fprintf(stdout, "trained on %d games (seed %d) and %d unusual ones, %d positions: log loss %.4f (play model %.4f)\n", info.Games, info.Seed, info.Unusual, info.Positions, info.LogLoss, info.PlayLogLoss)
 	}
 	if *out != "" {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
@@ -268,6 +273,44 @@ func mixedChunk(seed uint64, lo, hi int, pool []ai.Level, cache string, bar *pro
 		}
 	}
 	return games, nil
+}
+
+// unusualGames returns the games played out from unusual positions made
+// of train, the series of seed (ai.UnusualGame 0 to n-1), on every CPU,
+// in order; the games that could not be made unusual are left out.
+func unusualGames(train []ai.GameRecord, seed uint64, n int, progressOut io.Writer) ([]ai.GameRecord, error) {
+	games := make([]ai.GameRecord, n)
+	oks := make([]bool, n)
+	errs := make([]error, n)
+	bar := startProgress(progressOut, "unusual games", n)
+	defer bar.Stop()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				games[j], oks[j], errs[j] = ai.UnusualGame(train, seed, j)
+				bar.Add(1)
+			}
+		}()
+	}
+	for j := range n {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	var out []ai.GameRecord
+	for j := range n {
+		if errs[j] != nil {
+			return nil, errs[j]
+		}
+		if oks[j] {
+			out = append(out, games[j])
+		}
+	}
+	return out, nil
 }
 
 // parseLevels reads a comma-separated list of levels.

@@ -22,6 +22,17 @@ function format(text, ...args) {
   return text.replace(/%[sd]/g, () => String(args[i++]));
 }
 
+// counted formats the counted text name with args, in the plural form
+// that n takes in the page's language, as the bot's catalog picks it: the
+// language's CLDR rules, and none counted in the plural where the catalog
+// says so (zeroIsOther).
+function counted(name, n, ...args) {
+  const texts = state.texts;
+  let form = new Intl.PluralRules(texts.lang).select(n);
+  if (n === 0 && texts.zeroIsOther === "true") form = "other";
+  return format(texts[name + "." + form] || texts[name + ".other"] || texts[name], ...args);
+}
+
 // markdown turns the bot's **bold** into text nodes and <b>.
 function markdown(el, text) {
   el.replaceChildren();
@@ -254,7 +265,7 @@ function renderCells() {
     if (kind === "home") {
       const seat = (live.Seats || []).find((s) => s.Color === where);
       const home = !seat ? 0 : lobby ? L.Houses.find((h) => h.Color === where).Slots.length : seat.Home;
-      label = format(T.house, seatLabel(where), home);
+      label = counted("house", home, seatLabel(where), home);
       if (where === live.ToMove && o.origins.has("home")) { label += " · " + T.canMove; can = true; }
     } else {
       if (at.has(where)) label = format(T.squarePawn, where, seatLabel(at.get(where)));
@@ -391,13 +402,12 @@ function animate(g, a, x, y) {
     { duration: 450, easing: "cubic-bezier(.3,.7,.4,1)" });
 }
 
-// render draws the game as the server last pushed it.
-function render() {
-  const live = state.live, L = state.layout, T = state.texts;
-  if (!live) return;
+// drawPieces draws live's houses, barricades and pawns (sliding in those
+// of anims), a barricade lifted off the square its pawn took, and the
+// card of whose turn it is with the die, or of the winner.
+function drawPieces(live, anims) {
+  const L = state.layout;
   const houses = $("houses"), pieces = $("pieces"), marks = $("marks"), panel = $("panel");
-  const anims = state.anims;
-  state.anims = [];
   houses.replaceChildren(); pieces.replaceChildren(); marks.replaceChildren(); panel.replaceChildren();
   const seats = live.Seats || [];
   const inPlay = new Set(seats.map((s) => s.Color));
@@ -447,7 +457,18 @@ function render() {
     if (live.Winner) text(panel, "★", card.x + 2.9, card.y + 1.9, 1.0, L.Colors.cardEdge, "coord");
     else if (live.Roll) drawDie(panel, live.Roll, card.x + 2.9, card.y + 1.85, 1.2);
   }
+}
 
+// render draws the game as the server last pushed it (a review draws
+// its steps itself: review.js).
+function render() {
+  const live = state.live, T = state.texts;
+  if (!live || document.body.dataset.view === "review") return;
+  const marks = $("marks");
+  const anims = state.anims;
+  state.anims = [];
+  drawPieces(live, anims);
+  const seats = live.Seats || [];
   const you = live.YourTurn;
   const moves = live.Moves || [];
   if (you && live.Phase === "move") {
@@ -464,7 +485,8 @@ function render() {
         el("circle", { class: "halo", cx: s.X, cy: s.Y, r: 0.52 }, g);
         el("circle", { cx: s.X, cy: s.Y, r: 0.5, fill: "#0000" }, g);
       }
-      const name = from === "home" ? format(T.house, seatLabel(live.ToMove), (seats.find((s) => s.Color === live.ToMove) || { Home: 0 }).Home) : format(T.squarePawn, from, seatLabel(live.ToMove));
+      const home = (seats.find((s) => s.Color === live.ToMove) || { Home: 0 }).Home;
+      const name = from === "home" ? counted("house", home, seatLabel(live.ToMove), home) : format(T.squarePawn, from, seatLabel(live.ToMove));
       interactive(g, name + " · " + T.canMove, () => { state.selected = state.selected === from ? null : from; render(); });
     }
     const hint = state.hint && state.hint.Turn === live.Turn ? state.hint : null;
@@ -528,6 +550,7 @@ function renderBar() {
   if (live.YourTurn && live.Phase === "roll") actions.append(button("🎲 " + T.roll, "", () => send("roll", ""), "roll"));
   if (live.Hints) actions.append(button("💡 " + T.hint, "secondary", askHint, "hint"));
   if (live.YourTurn && live.Phase === "place") actions.append(button(T.back, "secondary", () => send("back", "")));
+  if (live.Status === "finished") actions.append(button("🎓 " + T.review, "", () => openReview(live.Game), "review"));
   $("legend").textContent = live.Legend || "";
   const hint = state.hint && state.hint.Turn === live.Turn && live.YourTurn ? state.hint.Text : "";
   markdown($("hint"), hint);
@@ -680,6 +703,9 @@ function listen(delay = 500) {
     state.lastPush = e.data;
     const live = JSON.parse(e.data);
     if (live.error) { note(live.error); return; } // refused: the socket closes
+    // A finished game opens as its review; one that ends while shown
+    // stays on its winner, Review in the bar.
+    if (!state.live && live.Status === "finished") { openReview(live.Game); return; }
     if (!state.live || live.Turn !== state.live.Turn || live.Phase !== state.live.Phase) state.selected = null;
     state.anims = changes(state.live, live);
     state.live = live;
@@ -719,10 +745,14 @@ async function main() {
   newLobbyForm().catch((e) => note(e.message));
   const id = Number(params.get("game") || 0);
   if (id) { openGame(id); return; }
-  const games = await api("GET", "api/games"); // the session's guild and channel
-  if (!games.length) { showNewForm(); return; }
-  openGame(games[0].ID);
-  if (games.length > 1) pickList(games);
+  // The session's guild and channel: its open games, then its finished
+  // ones (reviews). Opened in a finished game's thread, its review.
+  const games = await api("GET", "api/games");
+  const open = games.filter((g) => g.Status !== "finished"), here = games.find((g) => g.Here);
+  if (here && here.Status === "finished") openReview(here.ID);
+  else if (open.length) openGame(open[0].ID);
+  else showNewForm();
+  if (games.length > 1 || (games.length && !open.length && !here)) pickList(games);
 }
 
 // newLobbyForm builds the form of a new lobby from the options of
@@ -786,18 +816,26 @@ function showNewForm() {
 function openGame(id) {
   if (state.socket) { state.socket.onclose = null; state.socket.close(); }
   delete document.body.dataset.view;
-  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [], hint: null });
+  delete document.body.dataset.step;
+  clearTimeout(state.reviewTimer);
+  $("review").hidden = true;
+  $("said").setAttribute("aria-live", "polite");
+  $("marks").removeAttribute("aria-hidden");
+  Object.assign(state, { gameId: id, live: null, lastPush: "", selected: null, anims: [], hint: null, review: null });
   listen();
 }
 
 // pickList lists the channel's open games (the user's first) to switch
-// between them.
+// between them, then its finished games, each opened as its review.
 function pickList(games) {
   const ul = $("games");
   ul.replaceChildren();
   for (const g of games) {
     const li = document.createElement("li");
-    const b = button(`#${g.ID} · ${g.Seats.join(", ")}`, g.Yours ? "" : "secondary", () => openGame(g.ID), String(g.ID));
+    const done = g.Status === "finished";
+    const b = button(`${done ? "🎓 " : ""}#${g.ID} · ${g.Seats.join(", ")}`, g.Yours && !done ? "" : "secondary",
+      () => (done ? openReview(g.ID) : openGame(g.ID)), String(g.ID));
+    if (done) b.setAttribute("aria-label", `${state.texts.review}: #${g.ID} · ${g.Seats.join(", ")}`);
     li.append(b);
     ul.append(li);
   }

@@ -63,13 +63,27 @@ var pluralArg = map[Key]int{
 	CoachBlunders:      0,
 	CoachInaccuracies:  0,
 	CoachMistakes:      0,
-	ReviewMove:         2,
-	ReviewMoveBare:     2,
+	CoachNotGraded:     0,
+	ActivityHouse:      1,
 	ReviewSummary:      1,
 	StatsAccuracyValue: 1,
+	ReviewLost:         0, // the board's review (issue 42)
+	// The review a player learns from (issue 42).
+	ReviewLine:      2,
+	ReviewLinePlain: 2,
+	FaultBlocksOwn:  0,
+	FaultSlower:     0,
 	// The board in words (issue 39).
 	AltLeader: 0,
 	AltMore:   0,
+	// The rating chart's and the replay's alt text (issue 39).
+	AltRatingAll:      0,
+	AltRatingDown:     0,
+	AltRatingLast:     0,
+	AltRatingTrend:    0,
+	AltRatingUp:       0,
+	AltReplay:         1,
+	AltReplayCaptures: 0,
 }
 
 // zeroIsOther are the languages whose players count none in the plural
@@ -78,6 +92,11 @@ var pluralArg = map[Key]int{
 // Brazilian usage is "0 vitórias". French keeps CLDR's "0 heure", which is
 // French usage. README.md ("Counts") says why.
 var zeroIsOther = map[string]bool{"pt-BR": true}
+
+// ZeroIsOther reports whether lang counts none in the plural form against
+// CLDR's rules (see zeroIsOther): what a page choosing plural forms by
+// Intl.PluralRules must know too.
+func ZeroIsOther(lang string) bool { return zeroIsOther[lang] }
 
 // PluralArg returns the argument of key that picks its plural form, if it
 // has plural forms.

@@ -134,9 +134,9 @@ func TestTenthsFollowThePluralRulesForDecimals(t *testing.T) {
 		{"fr", 2.5, "te gêne toi-même : +2,5 tours jusqu'à l'arrivée"},
 		{"pt-BR", 1.5, "atrapalha você mesmo: +1,5 turno até a chegada"},
 		{"pt-BR", 2, "atrapalha você mesmo: +2,0 turnos até a chegada"},
-		{"de", 1, "steht dir selbst im Weg: +1,0 Züge bis zum Ziel für dich"},
+		{"de", 1, "steht dir selbst im Weg: für dich +1,0 Züge bis zum Ziel"},
 		{"pl", 1.5, "stoi na drodze także tobie: +1,5 tury do mety"},
-		{"es", 0.5, "te estorba a ti: +0,5 turnos más hasta la meta"},
+		{"es", 0.5, "te estorba a ti: +0,5 turnos hasta la meta"},
 	} {
 		t.Run(c.lang+" "+c.turns.operand(), func(t *testing.T) {
 			assert.Equal(t, c.want, Tr(c.lang, PlaceOwnCost, c.turns))

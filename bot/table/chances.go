@@ -125,7 +125,7 @@ func (t *Table) suggestions(lang string) []suggestion {
 	if !ok {
 		return nil
 	}
-	ps := ai.SuggestPlacements(t.State.Position(), t.Rules(), t.State.Rolled(), pending, t.State.PlacementSquares(), maxSuggestions)
+	ps := t.placements(pending)
 	out := make([]suggestion, 0, len(ps))
 	for _, p := range ps {
 		s := suggestion{Square: p.Square}
@@ -140,6 +140,28 @@ func (t *Table) suggestions(lang string) []suggestion {
 		out = append(out, s)
 	}
 	return out
+}
+
+// advice is the coach's squares for a taken barricade in one position,
+// kept so that every view of the position (the turn message, each
+// language, the board) asks the coach's search once.
+type advice struct {
+	pos     engine.Position
+	roll    int
+	pending engine.Move
+	squares []ai.Placement
+}
+
+// placements are the squares the coach suggests for the barricade pending
+// takes, in the position the game stands at (ai.SuggestPlacements).
+func (t *Table) placements(pending engine.Move) []ai.Placement {
+	pos, roll := t.State.Position(), t.State.Rolled()
+	if a := t.advised; a != nil && a.pos == pos && a.roll == roll && a.pending == pending {
+		return a.squares
+	}
+	ps := ai.SuggestPlacements(pos, t.Rules(), roll, pending, t.State.PlacementSquares(), maxSuggestions)
+	t.advised = &advice{pos: pos, roll: roll, pending: pending, squares: ps}
+	return ps
 }
 
 // plainLabel names a seat where Markdown is not read (a button's label):
@@ -230,12 +252,15 @@ func (t *Table) turningLines(lang string, a ai.Analysis) []string {
 		if why == "" && tp.Move.To == engine.Goal {
 			why = tr(lang, locales.TurnReachedGoal)
 		}
-		if why != "" {
-			what += " (" + why + ")"
-		}
 		split := tr(lang, locales.ChancesSplitBest, points(tp.Luck()))
 		if lost := points(tp.Choice()); lost != "0" && lost != "+0" {
 			split = tr(lang, locales.ChancesSplitLost, points(tp.Luck()), lost, moveLine(lang, tp.Best))
+			if tp.Why.Kind == ai.ReasonWaits {
+				why = "" // not "the roll allows nothing better" beside a better move
+			}
+		}
+		if why != "" {
+			what += " (" + why + ")"
 		}
 		lines = append(lines, tr(lang, locales.ChancesTurning, i+1, tp.Turn, t.seatLabel(t.SeatByColor(tp.Color)), tp.Roll,
 			what, Percent(lang, tp.Prior), Percent(lang, tp.After))+" · "+split)

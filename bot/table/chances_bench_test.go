@@ -25,13 +25,16 @@ func BenchmarkCardWithChances(b *testing.B) {
 }
 
 // BenchmarkPlacementView is the turn message that asks where a captured
-// barricade goes, its suggestions judged by ai.SuggestPlacements.
+// barricade goes, its suggestions judged by ai.SuggestPlacements: each
+// render the first of its position (the table keeps the squares for the
+// next view of the same position).
 func BenchmarkPlacementView(b *testing.B) {
 	tb := running(b, "players=rg turn=r r=e2 g=i7 x=a3,e3,i3,m3,q3,g7,k7,i9,i10,i11,i13", RollButton, dice(1))
 	turn := tb.State.TurnNumber()
 	require.NoError(b, tb.Turn(ann, CustomID{Action: ActRoll, Game: 7, Turn: turn}))
 	require.NoError(b, tb.Turn(ann, CustomID{Action: ActMove, Game: 7, Turn: turn, Arg: "e2-e3"}))
 	for b.Loop() {
+		tb.advised = nil
 		tb.TurnView(TurnOptions{})
 	}
 }
@@ -55,5 +58,19 @@ func BenchmarkConclude(b *testing.B) {
 		if _, err := tb.Conclude(log); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkReplayAlt is the alt text of /malefiz replay's animation for a
+// four-player game of many turns and captures: what it adds to the answer,
+// beside drawing the GIF (render's BenchmarkReplayGIF200).
+func BenchmarkReplayAlt(b *testing.B) {
+	names := []string{"Ann", "Ben", "Cleo", "Dan"}
+	tb, log := playedOutBy(b, fourComputers(func(i int) string { return names[i] }), []int{3, 5, 1, 6, 2, 4, 4, 2, 5, 3, 6, 1, 2})
+	g, err := Replay(tb.Game, log)
+	require.NoError(b, err)
+	b.Logf("%d turns, %d records", g.TurnNumber(), len(g.History()))
+	for b.Loop() {
+		ReplayAlt("en", tb.Game, g)
 	}
 }

@@ -244,3 +244,23 @@ func TestSuggestionsGiveDistinctReasons(t *testing.T) {
 	assert.Regexp(t, `^🟢 Ben \+\d+\.\d turns to the goal$`, tb.suggestions("en")[0].Reason)
 	assert.Regexp(t, `^🟢 Ben \+\d+,\d `, tb.suggestions("de")[0].Reason, "German writes a decimal comma")
 }
+
+// TestTurningPointNamesNoWaitBesideABetterMove: a turning point whose move
+// lost against a better one does not say the roll allowed nothing better;
+// one that was the best says it.
+func TestTurningPointNamesNoWaitBesideABetterMove(t *testing.T) {
+	tb := running(t, "start", RollButton, dice(1))
+	played, err := engine.ParseMove("d5-b3")
+	require.NoError(t, err)
+	better, err := engine.ParseMove("home-a2")
+	require.NoError(t, err)
+	waits := ai.Reason{Kind: ai.ReasonWaits}
+	lost := ai.TurningPoint{Turn: 7, Color: engine.Red, Move: played, Roll: 4, Best: better, Prior: 0.47, Before: 0.57, After: 0.42, Why: waits}
+	best := lost
+	best.Best, best.Before = played, best.After
+	lines := tb.turningLines("en", ai.Analysis{Turning: []ai.TurningPoint{lost, best}})
+	require.Len(t, lines, 2)
+	assert.NotContains(t, lines[0], tr("en", locales.ReasonWaits), lines[0])
+	assert.Contains(t, lines[0], "best: home→a2", lines[0])
+	assert.Contains(t, lines[1], tr("en", locales.ReasonWaits), lines[1])
+}

@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/malefiz-discord/malefiz"
@@ -16,9 +17,12 @@ import (
 // the move's commit; when the game is over and graded, the coach's verdict
 // follows the result (each human's accuracy, counts and luck, and who
 // asked for hints), and its Review button shows a player privately their
-// own worst moves, each with the better move and its reason. A server may
-// also let its players ask for a hint on their turn. What is shown is
-// decided here, from the grades; the adapter grades, stores and delivers.
+// own worst moves, each with what it did wrong and the best move with its
+// reason, and their luckiest and unluckiest rolls. A server may also let
+// its players ask for a hint on their turn: the coach's own best move, so
+// that the hint, the squares suggested for a barricade and the review
+// agree (issue 42). What is shown is decided here, from the grades; the
+// adapter grades, stores and delivers.
 
 // EventHint is a player's asking for a hint, in the game's log: the
 // verdict names who did.
@@ -128,10 +132,13 @@ func signedPoints(p float64) string {
 }
 
 // Review is a's private review of the game, replayed whole in t.State,
-// from its grades: their accuracy, their worst moves (each with the best
-// move for its roll and that move's reason) and the luck of their rolls.
-// A player who did not play, or a game whose grading is not final, is
-// refused.
+// from its grades: their accuracy; their worst moves, each teaching its own
+// lesson (see lesson), with what the move did wrong, how much it lost and
+// its class as the verdict counts it, and the best move for its roll with
+// that move's reason; the luckiest and the unluckiest of their rolls, each
+// with what it did (when it gave or took a point or more); and the luck of
+// all their rolls. A player who did not
+// play, or a game whose grading is not final, is refused.
 func (t *Table) Review(a Actor, grades []ai.Grade, final bool) error {
 	var seat *malefiz.Seat
 	for i := range t.Game.Seats {
@@ -150,36 +157,182 @@ func (t *Table) Review(a Actor, grades []ai.Grade, final bool) error {
 	s := ai.Summarise(grades, c)
 	lines := []string{"**" + tr(lang, locales.ReviewTitle, t.Game.ID) + "**",
 		tr(lang, locales.ReviewSummary, Percent(lang, s.Accuracy/100), s.Decisions)}
-	worst := ai.Worst(grades, c, reviewMoves)
-	if len(worst) == 0 {
-		lines = append(lines, tr(lang, locales.ReviewNone))
-	}
 	rolls := map[int]ai.Roll{}
 	for _, r := range ai.Rolls(t.State) {
 		rolls[r.Index] = r
 	}
-	for _, g := range worst {
-		lines = append(lines, t.reviewLine(lang, g, rolls[g.Index]))
+	taught := map[lesson]bool{}
+	shown := 0
+	for _, g := range ai.Worst(grades, c, len(grades)) {
+		if shown == reviewMoves {
+			break
+		}
+		r, ok := rolls[g.Index]
+		if !ok || g.Best == ai.NoMove {
+			continue
+		}
+		f := ai.FaultOf(r.Position, r.Roll, t.Rules(), g.Move, g.Best)
+		why := ai.Explain(r.Position, r.Roll, t.Rules(), g.Best)
+		l := lessonOf(f, why)
+		if taught[l] {
+			continue // the same lesson: the next worst distinct mistake instead
+		}
+		taught[l] = true
+		shown++
+		lines = append(lines, t.reviewLine(lang, g, f, why))
+	}
+	if shown == 0 {
+		lines = append(lines, tr(lang, locales.ReviewNone))
+	}
+	if luckiest, unluckiest, ok := luckExtremes(grades, c); ok {
+		if math.Round(luckiest.Luck) > 0 {
+			lines = append(lines, tr(lang, locales.ReviewLuckiest, luckiest.Turn, luckiest.Roll, signedPoints(luckiest.Luck),
+				t.rollDid(lang, luckiest, rolls[luckiest.Index])))
+		}
+		if math.Round(unluckiest.Luck) < 0 {
+			lines = append(lines, tr(lang, locales.ReviewUnluckiest, unluckiest.Turn, unluckiest.Roll, signedPoints(unluckiest.Luck),
+				t.rollDid(lang, unluckiest, rolls[unluckiest.Index])))
+		}
 	}
 	lines = append(lines, tr(lang, locales.ReviewLuck, signedPoints(s.Luck)))
 	t.answer(Private, Text(strings.Join(lines, "\n")))
 	return nil
 }
 
+// lesson is what a review line teaches: what the move did wrong when the
+// positions name it, else what the best move does. No two lines of a
+// review teach the same lesson.
+type lesson struct {
+	fault ai.FaultKind
+	best  ai.ReasonKind
+}
+
+// lessonOf is the lesson of a line whose move's fault is f and whose best
+// move's reasons are why: the fault's kind, or, for a fault that names
+// nothing but time (FaultNone, FaultSlower), the best move's main reason.
+func lessonOf(f ai.Fault, why []ai.Reason) lesson {
+	if f.Kind != ai.FaultNone && f.Kind != ai.FaultSlower {
+		return lesson{fault: f.Kind}
+	}
+	l := lesson{fault: ai.FaultNone}
+	if len(why) > 0 {
+		l.best = why[0].Kind
+	}
+	return l
+}
+
+// luckExtremes are c's luckiest and unluckiest rolls among grades, the
+// earliest among equals; ok is false when c has none.
+func luckExtremes(grades []ai.Grade, c engine.Color) (luckiest, unluckiest ai.Grade, ok bool) {
+	for _, g := range grades {
+		if g.Color != c {
+			continue
+		}
+		if !ok || g.Luck > luckiest.Luck {
+			luckiest = g
+		}
+		if !ok || g.Luck < unluckiest.Luck {
+			unluckiest = g
+		}
+		ok = true
+	}
+	return luckiest, unluckiest, ok
+}
+
+// rollDid says what a roll did, graded g and played from r: the move and
+// its main reason, or that the turn passed.
+func (t *Table) rollDid(lang string, g ai.Grade, r ai.Roll) string {
+	if g.Move == ai.NoMove {
+		return tr(lang, locales.ReviewPassed)
+	}
+	played := moveLine(lang, g.Move)
+	if r.Roll == 0 {
+		return played
+	}
+	reasons := ai.Explain(r.Position, r.Roll, t.Rules(), g.Move)
+	if g.Best != g.Move {
+		// "The roll allows nothing better" is no reason for a move the
+		// coach found a better one for.
+		reasons = slices.DeleteFunc(reasons, func(r ai.Reason) bool { return r.Kind == ai.ReasonWaits })
+	}
+	if why := t.firstReason(lang, reasons); why != "" {
+		return tr(lang, locales.ReviewDid, played, why)
+	}
+	return played
+}
+
 // reviewLine is one graded move of a review: the turn, the move, what it
-// lost, and the best move with its reason (from the position r it was
-// played in).
-func (t *Table) reviewLine(lang string, g ai.Grade, r ai.Roll) string {
-	lost := int(math.Round(g.Loss))
-	played, best := moveLine(lang, g.Move), moveLine(lang, g.Best)
-	why := ""
-	if r.Roll != 0 && g.Best != ai.NoMove {
-		why = t.firstReason(lang, ai.Explain(r.Position, r.Roll, t.Rules(), g.Best))
+// lost (in whole points, as its class counts it) and its class, what it
+// did wrong (f), and the best move with its reason (why, its reasons).
+func (t *Table) reviewLine(lang string, g ai.Grade, f ai.Fault, why []ai.Reason) string {
+	lost := ai.Points(g.Loss)
+	played := moveLine(lang, g.Move)
+	best := tr(lang, locales.ReviewBestBare, moveLine(lang, g.Best))
+	// The best move's reason, unless it only says the fault again ("did
+	// not capture Ben's lead pawn · best: …, captures Ben's lead pawn").
+	why = slices.DeleteFunc(slices.Clone(why), func(r ai.Reason) bool { return mirrors(f, r) })
+	if w := t.firstReason(lang, why); w != "" {
+		best = tr(lang, locales.ReviewBest, moveLine(lang, g.Best), w)
 	}
-	if why == "" {
-		return tr(lang, locales.ReviewMoveBare, g.Turn, played, lost, best)
+	class := tr(lang, classKeys[g.Class()])
+	if fault := t.faultText(lang, f); fault != "" {
+		return tr(lang, locales.ReviewLine, g.Turn, played, lost, class, fault, best)
 	}
-	return tr(lang, locales.ReviewMove, g.Turn, played, lost, best, why)
+	return tr(lang, locales.ReviewLinePlain, g.Turn, played, lost, class, best)
+}
+
+// mirrors reports whether reason r of the best move says what fault f of
+// the move played says, from the other side.
+func mirrors(f ai.Fault, r ai.Reason) bool {
+	switch f.Kind {
+	case ai.FaultMissesGoal:
+		return r.Kind == ai.ReasonWins
+	case ai.FaultMissesCapture:
+		return r.Kind == ai.ReasonCaptures && r.Color == f.Color
+	case ai.FaultLeavesOpen, ai.FaultLetsThrough:
+		return r.Kind == ai.ReasonBlocks && r.Color == f.Color
+	}
+	return false
+}
+
+// classKeys name the classes of a graded move.
+var classKeys = map[ai.Class]locales.Key{
+	ai.ClassInaccuracy: locales.CoachClassInaccuracy,
+	ai.ClassMistake:    locales.CoachClassMistake,
+	ai.ClassBlunder:    locales.CoachClassBlunder,
+}
+
+// faultText puts what a move did wrong into words in lang, "" for
+// FaultNone.
+func (t *Table) faultText(lang string, f ai.Fault) string {
+	who := func() string { return t.seatLabelIn(lang, t.SeatByColor(f.Color)) }
+	switch f.Kind {
+	case ai.FaultMissesGoal:
+		return tr(lang, locales.FaultMissesGoal)
+	case ai.FaultMissesCapture:
+		if f.Lead {
+			return tr(lang, locales.FaultMissesCaptureLead, who())
+		}
+		return tr(lang, locales.FaultMissesCapture, who())
+	case ai.FaultExposes:
+		if f.Lead {
+			return tr(lang, locales.FaultExposesLead, who())
+		}
+		return tr(lang, locales.FaultExposes, who())
+	case ai.FaultWalksBack:
+		return tr(lang, locales.FaultWalksBack)
+	case ai.FaultBlocksOwn:
+		return tr(lang, locales.FaultBlocksOwn, locales.Tenths(f.Turns))
+	case ai.FaultLetsThrough:
+		return tr(lang, locales.FaultLetsThrough, who())
+	case ai.FaultWastesBarricade:
+		return tr(lang, locales.FaultWastesBarricade)
+	case ai.FaultLeavesOpen:
+		return tr(lang, locales.FaultLeavesOpen, who())
+	case ai.FaultSlower:
+		return tr(lang, locales.FaultSlower, locales.Tenths(f.Turns))
+	}
+	return ""
 }
 
 // firstReason is the first of reasons (biggest first, see ai.Explain) that
@@ -194,7 +347,9 @@ func (t *Table) firstReason(lang string, reasons []ai.Reason) string {
 }
 
 // Hint answers a, the player to move with the die rolled, privately with
-// the move the computer (hard) would play and why, and records that they
+// the coach's best move (ai.Grader.Best: the move its review would name
+// better than any other, whose square for a taken barricade is the first
+// it suggests) and why, and records that they
 // asked: the verdict says so. A server without hints refuses.
 func (t *Table) Hint(a Actor, id CustomID) error {
 	h, err := t.BoardHint(a, id.Turn)
@@ -206,7 +361,7 @@ func (t *Table) Hint(a Actor, id CustomID) error {
 }
 
 // LiveHint is a hint as the Activity shows it to the player who asked:
-// the move the computer would play (From "home" or a square, To a
+// the coach's best move (From "home" or a square, To a
 // square, Place the square for the barricade it takes, if it takes one)
 // and the same words as the Hint button's answer.
 type LiveHint struct {
@@ -215,9 +370,9 @@ type LiveHint struct {
 	Text     string
 }
 
-// BoardHint is Hint's decision for the Activity, as plain data: the move
-// the computer (hard) would play for a, the player to move in turn with
-// the die rolled, in a's words, recorded as a hint asked for. A server
+// BoardHint is Hint's decision for the Activity, as plain data: the
+// coach's best move for a, the player to move in turn with the die
+// rolled, in a's words, recorded as a hint asked for. A server
 // without hints, another player, another turn or phase is refused.
 func (t *Table) BoardHint(a Actor, turn int) (LiveHint, error) {
 	if !t.Settings.Hints {
@@ -237,16 +392,8 @@ func (t *Table) BoardHint(a Actor, turn int) (LiveHint, error) {
 	if t.State.Phase() != engine.PhaseMove {
 		return LiveHint{}, Refuse(locales.ErrNotYourTurn)
 	}
-	newAI := t.AI
-	if newAI == nil {
-		newAI = ai.New
-	}
-	p, err := newAI(ai.Hard, uint64(t.Game.ID)*1000003+uint64(t.State.TurnNumber()))
-	if err != nil {
-		return LiveHint{}, err
-	}
 	pos, roll := t.State.Position(), t.State.Rolled()
-	m := p.Choose(pos, roll, t.Rules(), t.State.LegalMoves())
+	m := ai.NewGrader().Best(pos, roll, t.Rules())
 	lang := a.Lang
 	text := tr(lang, locales.HintAnswerBare, moveLine(lang, m))
 	if why := t.firstReason(lang, ai.Explain(pos, roll, t.Rules(), m)); why != "" {

@@ -44,7 +44,7 @@ func (t *Table) ResultMessage() Message {
 	v := Message{Embeds: []Embed{{Title: "🏆 " + text, Color: ColorRGB[t.State.Winner()], Board: true,
 		Footer: tr(lang, locales.GameFooter, t.Game.ID)}}, Board: &sc}
 	v.BoardAlt = alt{lang: lang, head: []string{tr(lang, locales.AltBoard, t.State.TurnNumber()),
-		tr(lang, locales.AltWinner, t.altSeat(lang, winner))}}.String()
+		tr(lang, locales.AltWinner, altSeat(lang, winner))}}.String()
 	var who []string
 	for _, s := range t.Game.Seats {
 		if s.UserID != "" && !s.Left {

@@ -1,7 +1,9 @@
 package table
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/malefiz-discord/malefiz"
@@ -112,6 +114,26 @@ func (t *Table) results(g *engine.Game) []malefiz.Result {
 			}
 		}
 		out = append(out, r)
+	}
+	// Places: the winner, then the others by their distance to the goal,
+	// the nearest first (a seat that left has no pawn on the board, and
+	// is as far as can be), in seat order among equals.
+	dist := make([]int, len(out))
+	order := make([]int, len(out))
+	for i := range t.Game.Seats {
+		dist[i], order[i] = distance(g.Position(), SeatColor(&t.Game.Seats[i])), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case out[a].Won && !out[b].Won:
+			return -1
+		case out[b].Won && !out[a].Won:
+			return 1
+		}
+		return cmp.Compare(dist[a], dist[b])
+	})
+	for place, i := range order {
+		out[i].Place = place + 1
 	}
 	return out
 }

@@ -70,6 +70,7 @@ type Table struct {
 	effects        []Effect
 	reasons        map[int][][]ai.Reason // by turn: why the computer played its moves, by move
 	reminderToDrop bool                  // the sent reminder of the turn that ended goes
+	advised        *advice               // the last squares suggested for a taken barricade
 }
 
 // New returns the table of game g, its engine state decoded from the stored

@@ -587,9 +587,18 @@ func TestResultsReplayTheLog(t *testing.T) {
 	require.Len(t, results, 2)
 	assert.True(t, results[1].Won)
 	assert.True(t, results[1].Forfeit)
+	assert.Equal(t, []int{2, 1}, []int{results[0].Place, results[1].Place}, "the winner first")
 
 	_, err = tb.Results(nil)
 	assert.Error(t, err, "a log that does not replay to the state")
+}
+
+// Without a winner yet, the places follow the distance to the goal.
+func TestResultsPlaceByDistance(t *testing.T) {
+	tb := running(t, "players=rg turn=r r=c1 g=i14 x=a3", RollButton, dice(6))
+	results := tb.results(tb.State)
+	require.Len(t, results, 2)
+	assert.Equal(t, []int{2, 1}, []int{results[0].Place, results[1].Place}, "green is nearer")
 }
 
 func TestNewDecodesTheSnapshot(t *testing.T) {

@@ -184,13 +184,13 @@ func (t *Table) TurnView(o TurnOptions) Message {
 	words := alt{lang: lang, head: []string{tr(lang, locales.AltBoard, turn)}}
 	switch t.State.Phase() {
 	case engine.PhaseRoll:
-		words.head = append(words.head, tr(lang, locales.AltToRoll, t.altSeat(lang, seat)))
+		words.head = append(words.head, tr(lang, locales.AltToRoll, altSeat(lang, seat)))
 	case engine.PhasePlace:
 		pending, _ := t.State.Pending()
-		words.head = append(words.head, tr(lang, locales.AltRolled, t.altSeat(lang, seat), t.State.Rolled()),
+		words.head = append(words.head, tr(lang, locales.AltRolled, altSeat(lang, seat), t.State.Rolled()),
 			tr(lang, locales.AltPlace, pending.To.String()))
 	default:
-		words.head = append(words.head, tr(lang, locales.AltRolled, t.altSeat(lang, seat), t.State.Rolled()))
+		words.head = append(words.head, tr(lang, locales.AltRolled, altSeat(lang, seat), t.State.Rolled()))
 	}
 	// The turn message is read by everyone: it names the mover in the
 	// third person; only the mover's private copy says "you".

@@ -9,7 +9,9 @@
 //	malefiz perft -depth N [-divide] POSITION
 //	malefiz render [-roll N] [-six-again] [-safe-row-2] [-size PX] -o FILE POSITION
 //	malefiz selfplay -players LEVEL,LEVEL[,…] [-games N] [-seed S] [-duplicate] [-json] [-q]
+//	malefiz chances [-json] [-six-again] [-safe-row-2] POSITION
 //	malefiz train [-games N] [-seed S] [-out FILE] [-calibrate N]
+//	malefiz heldout [-seed S] [-n N] [-rollouts N] [-o FILE] [-check LEVEL]
 //	malefiz tdtrain [-games N] [-seed S] [-checkpoint FILE] [-out FILE]
 //	malefiz backup -o FILE [-db PATH|URL]
 //	malefiz migrate-to [-db PATH] URL
@@ -43,6 +45,8 @@ var commands = map[string]subcommand.Command{
 	"render":      tools.Render,
 	"selfplay":    tools.Selfplay,
 	"train":       tools.Train,
+	"heldout":     tools.Heldout,
+	"chances":     tools.Chances,
 	"tdtrain":     tools.TDTrain,
 	"backup":      tools.Backup,
 	"migrate-to":  tools.MigrateTo,
@@ -52,7 +56,7 @@ var commands = map[string]subcommand.Command{
 }
 
 // commandOrder is the order in which usage lists the commands.
-var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "train", "tdtrain", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
+var commandOrder = []string{"run", "sandbox", "moves", "perft", "render", "selfplay", "chances", "train", "heldout", "tdtrain", "backup", "migrate-to", "replay", "analyse", "healthcheck"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

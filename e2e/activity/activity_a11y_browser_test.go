@@ -9,11 +9,17 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/sandbox"
 )
 
 // axeViolation is one rule axe-core found broken on the page.
@@ -129,8 +135,11 @@ func walkTo(t *testing.T, ctx context.Context, target string) string {
 // squares offered, then the squares for a barricade) and for the one who
 // watches: no serious or critical violation. Alice plays her turn by the
 // keyboard alone, every square and home named; Bob's screen reader hears
-// her move.
+// her move. Bob resigns, and Alice opens the game's review by the
+// keyboard: its step said in the live region, and no violation at all, on
+// its first step (her move, graded, its arrow drawn) and its end.
 func TestActivityAccessibility(t *testing.T) {
+	t.Parallel() // a sandbox and a Chromium of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)
@@ -178,6 +187,49 @@ func TestActivityAccessibility(t *testing.T) {
 			assert.Contains(t, said, "Alice (Red): pawn from home to "+take)
 			assert.Contains(t, said, "barricade to "+square)
 			assert.Equal(t, take+": pawn of Alice (Red)", walkTo(t, bob, "sq:"+take))
+
+			// Bob resigns: the game is over, and Alice opens its review
+			// from the bar, by the keyboard; the coach grades her move.
+			resign(t, app, id, users[1].ID)
+			waitBoard(t, alice, "the winner", func(v boardView) bool { return v.Winner != "" && hasAct(v, "review") })
+			require.Eventually(t, func() bool {
+				_, final, err := app.Main.DB().Grades(t.Context(), id)
+				return err == nil && final
+			}, 2*time.Minute, 50*time.Millisecond, "the coach grades Alice's move")
+			tabTo(t, alice, `#actions button[data-act="review"]`)
+			require.NoError(t, chromedp.Do(alice, chromedp.KeyEvent(kb.Enter)))
+			rv := waitReview(t, alice, "the review, graded", func(v reviewView) bool { return v.View == "review" && v.Grade != "" })
+			assert.Equal(t, "Alice (Red)", strings.SplitN(strings.TrimPrefix(rv.Said, "Turn 1 · "), " rolled", 2)[0])
+			assert.Equal(t, rv.Said+": home→"+take, strings.SplitN(rv.Announce, ",", 2)[0], "the step said in the live region")
+			assert.NotEmpty(t, rv.Played)
+			audited := audit(t, alice)
+			for _, v := range audited {
+				t.Logf("the review: %s (%s) %s %v", v.ID, v.Impact, v.Help, v.Targets)
+			}
+			assert.Empty(t, audited, "the review at %d px: no violation at all", sz.width)
+			tabTo(t, alice, "#chart")
+			require.NoError(t, chromedp.Do(alice, chromedp.KeyEvent(kb.End)))
+			end := waitReview(t, alice, "the end", func(v reviewView) bool { return v.Step > 0 && v.Played == "" })
+			assert.Contains(t, end.Announce, "Alice (Red) wins")
+			audited = audit(t, alice)
+			for _, v := range audited {
+				t.Logf("the review's end: %s (%s) %s %v", v.ID, v.Impact, v.Help, v.Targets)
+			}
+			assert.Empty(t, audited, "the review's end at %d px", sz.width)
 		})
+	}
+}
+
+// resign makes userID leave game id, confirmed as /malefiz resign asks.
+func resign(t *testing.T, app *sandbox.App, id int64, userID string) {
+	t.Helper()
+	sg, err := app.Main.DB().Game(t.Context(), id)
+	require.NoError(t, err)
+	ask, err := app.Fake.SlashCommand(t.Context(), fakediscord.Invocation{User: userID, Channel: sg.ThreadID, Name: "malefiz", Sub: "resign"})
+	require.NoError(t, err)
+	if ask.Message != nil && harness.HasControl(*ask.Message, bot.ActResign) {
+		_, err = app.Fake.Click(t.Context(), fakediscord.Invocation{User: userID, Channel: sg.ThreadID,
+			MessageID: ask.Message.ID, CustomID: harness.Control(t, *ask.Message, bot.ActResign)})
+		require.NoError(t, err)
 	}
 }

@@ -22,14 +22,15 @@ import (
 // counts.
 var accuracyLine = regexp.MustCompile(`^🔴 .+: accuracy \*\*\d+%\*\* · \d+ inaccurac(y|ies) · \d+ mistakes? · \d+ blunders? · luck [+−]?\d+$`)
 
-// reviewLine is a graded move of a review with the better move.
-var reviewLine = regexp.MustCompile(`^Turn \d+ · .+→.+ lost \d+ points?; .+→.+ .+$`)
+// reviewLine is a graded move of a review: the move, its loss and class,
+// what it did wrong if the positions name it, and the best move.
+var reviewLine = regexp.MustCompile(`^Turn \d+ · .+→.+ lost \d+ points? \((inaccuracy|mistake|blunder)\)(: .+)? · best: .+→.+$`)
 
 // TestCoach plays a whole game of Alice against a hard computer on a server
 // with hints on: Alice asks for a hint once (answered privately), and after
 // the result the coach's verdict shows her accuracy and counts and says
 // she asked for hints; Review answers her privately with her worst moves,
-// each with the better move; /malefiz stats shows her accuracy; malefiz
+// each with the best move, and her luckiest roll; /malefiz stats shows her accuracy; malefiz
 // analyse prints the whole grading.
 func TestCoach(t *testing.T) {
 	h := harness.New(t, harness.WithoutMessageBuckets())
@@ -96,13 +97,14 @@ func TestCoach(t *testing.T) {
 		}
 	}
 	assert.Positive(t, moves, "at least one graded move with its alternative: %q", text)
+	assert.Contains(t, text, "🍀 Luckiest roll: turn ")
 	assert.Contains(t, text, "🎲 Your rolls were worth")
 	resp = h.Click(harness.Bob, verdict.ID, review)
 	assert.True(t, resp.Ephemeral(), "Bob did not play: refused privately")
 	assert.NotContains(t, resp.Message.Text(), "Your review")
 
 	stats := h.Command(harness.Alice, "stats", nil)
-	assert.Regexp(t, `Accuracy \(coach\)\n\d+% over 1 game`, stats.Message.Text())
+	assert.Regexp(t, `\*\*Accuracy \(coach\):\*\* \d+% over 1 game`, stats.Message.Text())
 
 	code, stdout, stderr := runCLI("analyse", "-db", h.DBPath, strconv.FormatInt(id.Game, 10))
 	require.Equal(t, 0, code, stderr)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/gif"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -135,18 +136,23 @@ func CheckStatsCommands(t *testing.T, h *Harness, gameID int64, g *engine.Game) 
 		winner = Bob
 	}
 	resp := h.Command(Alice, "stats", map[string]any{"user": winner})
-	if resp.Ephemeral() || len(resp.Message.Embeds) == 0 {
+	if resp.Ephemeral() || !resp.Message.ComponentsV2() {
 		t.Fatalf("stats: %+v", resp.Message)
 	}
-	fields := map[string]string{}
-	for _, f := range resp.Message.Embeds[0].Fields {
-		fields[f.Name] = f.Value
+	text := resp.Message.Text()
+	for _, want := range []string{"**Games:** 1", "**Wins:** 1 (", "**Current streak:** 1 won"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("winner's stats without %q: %s", want, text)
+		}
 	}
-	if fields["Games"] != "1" || !strings.HasPrefix(fields["Wins"], "1 ") || !strings.HasPrefix(fields["Current streak"], "1 won") {
-		t.Errorf("winner's stats fields: %v", fields)
-	}
-	if len(resp.Message.Attachments) != 1 || resp.Message.Attachments[0].Filename != "rating.png" {
+	if shown := resp.Message.ShownAttachments(); len(shown) != 1 || shown[0].Filename != "rating.png" {
 		t.Errorf("stats without the rating chart: %+v", resp.Message.Attachments)
+	}
+	// The chart says in words what it draws: the rating the card shows.
+	rating := regexp.MustCompile(`\*\*Rating \(rank\):\*\* (\d+)`).FindStringSubmatch(text)
+	alt := GalleryAlts(*resp.Message)["attachment://rating.png"]
+	if len(rating) < 2 || !strings.HasPrefix(alt, "Line chart of the rating of ") || !strings.Contains(alt, " Rating now: "+rating[1]+".") {
+		t.Errorf("the rating chart's alt text %q does not say the rating of %q", alt, text)
 	}
 	if resp := h.Command(Carol, "stats", nil); !resp.Ephemeral() {
 		t.Errorf("stats of a player without games should be a private refusal")
@@ -168,6 +174,16 @@ func CheckStatsCommands(t *testing.T, h *Harness, gameID int64, g *engine.Game) 
 	})
 	if err != nil || len(call.Files) != 1 {
 		t.Fatalf("replay edit: %v, files %d", err, len(call.Files))
+	}
+	// The animation in words, for a screen reader: the game, its length,
+	// who won.
+	shown, _ := h.Fake.Message(replay.Message.ID)
+	alt = GalleryAlts(shown)[fmt.Sprintf("attachment://malefiz-%d.gif", gameID)]
+	if want := fmt.Sprintf("Animated replay of Malefiz game #%d, %d turns, one picture per move. Players: ", gameID, g.TurnNumber()); !strings.HasPrefix(alt, want) {
+		t.Errorf("the replay's alt text %q, want it to start %q", alt, want)
+	}
+	if !strings.Contains(alt, fmt.Sprintf("reached the goal on turn %d.", g.TurnNumber())) {
+		t.Errorf("the replay's alt text %q does not say when the game was won", alt)
 	}
 	anim, err := gif.DecodeAll(bytes.NewReader(call.Files[0].Data))
 	if err != nil {
@@ -321,4 +337,20 @@ func NewTimedGame(t *testing.T, h *Harness) int64 {
 	h.Click(Alice, lobby.ID, Control(t, lobby, bot.ActStart))
 	h.WaitTurn(id.Game)
 	return id.Game
+}
+
+// GalleryAlts are the alt texts of m's media gallery items, by the
+// attachment://name each shows ("" for an item without one).
+func GalleryAlts(m fakediscord.Message) map[string]string {
+	out := map[string]string{}
+	for _, c := range m.ComponentsOfType(discordgo.MediaGalleryComponent) {
+		for _, it := range c.Items {
+			alt := ""
+			if it.Description != nil {
+				alt = *it.Description
+			}
+			out[it.Media.URL] = alt
+		}
+	}
+	return out
 }

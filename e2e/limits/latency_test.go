@@ -14,6 +14,7 @@ import (
 	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/serve"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -45,6 +46,29 @@ func BenchmarkInteractionLatency(b *testing.B) {
 // reports the latency percentiles of the answered clicks.
 func benchmarkClicks(b *testing.B, newH func(testing.TB, ...fakediscord.Option) *harness.Harness, games, perSecond int) {
 	benchmarkClicksCoached(b, newH, games, perSecond, false)
+}
+
+// BenchmarkCoachKeepsUp plays clicks at 50, 100 and 200 a second with the
+// coach on, over as many two-player games as clicks a second (each game
+// about a click a second), and samples the coach's backlog each second:
+// the games waiting for it and how long the oldest has waited. With
+// [game] coach_behind at 5 s (10 minutes by default) the wait stays near
+// that bound however far the clicks outrun the coach: past it a game's
+// waiting moves are skipped, not graded. Per click it reports the bot's
+// reads and writes apart from the coach's, the rolls graded and skipped by
+// the end, and the backlog's largest figures; -v logs the backlog second
+// by second. One op is one click: -benchtime 4000x plays 80, 40 and 20 s.
+func BenchmarkCoachKeepsUp(b *testing.B) {
+	for _, rate := range []int{50, 100, 200} {
+		b.Run(fmt.Sprintf("clicks=%d/s", rate), func(b *testing.B) {
+			newH := func(tb testing.TB, opts ...fakediscord.Option) *harness.Harness {
+				h := harness.New(tb, opts...)
+				h.Configure = func(c *serve.Config) { c.Game.CoachBehind = 5 * time.Second }
+				return h
+			}
+			benchmarkClicksCoached(b, newH, rate, rate, true)
+		})
+	}
 }
 
 // benchmarkClicksCoached is benchmarkClicks with the coach on or off.
@@ -112,6 +136,35 @@ func benchmarkClicksCoached(b *testing.B, newH func(testing.TB, ...fakediscord.O
 		latencies []time.Duration
 		wg        sync.WaitGroup
 	)
+	// The coach's backlog, sampled each second through the benchmark's
+	// own handle.
+	var (
+		backlogs   []store.Backlog
+		sampleDone = make(chan struct{})
+		stopSample = make(chan struct{})
+	)
+	if coach {
+		go func() {
+			defer close(sampleDone)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopSample:
+					return
+				case <-t.C:
+				}
+				bl, err := reader.CoachBacklog(context.Background())
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				backlogs = append(backlogs, bl)
+			}
+		}()
+	} else {
+		close(sampleDone)
+	}
 	tick := time.NewTicker(time.Second / time.Duration(perSecond))
 	defer tick.Stop()
 	before := h.Main.DB().Counts()
@@ -133,6 +186,8 @@ func benchmarkClicksCoached(b *testing.B, newH func(testing.TB, ...fakediscord.O
 	wg.Wait()
 	b.StopTimer()
 	elapsed := time.Since(began)
+	close(stopSample)
+	<-sampleDone
 	if len(latencies) == 0 {
 		b.Fatal("no click was answered")
 	}
@@ -153,20 +208,39 @@ func benchmarkClicksCoached(b *testing.B, newH func(testing.TB, ...fakediscord.O
 	// outbox's delivery records included) and the REST calls Discord got
 	// (the interaction's answer included).
 	b.ReportMetric(float64(renders.Load()-rendersBefore)/clicks, "renders/click")
-	b.ReportMetric(float64(after.Reads-before.Reads)/clicks, "reads/click")
+	// The coach's own reads and writes (its claims, its reads of the
+	// games it grades, its grades) run beside the clicks: reported apart.
+	coachReads, coachWrites := after.CoachReads-before.CoachReads, after.CoachWrites-before.CoachWrites
+	b.ReportMetric(float64(after.Reads-before.Reads-coachReads)/clicks, "reads/click")
 	b.ReportMetric(float64(after.Changes-before.Changes)/clicks, "commits/click")
-	b.ReportMetric(float64(after.Writes-before.Writes)/clicks, "writes/click")
+	b.ReportMetric(float64(after.Writes-before.Writes-coachWrites)/clicks, "writes/click")
 	b.ReportMetric(float64(len(h.Fake.Calls())-restBefore)/clicks, "rest/click")
 	if coach {
-		graded := 0
+		b.ReportMetric(float64(coachReads)/clicks, "coach-reads/click")
+		b.ReportMetric(float64(coachWrites)/clicks, "coach-writes/click")
+		graded, skipped := 0, 0
 		for _, t := range tables {
 			grades, _, err := reader.Grades(context.Background(), t.id)
 			if err != nil {
 				b.Fatal(err)
 			}
-			graded += len(grades)
+			for _, g := range grades {
+				if g.Skipped {
+					skipped++
+				} else {
+					graded++
+				}
+			}
 		}
 		b.ReportMetric(float64(graded)/clicks, "graded/click")
+		b.ReportMetric(float64(skipped)/clicks, "skipped/click")
+		var most store.Backlog
+		for i, bl := range backlogs {
+			b.Logf("%3d s: %d games wait for the coach (%d finished), the oldest %.1f s", i+1, bl.Games, bl.Finished, bl.Oldest.Seconds())
+			most.Games, most.Oldest = max(most.Games, bl.Games), max(most.Oldest, bl.Oldest)
+		}
+		b.ReportMetric(float64(most.Games), "backlog-max-games")
+		b.ReportMetric(most.Oldest.Seconds(), "backlog-max-wait-s")
 	}
 }
 

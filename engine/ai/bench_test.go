@@ -12,7 +12,7 @@ import (
 // players: two-player and four-player games, every fifth turn from turn 10
 // on, so that barricade captures (the slowest decisions: every placement
 // is weighed) appear as often as in play.
-func benchDecisions(b *testing.B) []decision {
+func benchDecisions(b testing.TB) []decision {
 	b.Helper()
 	var out []decision
 	for seed := uint64(1); seed <= 3; seed++ {

@@ -21,14 +21,17 @@ const (
 	calibrationGames = 300
 	// committedBrier is the Brier score of the committed model on these
 	// games, all table sizes together (the heuristic scores 0.1393, 1/n for
-	// everyone 0.2051; the model before the calibration layer 0.1318).
-	committedBrier = 0.1307
+	// everyone 0.2051; the model before the calibration layer 0.1318, the
+	// model fitted to these players' games alone, before the held-out
+	// positions, 0.1307: the games played out by the reply policy cost it
+	// 0.002 here).
+	committedBrier = 0.1328
 	// brierMargin is how much worse the score may get before the test
 	// fails. On unchanged code the games and the score replay exactly, so
 	// the margin is for changes that should pass: retraining the model on
-	// other games moves the score by a few thousandths. It is a third of
-	// the gap to the hand-made evaluation (0.0086), so an estimator that
-	// has lost a third of its advantage fails.
+	// other games moves the score by a few thousandths. It was a third of
+	// the gap to the hand-made evaluation (0.0086) when it was set; the
+	// committed model's gap is 0.0065.
 	brierMargin = 0.003
 	// calibrationMinBin is how many estimates a decile needs on these games
 	// for its gap to count.
@@ -44,8 +47,9 @@ const (
 
 // committedGaps are the committed model's largest decile gaps, in points,
 // for 2, 3 and 4 players on the test's games (over 2,000 games of each
-// size they are 1.9, 1.4 and 2.7: see the README).
-var committedGaps = [3]float64{3.3, 3.9, 5.9}
+// size they are 1.8, 1.3 and 2.6: see the README; the model before it
+// scored 3.3, 3.9 and 5.9 here, within these bounds too).
+var committedGaps = [3]float64{4.0, 3.9, 4.6}
 
 func TestCalibration(t *testing.T) {
 	pool := []Level{Greedy, Easy, Normal}

@@ -21,9 +21,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,7 +48,7 @@ func TestExperimentHardGames(t *testing.T) {
 
 	var w [numFeatures]float64
 	w[0] = -defaultParams.power
-	loss := fitLogit(&w, samples(games)[0], mask)
+	loss := fitLogit(&w, samples(games, false)[0], mask)
 	t.Logf("features %s fitted to %d games: log loss %.4f, weights %.3f", name, len(games), loss, w)
 	if p := os.Getenv("MALEFIZ_EXP_POWER"); p != "" {
 		k, err := strconv.ParseFloat(p, 64)
@@ -163,34 +161,6 @@ func duel(seed uint64, i int, choose func(p *hardPlayer, pos engine.Position, ro
 		return 1
 	}
 	return 0
-}
-
-func envInt(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	require.NoError(t, err, name)
-	return n
-}
-
-// inParallel calls f(0) to f(n-1) on every core.
-func inParallel(n int, f func(i int)) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			for i := range jobs {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 }
 
 // TestExperimentClairvoyance measures how much of a game between expert and

@@ -91,8 +91,8 @@ const runSteps = 12
 
 // Explain returns why a player might play m, one of pos's legal moves for
 // roll under rules r (with its placement, if it captures a barricade):
-// the biggest terms of the change in the mover's chance by expert's
-// evaluation (Models.Play), biggest first. It always returns at least one
+// the biggest terms of the change in the mover's chance by the coach's
+// evaluation (the strongest level's), biggest first. It always returns at least one
 // reason: when no term gains, ReasonForced if the roll allows nothing
 // else, otherwise the pawn's own, or ReasonWaits when the pawn goes no
 // nearer the goal. It never returns ReasonNone.
@@ -101,8 +101,7 @@ func Explain(pos engine.Position, roll int, r engine.Rules, m engine.Move) []Rea
 		return []Reason{{Kind: ReasonWins, Color: engine.NoColor, Square: m.To, Gain: 1 - WinChances(pos, r)[pos.Turn()]}}
 	}
 	me := pos.Turn()
-	e := newEvaluator(defaultParams)
-	e.model, e.rules = learnedPlay, r
+	e := strongestEvaluator(r)
 	// before: pos as it would stand after the turn without the move (the
 	// same colour to move as after it); lifted: after the move with a
 	// captured barricade lifted off the board; after: after the move.
@@ -256,11 +255,14 @@ func nearestBehind(b *engine.Position, c engine.Color, q engine.Square) int {
 
 // threatOf returns an opponent of the colour to move in b that could land
 // on s with some roll next turn, the nearest in seat order, or NoColor.
-func threatOf(b *engine.Position, s engine.Square) engine.Color {
+func threatOf(b *engine.Position, s engine.Square) engine.Color { return threatTo(b, b.Turn(), s) }
+
+// threatTo returns an opponent of me that could land on s with some roll
+// of its next turn in b, the nearest after me in seat order, or NoColor.
+func threatTo(b *engine.Position, me engine.Color, s engine.Square) engine.Color {
 	var reach [maxRoll + 1]engine.SquareSet
 	reachFrom(b.BarricadeSet(), engine.Paths(s), &reach)
 	players := b.Players()
-	me := b.Turn()
 	at := slices.Index(players, me)
 	for i := 1; i < len(players); i++ {
 		c := players[(at+i)%len(players)]
@@ -316,8 +318,9 @@ type Placement struct {
 	// there; for PlaceOwnWay how many more the placer needs; 0 for
 	// PlaceAside.
 	Turns float64
-	// Chance is the placer's win chance with the barricade there, by
-	// expert's evaluation (Models.Play).
+	// Chance is the placer's win chance with the barricade there, by the
+	// coach's search where it searched the square (see
+	// Grader.Placements), else by its evaluation right after the move.
 	Chance float64
 }
 
@@ -330,75 +333,260 @@ const ownWayCost = 0.05
 const blockLoss = 0.002
 
 // SuggestPlacements returns up to n squares of legal for the barricade
-// captured by pending, best first, each with its reason. pos is the
-// position before the move (a game's position while it waits for the
-// placement), roll the roll and legal the allowed squares
-// (engine.Game.PlacementSquares). Squares are ranked by the placer's win
-// chance afterwards, by expert's evaluation. No two suggestions share a
-// reason (kind, colour and size): of squares that would read the same,
-// only the best is suggested. A square on the placer's own way forward
-// (where the barricade costs its own pawns time) is suggested only when
-// no other square is.
+// captured by pending, best first, each with its reason: the coach's
+// advice (see Grader.Placements, which it calls with a fresh grader).
 func SuggestPlacements(pos engine.Position, r engine.Rules, roll int, pending engine.Move, legal []engine.Square, n int) []Placement {
+	return NewGrader().Placements(pos, r, roll, pending, legal, n)
+}
+
+// FaultKind says what a move did wrong against the better move for its
+// roll, as the positions after the two show it.
+type FaultKind int8
+
+// The kinds of fault.
+const (
+	// FaultNone: nothing the positions name; the better move is better
+	// by the search alone.
+	FaultNone FaultKind = iota
+	// FaultMissesGoal: the better move reaches the goal.
+	FaultMissesGoal
+	// FaultMissesCapture: the better move captures a pawn of Fault.Color
+	// (Fault.Lead: its pawn nearest the goal), the move played none of
+	// that colour's.
+	FaultMissesCapture
+	// FaultExposes: the move leaves a pawn of the mover (Fault.Lead: its
+	// pawn nearest the goal) on Fault.Square, where Fault.Color can
+	// capture it with its next roll, a risk the better move does not run.
+	FaultExposes
+	// FaultWalksBack: the move takes a pawn farther from the goal.
+	FaultWalksBack
+	// FaultBlocksOwn: the captured barricade goes in the mover's own way:
+	// Fault.Turns more turns to the goal for the mover.
+	FaultBlocksOwn
+	// FaultLetsThrough: the move takes a barricade out of Fault.Color's
+	// way, which the better move leaves there or puts back in it.
+	FaultLetsThrough
+	// FaultWastesBarricade: the captured barricade goes where it slows
+	// nobody, while the better move's barricade slows Fault.Color.
+	FaultWastesBarricade
+	// FaultLeavesOpen: the better move puts a barricade in Fault.Color's
+	// way (or puts it there better): Fault.Turns more turns for that
+	// colour.
+	FaultLeavesOpen
+	// FaultSlower: the move leaves the mover Fault.Turns more turns from
+	// the goal than the better move.
+	FaultSlower
+)
+
+var faultNames = [...]string{"none", "misses-goal", "misses-capture", "exposes", "walks-back", "blocks-own", "lets-through", "wastes-barricade", "leaves-open", "slower"}
+
+// String returns the kind's name, for logs and tests.
+func (k FaultKind) String() string {
+	if int(k) >= 0 && int(k) < len(faultNames) {
+		return faultNames[k]
+	}
+	return "unknown"
+}
+
+// Fault is what a move did wrong, to be put into words by the caller
+// ("left your lead pawn in capture range of Bob", "walked a pawn back").
+type Fault struct {
+	// Kind says what went wrong.
+	Kind FaultKind
+	// Color is the opponent concerned (the pawn not captured, the
+	// capturer in range, the colour let through or not slowed), NoColor
+	// for the other kinds.
+	Color engine.Color
+	// Lead: for FaultMissesCapture and FaultExposes, the pawn concerned is
+	// its colour's nearest the goal.
+	Lead bool
+	// Square is the exposed pawn's square for FaultExposes, the square
+	// moved to otherwise.
+	Square engine.Square
+	// Turns is the fault's size in expected turns to the goal, rounded to
+	// a tenth: the mover's for FaultBlocksOwn and FaultSlower, Color's
+	// for FaultLeavesOpen and FaultLetsThrough; 0 otherwise.
+	Turns float64
+	// Size is how many expected turns the fault is worth, the mover's or
+	// an opponent's: of the faults that apply, the biggest is named.
+	Size float64
+}
+
+// faultMin is the size, in expected turns, below which a fault is not
+// named.
+const faultMin = 0.1
+
+// Faults returns what played, one of pos's legal moves for roll under
+// rules r, did wrong against better, the move the coach found best: each
+// fault that applies with its size, the biggest first, or a single
+// FaultNone when none does. It reads the positions after the two moves
+// with the coach's evaluation: the pawns captured, the times to the goal
+// of each colour with the barricades where the moves left them, the pawns
+// in capture range.
+func Faults(pos engine.Position, roll int, r engine.Rules, played, better engine.Move) []Fault {
+	none := []Fault{{Kind: FaultNone, Color: engine.NoColor, Square: played.To}}
+	if played == better {
+		return none
+	}
+	if better.To == engine.Goal && played.To != engine.Goal {
+		return []Fault{{Kind: FaultMissesGoal, Color: engine.NoColor, Square: better.To, Size: math.Inf(1)}}
+	}
 	me := pos.Turn()
-	e := newEvaluator(defaultParams)
-	e.model, e.rules = learnedPlay, r
-	lifted := pos
-	m := pending
+	e := strongestEvaluator(r)
+	p, b := pos, pos
+	p.Play(played, roll, r)
+	b.Play(better, roll, r)
+	if p.Over() || b.Over() {
+		return none
+	}
+	tsP, _, _ := e.terms(&p)
+	tsB, _, _ := e.terms(&b)
+	var out []Fault
+	add := func(f Fault) {
+		if f.Size >= faultMin {
+			out = append(out, f)
+		}
+	}
+	captured := func(m engine.Move) engine.Color {
+		if t := pos.At(m.To); t.IsPawn() && t.Color() != me {
+			return t.Color()
+		}
+		return engine.NoColor
+	}
+	if v := captured(better); v != engine.NoColor && captured(played) != v {
+		add(Fault{Kind: FaultMissesCapture, Color: v, Square: better.To, Lead: leads(&pos, v, better.To),
+			Size: tsB[v].total - tsP[v].total})
+	}
+	risk := func(ts *[engine.NumColors]colorTerms) float64 {
+		return ts[me].total - ts[me].seat - ts[me].base
+	}
+	if d := risk(&tsP) - risk(&tsB); d > 0 {
+		if q, c := exposed(&p, &b, me, played.To); c != engine.NoColor {
+			add(Fault{Kind: FaultExposes, Color: c, Square: q, Lead: leads(&p, me, q), Size: d})
+		}
+	}
+	slower := tsP[me].base - tsB[me].base
+	if played.From != engine.NoSquare && engine.DistanceToGoal(played.To) > engine.DistanceToGoal(played.From) &&
+		!(better.From != engine.NoSquare && engine.DistanceToGoal(better.To) > engine.DistanceToGoal(better.From)) {
+		add(Fault{Kind: FaultWalksBack, Color: engine.NoColor, Square: played.To, Size: max(slower, faultMin)})
+	}
+	// The barricades: what the played move's placement costs the mover,
+	// and which opponent it leaves freer than the better move does.
+	if played.Place != engine.NoSquare {
+		lifted := pos
+		m := played
+		m.Place = engine.NoSquare
+		lifted.Play(m, roll, r)
+		tsL, _, _ := e.terms(&lifted)
+		own := tsP[me].base - tsL[me].base
+		if own > ownWayCost {
+			add(Fault{Kind: FaultBlocksOwn, Color: engine.NoColor, Square: played.Place, Turns: max(tenths(own), 0.1), Size: own})
+		}
+	}
+	// The barricades, when a move takes or places one: the opponent the
+	// move played leaves freer than the better move does.
+	bars := pos.BarricadeSet()
+	o, freer := engine.NoColor, 0.0
+	if bars.Has(played.To) || bars.Has(better.To) {
+		for _, c := range p.Players() {
+			if c != me && c != captured(better) && tsB[c].base-tsP[c].base > freer {
+				o, freer = c, tsB[c].base-tsP[c].base
+			}
+		}
+	}
+	if o != engine.NoColor {
+		tsBefore, _, _ := e.terms(&pos)
+		f := Fault{Kind: FaultLeavesOpen, Color: o, Square: played.To, Turns: tenths(freer), Size: freer}
+		switch {
+		case bars.Has(played.To) && tsBefore[o].base-tsP[o].base >= freer/2:
+			// Most of what o gains is the barricade taken from its way.
+			f.Kind = FaultLetsThrough
+		case played.Place != engine.NoSquare && !slowsAnyone(e, pos, roll, r, played):
+			f.Kind, f.Color, f.Turns = FaultWastesBarricade, engine.NoColor, 0
+		}
+		add(f)
+	}
+	if slower > 0 {
+		add(Fault{Kind: FaultSlower, Color: engine.NoColor, Square: played.To, Turns: tenths(slower), Size: slower})
+	}
+	if len(out) == 0 {
+		return none
+	}
+	slices.SortStableFunc(out, func(a, b Fault) int { return cmpFloat(b.Size, a.Size) })
+	return out
+}
+
+// FaultOf returns the main fault of played against better, the first of
+// Faults.
+func FaultOf(pos engine.Position, roll int, r engine.Rules, played, better engine.Move) Fault {
+	return Faults(pos, roll, r, played, better)[0]
+}
+
+// leads reports whether c's pawn on q is its nearest the goal in b (ties
+// count).
+func leads(b *engine.Position, c engine.Color, q engine.Square) bool {
+	for _, x := range b.Pawns(c) {
+		if engine.DistanceToGoal(x) < engine.DistanceToGoal(q) {
+			return false
+		}
+	}
+	return true
+}
+
+// exposed returns a pawn of me in p (after the move played) that an
+// opponent can capture with its next roll and whose square is not so
+// exposed in b (after the better move), and that opponent: the moved
+// pawn on moved if it is one, else me's pawn nearest the goal if it is
+// one, else the first. It returns NoColor when there is none.
+func exposed(p, b *engine.Position, me engine.Color, moved engine.Square) (engine.Square, engine.Color) {
+	var cands []engine.Square
+	for _, q := range p.Pawns(me) {
+		if threatTo(p, me, q) != engine.NoColor && !(b.At(q) == engine.PawnOf(me) && threatTo(b, me, q) != engine.NoColor) {
+			cands = append(cands, q)
+		}
+	}
+	if len(cands) == 0 {
+		return engine.NoSquare, engine.NoColor
+	}
+	pick := cands[0]
+	if slices.Contains(cands, moved) {
+		pick = moved
+	} else {
+		for _, q := range cands {
+			if leads(p, me, q) {
+				pick = q
+				break
+			}
+		}
+	}
+	return pick, threatTo(p, me, pick)
+}
+
+// slowsAnyone reports whether the barricade that m captures, where m
+// puts it, costs some opponent of the mover time to the goal against the
+// barricade lifted off the board.
+func slowsAnyone(e *evaluator, pos engine.Position, roll int, r engine.Rules, m engine.Move) bool {
+	me := pos.Turn()
+	after, lifted := pos, pos
+	after.Play(m, roll, r)
 	m.Place = engine.NoSquare
 	lifted.Play(m, roll, r)
-	chLifted := e.chances(&lifted)
-	tsLifted, _, _ := e.terms(&lifted)
-	all := make([]Placement, 0, len(legal))
-	for _, q := range legal {
-		after := pos
-		m.Place = q
-		after.Play(m, roll, r)
-		ch := e.chances(&after)
-		ts, _, _ := e.terms(&after)
-		p := Placement{Square: q, Kind: PlaceAside, Color: engine.NoColor, Chance: ch[me]}
-		loss := blockLoss
-		for _, c := range after.Players() {
-			if c != me && chLifted[c]-ch[c] > loss {
-				p.Kind, p.Color, loss = PlaceBlocks, c, chLifted[c]-ch[c]
-			}
-		}
-		if p.Color != engine.NoColor {
-			p.Steps = nearestBehind(&after, p.Color, q)
-			p.Turns = tenths(ts[p.Color].base - tsLifted[p.Color].base)
-			if p.Turns <= 0 {
-				// Too small to show: the barricade is in nobody's way.
-				p.Kind, p.Color, p.Steps, p.Turns = PlaceAside, engine.NoColor, 0, 0
-			}
-		}
-		if own := ts[me].base - tsLifted[me].base; own > ownWayCost {
-			p.Kind, p.Turns = PlaceOwnWay, max(tenths(own), 0.1)
-		}
-		all = append(all, p)
-		if len(e.cache) > 256 {
-			e.cache = make(map[engine.SquareSet]*valueTable)
+	tsA, _, _ := e.terms(&after)
+	tsL, _, _ := e.terms(&lifted)
+	for _, c := range after.Players() {
+		if c != me && tenths(tsA[c].base-tsL[c].base) > 0 {
+			return true
 		}
 	}
-	slices.SortStableFunc(all, func(a, b Placement) int { return cmpFloat(b.Chance, a.Chance) })
-	type reason struct {
-		kind  PlacementKind
-		color engine.Color
-		turns float64
+	return false
+}
+
+// strongestEvaluator returns a fresh evaluator of the coach's evaluation,
+// the strongest level's, under rules r.
+func strongestEvaluator(r engine.Rules) *evaluator {
+	p, err := New(strongest, 0)
+	if err != nil {
+		panic(err)
 	}
-	seen := map[reason]bool{}
-	out := make([]Placement, 0, n)
-	for _, own := range []bool{false, true} {
-		if own && len(out) > 0 {
-			break
-		}
-		for _, p := range all {
-			k := reason{p.Kind, p.Color, p.Turns}
-			if len(out) == n || (p.Kind == PlaceOwnWay) != own || seen[k] {
-				continue
-			}
-			seen[k] = true
-			out = append(out, p)
-		}
-	}
-	return out
+	return p.(*hardPlayer).evaluator(r)
 }

@@ -94,6 +94,89 @@ func TestExplainEveryMoveOfAGame(t *testing.T) {
 	}
 }
 
+func TestFaults(t *testing.T) {
+	const bars = "a3,e3,i3,m3,q3,g7,k7,i9"
+	tests := []struct {
+		name           string
+		position       string
+		roll           int
+		played, better string
+		want           Fault // Kind, Color and Lead are compared
+	}{
+		{
+			name:     "misses the goal",
+			position: "players=rb turn=r r=h13,c5 b=j13 x=" + bars + ",i10,i11",
+			roll:     2, played: "c5-e5", better: "h13-i14",
+			want: Fault{Kind: FaultMissesGoal, Color: engine.NoColor},
+		},
+		{
+			name:     "misses the capture of the lead pawn",
+			position: "players=rb turn=r r=d13,c5 b=g13,e1 x=" + bars + ",i10,i11",
+			roll:     3, played: "c5-f5", better: "d13-g13",
+			want: Fault{Kind: FaultMissesCapture, Color: engine.Blue, Lead: true},
+		},
+		{
+			name:     "steps into capture range",
+			position: "players=rb turn=r r=c5 b=k5 x=" + bars + ",i10,i11,i13",
+			roll:     4, played: "c5-g5", better: "c5-e7",
+			want: Fault{Kind: FaultExposes, Color: engine.Blue, Lead: true},
+		},
+		{
+			name:     "walks back",
+			position: "players=rb turn=r r=e7 b=o1 x=" + bars + ",i10,i11,i13",
+			roll:     1, played: "e7-e6", better: "e7-f7",
+			want: Fault{Kind: FaultWalksBack, Color: engine.NoColor},
+		},
+		{
+			name:     "the barricade on its own way out of the house",
+			position: "players=rb turn=r r=e7 b=k11,o1 x=" + bars + ",i10,i11,i13",
+			roll:     2, played: "e7-g7/e2", better: "e7-g7/j11",
+			want: Fault{Kind: FaultBlocksOwn, Color: engine.NoColor},
+		},
+		{
+			name:     "the barricade where it slows nobody",
+			position: "players=rb turn=r r=i10 b=h13 x=" + bars + ",i11",
+			roll:     1, played: "i10-i11/a12", better: "i10-i11/i13",
+			want: Fault{Kind: FaultWastesBarricade, Color: engine.NoColor},
+		},
+		{
+			name:     "takes the barricade out of the opponent's way",
+			position: "players=rb turn=r r=g9 b=k9 x=a3,e3,i3,m3,q3,g7,k7,i9,i13",
+			roll:     2, played: "g9-i9/a12", better: "g9-i9/j9",
+			want: Fault{Kind: FaultLetsThrough, Color: engine.Blue},
+		},
+		{
+			name:     "leaves the opponent's way open",
+			position: "players=rb turn=r r=i10,c5 b=h13 x=" + bars + ",i11",
+			roll:     1, played: "c5-d5", better: "i10-i11/i13",
+			want: Fault{Kind: FaultLeavesOpen, Color: engine.Blue},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos := mustPosition(t, tt.position)
+			played, err := engine.ParseMove(tt.played)
+			require.NoError(t, err)
+			better, err := engine.ParseMove(tt.better)
+			require.NoError(t, err)
+			require.Contains(t, pos.Moves(tt.roll, engine.Rules{}), played, "a legal move")
+			require.Contains(t, pos.Moves(tt.roll, engine.Rules{}), better, "a legal move")
+			faults := Faults(pos, tt.roll, engine.Rules{}, played, better)
+			require.NotEmpty(t, faults)
+			got := faults[0]
+			assert.Equal(t, tt.want.Kind, got.Kind, "kind (all: %+v)", faults)
+			assert.Equal(t, tt.want.Color, got.Color, "colour")
+			assert.Equal(t, tt.want.Lead, got.Lead, "lead")
+			for i := 1; i < len(faults); i++ {
+				assert.GreaterOrEqual(t, faults[i-1].Size, faults[i].Size, "biggest first")
+			}
+			assert.Equal(t, got, FaultOf(pos, tt.roll, engine.Rules{}, played, better))
+			assert.Equal(t, []Fault{{Kind: FaultNone, Color: engine.NoColor, Square: better.To}},
+				Faults(pos, tt.roll, engine.Rules{}, better, better), "the better move itself")
+		})
+	}
+}
+
 func TestSuggestPlacements(t *testing.T) {
 	// Red on g5 takes the barricade on g7 with a 2; its other pawns wait
 	// in the house, so a barricade on their way out (e2) costs red.

@@ -2,7 +2,11 @@ package ai
 
 import (
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -78,4 +82,34 @@ func samplePositions(t testing.TB, levels []Level, rules engine.Rules, seed uint
 			}
 		})
 	return out
+}
+
+// envInt reads the environment variable name as a number, def when it is
+// not set.
+func envInt(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	require.NoError(t, err, name)
+	return n
+}
+
+// inParallel calls f(0) to f(n-1) on every core.
+func inParallel(n int, f func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for i := range jobs {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }

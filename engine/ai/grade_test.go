@@ -83,15 +83,20 @@ func TestClassify(t *testing.T) {
 		want Class
 	}{
 		{"best", 0, ClassNone},
-		{"below an inaccuracy", InaccuracyLoss - 0.01, ClassNone},
+		{"reads 1 point", 1.49, ClassNone},
+		{"reads 2 points", 1.5, ClassInaccuracy},
 		{"inaccuracy", InaccuracyLoss, ClassInaccuracy},
+		{"reads 4 points", 4.49, ClassInaccuracy},
+		{"reads 5 points", 4.89, ClassMistake},
 		{"mistake", MistakeLoss, ClassMistake},
+		{"reads 9 points", 9.49, ClassMistake},
+		{"reads 10 points", 9.5, ClassBlunder},
 		{"blunder", BlunderLoss, ClassBlunder},
 		{"worse", 60, ClassBlunder},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Classify(tt.loss))
+			assert.Equal(t, tt.want, Classify(tt.loss), "%.2f reads %d points", tt.loss, Points(tt.loss))
 		})
 	}
 }
@@ -146,10 +151,14 @@ func TestGradeGame(t *testing.T) {
 
 // BenchmarkGrade grades one roll of each sampled mid-game decision (see
 // benchDecisions) and reports the mean, the 95th percentile and the worst,
-// in milliseconds: the background work a human's move costs.
+// in milliseconds: the background work a human's move costs; and the mean
+// and 95th percentile of the evaluator's work, a measure of the search
+// that does not depend on the machine (the rollouts that confirm a
+// mistake aside).
 func BenchmarkGrade(b *testing.B) {
 	decisions := benchDecisions(b)
 	var times []time.Duration
+	var works []int
 	b.ResetTimer()
 	for b.Loop() {
 		gr := NewGrader()
@@ -158,6 +167,41 @@ func BenchmarkGrade(b *testing.B) {
 			m := p.Choose(d.pos, d.roll, d.rules, d.moves)
 			start := time.Now()
 			gr.Grade(Roll{Turn: 1, Color: d.pos.Turn(), Roll: d.roll, Position: d.pos, Move: m}, d.rules)
+			times = append(times, time.Since(start))
+			works = append(works, gr.work)
+		}
+	}
+	slices.Sort(times)
+	slices.Sort(works)
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	work := 0
+	for _, w := range works {
+		work += w
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(sum)/float64(len(times)), "mean-ms")
+	b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
+	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
+	b.ReportMetric(float64(work)/float64(len(works)), "mean-work")
+	b.ReportMetric(float64(works[len(works)*95/100]), "p95-work")
+}
+
+// BenchmarkBest finds the coach's best move (the hint) for each sampled
+// mid-game decision (see benchDecisions) and reports the mean, the 95th
+// percentile and the worst, in milliseconds: what a click on Hint waits
+// for.
+func BenchmarkBest(b *testing.B) {
+	decisions := benchDecisions(b)
+	var times []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		gr := NewGrader()
+		for _, d := range decisions {
+			start := time.Now()
+			gr.Best(d.pos, d.roll, d.rules)
 			times = append(times, time.Since(start))
 		}
 	}
@@ -170,4 +214,71 @@ func BenchmarkGrade(b *testing.B) {
 	b.ReportMetric(ms(sum)/float64(len(times)), "mean-ms")
 	b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
 	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
+}
+
+// TestOneAdviser checks that the coach gives one piece of advice: on
+// positions of a game with barricades to take, the hint (Best) is the
+// better move every grade of another move names (Grade.Best), and when
+// the hint takes a barricade, its square is the first suggested for that
+// move (Placements).
+func TestOneAdviser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades many moves")
+	}
+	var captures, others []decision
+	for _, d := range samplePositions(t, []Level{Normal, Greedy}, engine.Rules{}, 5, 2) {
+		if outcomes(d.pos, d.roll, d.rules, d.moves) <= 1 {
+			continue
+		}
+		if slices.ContainsFunc(d.moves, func(m engine.Move) bool { return m.Place != engine.NoSquare }) {
+			captures = append(captures, d)
+		} else {
+			others = append(others, d)
+		}
+	}
+	require.NotEmpty(t, captures, "positions with a barricade to take")
+	gr := NewGrader()
+	// The positions whose hint takes a barricade, up to four, and three
+	// without a barricade to take.
+	var decisions []decision
+	for _, d := range captures {
+		if hint := gr.Best(d.pos, d.roll, d.rules); hint.Place != engine.NoSquare && len(decisions) < 4 {
+			decisions = append(decisions, d)
+		}
+	}
+	decisions = append(decisions, others[:min(3, len(others))]...)
+	hinted := 0
+	for _, d := range decisions {
+		hint := gr.Best(d.pos, d.roll, d.rules)
+		require.Contains(t, d.moves, hint, "%s, roll %d", d.pos, d.roll)
+		// Every pawn move's first and last placement, as a player might
+		// pick them.
+		tried := map[engine.Move]bool{}
+		for _, grp := range groupMoves(d.moves) {
+			for _, m := range []engine.Move{grp.moves[0], grp.moves[len(grp.moves)-1]} {
+				if tried[m] {
+					continue
+				}
+				tried[m] = true
+				g := gr.Grade(Roll{Turn: 1, Color: d.pos.Turn(), Roll: d.roll, Position: d.pos, Move: m}, d.rules)
+				if g.Best == m {
+					assert.Zero(t, g.Loss, "%s: the best move loses nothing", m)
+					continue
+				}
+				assert.Equal(t, hint, g.Best, "%s, roll %d: the review's better move for %s is the hint", d.pos, d.roll, m)
+			}
+		}
+		if hint.Place != engine.NoSquare {
+			hinted++
+			pending := hint
+			pending.Place = engine.NoSquare
+			legal := d.pos.PlacementSquares(pending.From, pending.To, d.rules)
+			ps := gr.Placements(d.pos, d.rules, d.roll, pending, legal, 5)
+			require.NotEmpty(t, ps)
+			assert.Equal(t, hint.Place, ps[0].Square, "%s, roll %d: the hint's square is the first suggested (%+v)", d.pos, d.roll, ps)
+			assert.Equal(t, ps, SuggestPlacements(d.pos, d.rules, d.roll, pending, legal, 5), "the same advice from a fresh grader")
+		}
+	}
+	t.Logf("%d positions, %d hints that take a barricade", len(decisions), hinted)
+	assert.GreaterOrEqual(t, hinted, 3, "hints that take a barricade")
 }

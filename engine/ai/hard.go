@@ -104,13 +104,20 @@ func (p *hardPlayer) begin(pos engine.Position, roll int, rules engine.Rules, mo
 	if m, ok := forced(moves); ok {
 		return s, nil, m, true
 	}
-	e := newEvaluator(p.p)
-	e.model, e.td, e.rules = p.model, p.td, rules
+	e := p.evaluator(rules)
 	cands = p.candidates(e, pos, roll, rules, moves)
 	if cands[0].move.To == engine.Goal {
 		return s, nil, cands[0].move, true
 	}
 	return searcher{e: e, rules: rules, me: pos.Turn(), budget: p.budget}, cands, NoMove, false
+}
+
+// evaluator returns a fresh evaluator of p's evaluation under rules: the
+// one the coach uses too, for the strongest level (see NewGrader).
+func (p *hardPlayer) evaluator(rules engine.Rules) *evaluator {
+	e := newEvaluator(p.p)
+	e.model, e.td, e.rules = p.model, p.td, rules
+	return e
 }
 
 // candidates returns the moves worth searching, best by the evaluation

@@ -19,14 +19,24 @@ import (
 // embedded from model.json.
 
 // numFeatures is how many features describe one colour.
-const numFeatures = 9
+const numFeatures = 14
+
+// baseFeatures is how many of them the first models had: the terms of the
+// evaluation alone (colorTerms). The others, from master's features
+// (tdFeatures), see beyond a colour's own time: what the barricades cost
+// its leading pawn, its best rival, the captures it threatens, whether its
+// leader is in the last stretch. A model whose weights on them are all 0
+// does not compute them (expert's play model).
+const baseFeatures = 9
 
 // featureNames name the features, in order, for model.json.
 var featureNames = [numFeatures]string{
 	"log_total", "log_base", "log_lead", "seat", "home", "risk", "six_again_log_total", "log_total_sq", "log_second",
+	"barricade_delay", "log_rival", "attack", "log_rival_lead", "last_stretch",
 }
 
-// features returns the features of colour terms t under rules r.
+// features returns the base features of colour terms t under rules r
+// (the others 0).
 func features(t *colorTerms, r engine.Rules) [numFeatures]float64 {
 	lt := math.Log(t.total)
 	risk := 0.0
@@ -50,6 +60,34 @@ func features(t *colorTerms, r engine.Rules) [numFeatures]float64 {
 	}
 }
 
+// richFeatures returns every feature of a colour from its features in
+// master's evaluation (tdFeatures), which include the base ones.
+func richFeatures(f *[tdNumFeatures]float64) [numFeatures]float64 {
+	return [numFeatures]float64{
+		f[0], f[1], f[2], f[4], f[5], f[6], f[7], f[13], f[3],
+		f[8], f[9], f[10], f[11], f[12],
+	}
+}
+
+// featureRows returns the features of each colour in play in b (which
+// must not be over) under r, in seat order from the colour to move, their
+// colours and how many there are: every feature when rich, else the base
+// ones, which cost less.
+func (e *evaluator) featureRows(b *engine.Position, r engine.Rules, rich bool) (rows [engine.NumColors][numFeatures]float64, order [engine.NumColors]engine.Color, n int) {
+	if rich {
+		p := e.tdFeatures(b, r)
+		for i := 0; i < p.n; i++ {
+			rows[i] = richFeatures(&p.f[i])
+		}
+		return rows, p.order, p.n
+	}
+	ts, order, n := e.terms(b)
+	for i := 0; i < n; i++ {
+		rows[i] = features(&ts[order[i]], r)
+	}
+	return rows, order, n
+}
+
 // Model is a learned win-chance estimator: for 2, 3 and 4 players, the
 // weights of the features of a colour in its score, and a calibration
 // layer that maps the chances those scores give to chances as often
@@ -63,10 +101,22 @@ type Model struct {
 	Calibration [3][numFeatures]float64
 }
 
+// rich reports whether m weighs any feature beyond the base ones.
+func (m *Model) rich() bool {
+	for _, w := range m.Weights {
+		for _, x := range w[baseFeatures:] {
+			if x != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // calibrationKnots are the chances at which the calibration layer may
 // bend: its basis (calibrationBasis) is a piecewise linear function of
 // the log of a colour's chance with a knot at each.
-var calibrationKnots = [numFeatures - 1]float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75}
+var calibrationKnots = [8]float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75}
 
 // calibrationBasis returns the calibration layer's features of a colour
 // whose chance is p: the log of p and its excess over the log of each knot.
@@ -118,6 +168,9 @@ type TrainInfo struct {
 	Seed uint64 `json:"seed"`
 	// Games is how many games were played.
 	Games int `json:"games"`
+	// Unusual is how many games played out from unusual positions
+	// (UnusualGame) were added to Games; 0 in models trained before.
+	Unusual int `json:"unusual_games,omitempty"`
 	// Positions is how many positions the model was fitted to.
 	Positions int `json:"positions"`
 	// LogLoss is the mean log loss per position on the training games.
@@ -163,8 +216,12 @@ func ParseModel(data []byte) (Models, TrainInfo, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return Models{}, TrainInfo{}, fmt.Errorf("model: %w", err)
 	}
-	if f.Features != featureNames {
-		return Models{}, TrainInfo{}, fmt.Errorf("model: features %v, want %v", f.Features, featureNames)
+	for i, name := range f.Features {
+		// A model of fewer features (one trained before the others were
+		// added) names a prefix of them: the others weigh nothing.
+		if name != featureNames[i] && (name != "" || i == 0) {
+			return Models{}, TrainInfo{}, fmt.Errorf("model: features %v, want %v", f.Features, featureNames)
+		}
 	}
 	ms := Models{Chances: new(Model), Play: new(Model)}
 	for n := 2; n <= engine.NumColors; n++ {
@@ -214,14 +271,10 @@ func (m *Model) chances(e *evaluator, b *engine.Position, r engine.Rules) [engin
 		out[w] = 1
 		return out
 	}
-	ts, order, n := e.terms(b)
+	rows, order, n := e.featureRows(b, r, m.rich())
 	if n == 1 {
 		out[order[0]] = 1
 		return out
-	}
-	var rows [engine.NumColors][numFeatures]float64
-	for i := 0; i < n; i++ {
-		rows[i] = features(&ts[order[i]], r)
 	}
 	p := softmaxOf(&m.Weights[n-2], rows[:n])
 	if c := &m.Calibration[n-2]; *c != ([numFeatures]float64{}) {

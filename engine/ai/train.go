@@ -116,23 +116,27 @@ type sample struct {
 }
 
 // samples returns the features of every position of games, by number of
-// players (index n-2).
-func samples(games []GameRecord) [3][]sample {
+// players (index n-2): every feature when rich, else the base ones (the
+// others 0).
+func samples(games []GameRecord, rich bool) [3][]sample {
 	var out [3][]sample
 	e := newEvaluator(defaultParams)
 	for _, g := range games {
 		for pos := range g.Positions {
 			b := &g.Positions[pos]
+			if b.Over() {
+				continue
+			}
 			if len(e.cache) > 4096 {
 				e = newEvaluator(defaultParams)
 			}
-			ts, order, n := e.terms(b)
+			rows, order, n := e.featureRows(b, g.Rules, rich)
 			if n < 2 {
 				continue
 			}
 			s := sample{rows: make([][numFeatures]float64, n), winner: -1}
 			for i := 0; i < n; i++ {
-				s.rows[i] = features(&ts[order[i]], g.Rules)
+				s.rows[i] = rows[i]
 				if order[i] == g.Winner {
 					s.winner = i
 				}
@@ -153,8 +157,18 @@ const ridge = 1e-4
 // the conditional logit, a small ridge penalty), separately for each
 // number of players. It starts from the hand-made evaluation's weights,
 // which it keeps for a number of players that games do not include.
-func Fit(games []GameRecord) (Models, TrainInfo) {
-	chances, info := fitMasked(games, allFeatures)
+func Fit(games []GameRecord) (Models, TrainInfo) { return FitWith(games, nil) }
+
+// FitWith is Fit with the positions of extra games (UnusualGame's) added
+// to those the estimator's weights are fitted to. Its calibration layer
+// and the play model are fitted to games alone: the layer makes the
+// chances as often right as they say in the games the players play, and
+// the extra games, played by the reply policy from positions those games
+// seldom reach, teach the weights what such positions are worth.
+func FitWith(games, extra []GameRecord) (Models, TrainInfo) {
+	all := append(append([]GameRecord(nil), games...), extra...)
+	chances, info := fitMasked(all, allFeatures)
+	info.Games = len(games)
 	info.LogLoss = fitCalibration(chances, games)
 	play, playInfo := fitMasked(games, playFeatures)
 	info.PlayLogLoss = playInfo.LogLoss
@@ -165,7 +179,7 @@ func Fit(games []GameRecord) (Models, TrainInfo) {
 // games, by maximum likelihood like the weights, and returns the mean log
 // loss per position afterwards. The layer starts as the identity.
 func fitCalibration(m *Model, games []GameRecord) float64 {
-	all := samples(games)
+	all := samples(games, m.rich())
 	loss, positions := 0.0, 0
 	for k, ss := range all {
 		if len(ss) == 0 {
@@ -191,14 +205,18 @@ func fitCalibration(m *Model, games []GameRecord) float64 {
 }
 
 // allFeatures marks every feature as fitted.
-var allFeatures = [numFeatures]bool{true, true, true, true, true, true, true, true, true}
+var allFeatures = [numFeatures]bool{true, true, true, true, true, true, true, true, true, true, true, true, true, true}
 
 // fitMasked is Fit with only the features of active fitted; the others
 // keep the hand-made evaluation's weights.
 func fitMasked(games []GameRecord, active [numFeatures]bool) (*Model, TrainInfo) {
 	m := new(Model)
 	info := TrainInfo{Games: len(games)}
-	all := samples(games)
+	rich := false
+	for _, a := range active[baseFeatures:] {
+		rich = rich || a
+	}
+	all := samples(games, rich)
 	loss := 0.0
 	for k, ss := range all {
 		m.Weights[k][0] = -defaultParams.power
@@ -358,4 +376,50 @@ func solveLinear(a [numFeatures][numFeatures]float64, b [numFeatures]float64) [n
 		}
 	}
 	return x
+}
+
+// PlayOut plays pos out to its end under rules with the reply policy
+// (ReplyPolicy: every colour the move hard's evaluation likes best), the
+// dice from seed, and records it as a game from pos: the position before
+// every roll and the winner. Its Levels name the policy for each seat.
+func PlayOut(pos engine.Position, rules engine.Rules, seed uint64) (GameRecord, error) {
+	rec := GameRecord{Rules: rules}
+	for range pos.Players() {
+		rec.Levels = append(rec.Levels, Level(ReplyPolicy))
+	}
+	dice := rand.New(rand.NewPCG(seed, 0x64696365)) // "dice"
+	s := searcher{e: newEvaluator(defaultParams), rules: rules}
+	b := pos
+	for t := 0; !b.Over(); t++ {
+		if t > maxRecordTurns {
+			return rec, fmt.Errorf("play-out of %s, seed %d: %w after %d turns", pos, seed, errNoWinner, maxRecordTurns)
+		}
+		rec.Positions = append(rec.Positions, b)
+		if len(s.e.cache) > 4096 {
+			s.e.cache = make(map[engine.SquareSet]*valueTable)
+		}
+		b, _ = s.reply(&b, dice.IntN(maxRoll)+1, replyPlacements)
+	}
+	rec.Winner = b.Winner()
+	return rec, nil
+}
+
+// UnusualGame returns game j of the games played out (PlayOut) from
+// unusual positions made of games, the mixed series of seed the estimator
+// trains on: it starts from variant 1 + j / len(games) of game j mod
+// len(games) (UnusualCase), so that the training sees where the held-out
+// positions go, lone runners, many pawns at home, walls and races, played
+// as the held-out truth plays them. ok is false when that game cannot be
+// made unusual.
+func UnusualGame(games []GameRecord, seed uint64, j int) (g GameRecord, ok bool, err error) {
+	if len(games) == 0 {
+		return g, false, nil
+	}
+	i := j % len(games)
+	c, ok := UnusualCase(seed, i, 1+j/len(games), games[i])
+	if !ok {
+		return g, false, nil
+	}
+	g, err = PlayOut(c.Position, c.Rules, splitmix(seed, uint64(j)+0x756e75)) // "unu"
+	return g, err == nil, err
 }
