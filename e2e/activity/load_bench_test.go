@@ -5,16 +5,19 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +38,9 @@ var (
 	loadGames   = flag.Int("load-games", 200, "BenchmarkActivityLoad: running games the sockets watch")
 	loadRate    = flag.Int("load-rate", 100, "BenchmarkActivityLoad: plays a second, over all the games")
 	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that never say hello, in the second case")
+	// loadPerAddress compares the bound of new sockets per client address
+	// with its absence (a number no dialer reaches) in the same sitting.
+	loadPerAddress = flag.Int("load-per-address", 0, "BenchmarkActivityLoad: the server's bound of new sockets a minute per client address (0: activity.DefaultSocketsPerAddress)")
 	// loadSilentProfile is for finding where the silent sockets' time
 	// goes: the test's -cpuprofile covers the whole run, the setup
 	// included.
@@ -72,8 +78,12 @@ var (
 //     (burnt over quiet: the attacker's CPU alone) and
 //     play-p99-silent/burnt (silent over burnt: what the server's
 //     handling of the sockets costs, the attacker's CPU aside);
-//     cpu-ms/s, the CPU time of the benchmark's process (the server, the
-//     watchers' sockets, the plays) per second of each kind; cpu-us/silent-dial, what it spent more per second
+//     per second of each kind, its tail (the last pushes) included, for
+//     the benchmark's process (the server, the watchers' sockets, the
+//     plays): cpu-ms/s, its CPU time; preempted/s, the times the kernel
+//     took a CPU from one of its threads that could have gone on; gc/s,
+//     its GC cycles; and sched-p99-us, the 99th percentile of its
+//     goroutines' waits to run once runnable; cpu-us/silent-dial, what it spent more per second
 //     silent than quiet, per silent socket; dialer-cpu-ms/s, the
 //     dialer's, silent and burnt; silent-asked/s and silent-offered/s,
 //     the rate asked and the rate the dialer kept up (fewer when it
@@ -118,7 +128,7 @@ func BenchmarkActivityLoad(b *testing.B) {
 		)
 		var (
 			runs      [3]loadRun
-			cpu       [3]time.Duration // the process's
+			proc      [3]procStats // the process's
 			dialerCPU [3]time.Duration
 			seconds   [3]int
 		)
@@ -129,9 +139,9 @@ func BenchmarkActivityLoad(b *testing.B) {
 			case burnt:
 				dialer.burn(b, dialerCPU[silent]/time.Duration(max(1, seconds[silent])))
 			}
-			before := cpuTime()
+			before := readProcStats()
 			runs[k].add(l.play(b, time.Second))
-			cpu[k] += cpuTime() - before
+			proc[k].add(readProcStats().since(before))
 			if k != quiet {
 				dialerCPU[k] += dialer.done(b)
 			}
@@ -157,16 +167,22 @@ func BenchmarkActivityLoad(b *testing.B) {
 		// The sockets' cost to the plays, the attacker's CPU aside: silent
 		// over burnt, both with the dialer spending the same CPU time.
 		b.ReportMetric(p99(silent)/p99(burnt), "play-p99-silent/burnt")
-		perSecond := func(d time.Duration, k kind) float64 { return ms(d) / runs[k].wall.Seconds() }
-		b.ReportMetric(perSecond(cpu[quiet], quiet), "cpu-ms/s")
-		b.ReportMetric(perSecond(cpu[silent], silent), "cpu-ms/s-silent")
-		b.ReportMetric(perSecond(cpu[burnt], burnt), "cpu-ms/s-burnt")
+		// Per second of plays asked, its tail (the last pushes) included:
+		// a second that runs late is not made to look cheaper.
+		cpuPerSecond := func(k kind) float64 { return ms(proc[k].cpu) / float64(seconds[k]) }
+		for k, suffix := range []string{"", "-silent", "-burnt"} {
+			n := float64(seconds[k])
+			b.ReportMetric(cpuPerSecond(kind(k)), "cpu-ms/s"+suffix)
+			b.ReportMetric(float64(proc[k].preempted)/n, "preempted/s"+suffix)
+			b.ReportMetric(float64(proc[k].gcs)/n, "gc/s"+suffix)
+			b.ReportMetric(float64(proc[k].schedP99())/float64(time.Microsecond), "sched-p99-us"+suffix)
+		}
 		b.ReportMetric(ms(dialerCPU[silent])/float64(seconds[silent]), "dialer-cpu-ms/s-silent")
 		b.ReportMetric(ms(dialerCPU[burnt])/float64(seconds[burnt]), "dialer-cpu-ms/s-burnt")
 		// What a silent socket costs the process: its CPU time more in
 		// the silent seconds than in the quiet ones, per socket dialed.
-		b.ReportMetric((perSecond(cpu[silent], silent)-perSecond(cpu[quiet], quiet))*1000/
-			(float64(res.Offered)/res.Took.Seconds()), "cpu-us/silent-dial")
+		b.ReportMetric((cpuPerSecond(silent)-cpuPerSecond(quiet))*1000/
+			(float64(res.Offered)/float64(seconds[silent])), "cpu-us/silent-dial")
 		b.ReportMetric(float64(*loadSilent/b.N), "silent-asked/s")
 		b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
 		b.ReportMetric(float64(res.Offered), "silent-dialed")
@@ -175,6 +191,74 @@ func BenchmarkActivityLoad(b *testing.B) {
 		b.ReportMetric(float64(res.Statuses[http.StatusServiceUnavailable]), "silent-503")
 		b.ReportMetric(float64(res.Failed), "silent-failed")
 	})
+}
+
+// procStats is what the process spent over a time: its CPU time, the
+// times the kernel took a CPU from one of its threads that could have
+// gone on (involuntary context switches), its GC cycles, and how long its
+// goroutines waited to run once runnable (a histogram of
+// runtime/metrics' /sched/latencies:seconds).
+type procStats struct {
+	cpu       time.Duration
+	preempted int64
+	gcs       uint64
+	sched     []uint64 // counts of schedBuckets
+}
+
+var schedBuckets []float64 // the histogram's boundaries, in seconds
+
+// readProcStats reads the process's procStats so far.
+func readProcStats() procStats {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	m := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/sched/latencies:seconds"}}
+	metrics.Read(m)
+	h := m[1].Value.Float64Histogram()
+	schedBuckets = h.Buckets
+	return procStats{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), preempted: ru.Nivcsw,
+		gcs: m[0].Value.Uint64(), sched: slices.Clone(h.Counts)}
+}
+
+// since is what p spent more than before.
+func (p procStats) since(before procStats) procStats {
+	d := procStats{cpu: p.cpu - before.cpu, preempted: p.preempted - before.preempted, gcs: p.gcs - before.gcs,
+		sched: make([]uint64, len(p.sched))}
+	for i := range p.sched {
+		d.sched[i] = p.sched[i] - before.sched[i]
+	}
+	return d
+}
+
+// add adds o to p.
+func (p *procStats) add(o procStats) {
+	p.cpu, p.preempted, p.gcs = p.cpu+o.cpu, p.preempted+o.preempted, p.gcs+o.gcs
+	if p.sched == nil {
+		p.sched = make([]uint64, len(o.sched))
+	}
+	for i := range o.sched {
+		p.sched[i] += o.sched[i]
+	}
+}
+
+// schedP99 is the 99th percentile of the goroutines' waits to run: the
+// upper bound of the histogram's bucket it falls in.
+func (p procStats) schedP99() time.Duration {
+	var total uint64
+	for _, c := range p.sched {
+		total += c
+	}
+	var seen uint64
+	for i, c := range p.sched {
+		seen += c
+		if seen*100 >= total*99 && total > 0 {
+			upper := schedBuckets[i+1]
+			if math.IsInf(upper, 1) {
+				upper = schedBuckets[i]
+			}
+			return time.Duration(upper * float64(time.Second))
+		}
+	}
+	return 0
 }
 
 // profilePhase writes a CPU profile of the phase that follows to path,
@@ -247,6 +331,7 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 		proxy, err := activity.ParseProxies([]string{"127.0.0.1", "::1"})
 		require.NoError(tb, err)
 		c.TrustedProxies = proxy
+		c.SocketsPerAddress = *loadPerAddress
 	})
 	l := &load{app: app, srv: srv, users: users[:2], rate: sizes.rate}
 	games := app.Main.Bot().Games()
@@ -341,8 +426,7 @@ func (l *load) read(conn *websocket.Conn, g int, seen *atomic.Int64) {
 // loadRun is what one run of plays measured.
 type loadRun struct {
 	plays, pushes []time.Duration
-	wall          time.Duration // from the first play to the last push read
-	late          int           // ticks with their game's last play still going
+	late          int // ticks with their game's last play still going
 }
 
 // play plays at the load's rate for d, each play on the next game in
@@ -363,7 +447,6 @@ func (l *load) play(tb testing.TB, d time.Duration) loadRun {
 	)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	began := time.Now()
 	for i := range n {
 		<-tick.C
 		g := i % len(l.ids)
@@ -397,7 +480,6 @@ func (l *load) play(tb testing.TB, d time.Duration) loadRun {
 	for deadline := time.Now().Add(5 * time.Second); !l.caughtUp() && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	run.wall = time.Since(began)
 	l.mu.Lock()
 	run.pushes = slices.Clone(l.pushes)
 	l.mu.Unlock()
@@ -488,7 +570,6 @@ func (r loadRun) report(b *testing.B, suffix string) {
 func (r *loadRun) add(o loadRun) {
 	r.plays, r.pushes = append(r.plays, o.plays...), append(r.pushes, o.pushes...)
 	r.late += o.late
-	r.wall += o.wall
 	slices.Sort(r.plays)
 	slices.Sort(r.pushes)
 }
