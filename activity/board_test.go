@@ -137,6 +137,18 @@ func (f *fakeGames) ChannelReviews(context.Context, string, string) ([]*malefiz.
 	return nil, nil
 }
 
+// TournamentHere: these tests' channels hold no tournament (the
+// tournament's routes are tested over the game service,
+// tournament_test.go).
+func (f *fakeGames) TournamentHere(context.Context, string, string, string, string) (*game.TournamentBoard, error) {
+	return nil, nil
+}
+
+// TournamentBoard refuses as the service refuses an unknown one.
+func (f *fakeGames) TournamentBoard(_ context.Context, id int64, _, _, _ string) (*game.TournamentBoard, error) {
+	return nil, table.Refuse(locales.ErrUnknownGame, id)
+}
+
 func (f *fakeGames) RememberLocale(_ context.Context, userID, locale string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

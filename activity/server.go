@@ -67,6 +67,12 @@ type Games interface {
 	// ChannelReviews are the finished games of a channel (or of the
 	// game whose thread it is), the last finished first.
 	ChannelReviews(ctx context.Context, guildID, channelID string) ([]*malefiz.Game, error)
+	// TournamentHere is the tournament of a channel (or of the table
+	// whose thread it is), read for userID in lang; nil for none.
+	TournamentHere(ctx context.Context, guild, channel, userID, lang string) (*game.TournamentBoard, error)
+	// TournamentBoard is tournament id read for userID in lang; one of
+	// another guild and none are refused alike.
+	TournamentBoard(ctx context.Context, id int64, guild, userID, lang string) (*game.TournamentBoard, error)
 }
 
 // Channel returns the guild of channel id and whether it is a thread,
@@ -226,6 +232,8 @@ func New(cfg Config) *Server {
 	m.HandleFunc("POST /api/games/{id}/hint", s.serveHint)
 	m.HandleFunc("GET /api/games/{id}/live", s.serveLive)
 	m.HandleFunc("GET /api/games/{id}/review", s.serveReview)
+	m.HandleFunc("GET /api/tournament", s.serveTournamentHere)
+	m.HandleFunc("GET /api/tournaments/{id}", s.serveTournament)
 	if cfg.Authorize != nil {
 		m.HandleFunc("POST /sandbox/authorize", s.serveSandboxAuthorize)
 	}
@@ -591,6 +599,45 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rv)
+}
+
+// serveTournamentHere answers the tournament of the session's channel,
+// or of the tournament table whose thread it is
+// (game.Service.TournamentHere), in the user's words; null when there is
+// none.
+func (s *Server) serveTournamentHere(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	b, err := s.cfg.Games.TournamentHere(r.Context(), sess.Guild, sess.Channel, sess.UserID, sess.Lang)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, b)
+}
+
+// serveTournament answers tournament {id} as the page shows it, again
+// after every game of it ends (the page asks anew when a poll or a push
+// says so). A tournament of another guild than the session's and one that
+// does not exist are refused alike.
+func (s *Server) serveTournament(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	id, ok := gameID(r)
+	if !ok {
+		s.refuse(w, r, http.StatusNotFound, sess.Lang, locales.ErrTourUnknown, "bad tournament id")
+		return
+	}
+	b, err := s.cfg.Games.TournamentBoard(r.Context(), id, sess.Guild, sess.UserID, sess.Lang)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, b)
 }
 
 // play is a play the page sends: the action of a turn-message button, the

@@ -59,7 +59,7 @@ func TestPageTexts(t *testing.T) {
 // send shows nothing, or the script's fallback.
 func TestPageTextsAreTheScripts(t *testing.T) {
 	var script []byte
-	for _, name := range []string{"static/app.js", "static/review.js"} {
+	for _, name := range []string{"static/app.js", "static/review.js", "static/tournament.js"} {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
 		script = append(script, b...)

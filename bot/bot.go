@@ -149,7 +149,7 @@ func New(cfg Config) *Bot {
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
 		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
-		CoachBehind: cfg.CoachBehind})
+		CoachBehind: cfg.CoachBehind, Tournaments: b.db})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}
 	b.subcommands = append(gameSubcommands(b), extraSubcommands(b.panel)...)
 	b.handle = recoverer(func(ctx context.Context, r *request) error {

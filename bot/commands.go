@@ -40,6 +40,9 @@ type subcommand struct {
 	// heavy answers take a while (a replay GIF): they answer "thinking…"
 	// first and run a few at a time.
 	heavy bool
+	// group, when set, makes this a group of subcommands (/malefiz
+	// tournament new): run is unused.
+	group []subcommand
 }
 
 // timeoutChoices are the turn timeouts as the choices of a command option.
@@ -66,6 +69,7 @@ func gameSubcommands(b *Bot) []subcommand {
 			boolOption("dm", locales.OptDm),
 			stringOption("ping", locales.OptPing, pingChoices()),
 		}},
+		{name: "tournament", desc: locales.CmdTournament, group: tournamentSubcommands(b)}, // tournament.go
 		{name: "rules", desc: locales.CmdRules, run: say(locales.TextRules)},
 		{name: "help", desc: locales.CmdHelp, run: say(locales.TextHelp, locales.TextMarks)},
 	}
@@ -96,10 +100,7 @@ func userOption(name string, desc msg) *discordgo.ApplicationCommandOption {
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	var opts []*discordgo.ApplicationCommandOption
 	for _, s := range b.subcommands {
-		opts = append(opts, &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionSubCommand, Name: s.name,
-			Description: tr("en", s.desc), DescriptionLocalizations: localizations(s.desc), Options: s.options,
-		})
+		opts = append(opts, s.option())
 	}
 	dmAllowed := false
 	descs := localizations(locales.CmdMalefiz)
@@ -129,6 +130,21 @@ func (b *Bot) RegisterCommands(appID string, guildIDs []string) error {
 		}
 	}
 	return nil
+}
+
+// option is the subcommand, or group of subcommands, as Discord takes it.
+func (s subcommand) option() *discordgo.ApplicationCommandOption {
+	o := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionSubCommand, Name: s.name,
+		Description: tr("en", s.desc), DescriptionLocalizations: localizations(s.desc), Options: s.options,
+	}
+	if s.group != nil {
+		o.Type, o.Options = discordgo.ApplicationCommandOptionSubCommandGroup, nil
+		for _, sub := range s.group {
+			o.Options = append(o.Options, sub.option())
+		}
+	}
+	return o
 }
 
 // options are a subcommand's options by name.
@@ -167,19 +183,35 @@ func (o options) user(name string) (string, bool) {
 // command runs a /malefiz subcommand.
 func (b *Bot) command(ctx context.Context, r *request) error {
 	data := r.i.ApplicationCommandData()
-	if data.Name != CommandName || len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+	if data.Name != CommandName || len(data.Options) != 1 {
 		return refuse(locales.ErrUnknownCommand)
 	}
 	if r.i.GuildID == "" {
 		return refuse(locales.ErrGuildOnly)
 	}
-	sub := data.Options[0]
+	sub, subs := data.Options[0], b.subcommands
+	if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+		// A group's one subcommand: /malefiz tournament new.
+		var group []subcommand
+		for _, s := range subs {
+			if s.name == sub.Name && s.group != nil {
+				group = s.group
+			}
+		}
+		if group == nil || len(sub.Options) != 1 {
+			return refuse(locales.ErrUnknownCommand)
+		}
+		sub, subs = sub.Options[0], group
+	}
+	if sub.Type != discordgo.ApplicationCommandOptionSubCommand {
+		return refuse(locales.ErrUnknownCommand)
+	}
 	opts := options{}
 	for _, o := range sub.Options {
 		opts[o.Name] = o
 	}
-	for _, s := range b.subcommands {
-		if s.name == sub.Name {
+	for _, s := range subs {
+		if s.name == sub.Name && s.group == nil {
 			h := func(ctx context.Context, r *request) error { return s.run(ctx, r, opts) }
 			if s.heavy {
 				h = deferred(bounded(b.heavy, h))

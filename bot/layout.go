@@ -277,7 +277,7 @@ func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Eff
 		// board shows the board as it is now).
 		out.Body = mustJSON(editBody(*e.Message))
 		out.Board, out.Chart = pictures(*e.Message)
-		if e.Target == malefiz.RoleLobby {
+		if e.Target == malefiz.RoleLobby || e.Target == malefiz.RoleTournament {
 			// The scoreboard card's edits wait in a queue of their
 			// own: the newest supersedes the pending one, a few
 			// seconds apart, and never hold back the turn posts.

@@ -64,7 +64,7 @@ func TestStatsCardSaysTheChartInWords(t *testing.T) {
 		fmt.Sprintf("**Captures made / suffered:** %d / %d", s.Captures, s.Captured),
 		"**Barricades moved:** ",
 		"**Turns to win (average):** ",
-		"**Fastest win (turns):** ",
+		fmt.Sprintf("**Fastest win (turns):** %d\n", s.FastestWin), // a count, not "68.0"
 		"**Current streak:** ",
 		"**Favourite colour:** 🔴 Red",
 	} {

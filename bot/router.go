@@ -28,6 +28,9 @@ func (b *Bot) component(ctx context.Context, r *request) error {
 		}
 		id.Arg = data.Values[0]
 	}
+	if isTournamentAction(id.Action) {
+		return b.tournamentClick(ctx, r, id) // tournament.go
+	}
 	var act game.Action
 	switch id.Action {
 	case ActJoin:

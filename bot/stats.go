@@ -181,7 +181,11 @@ func (p *panel) cmdStats(ctx context.Context, r *request, o options) error {
 	line(locales.StatsCaptures, fmt.Sprintf("%d / %d", s.Captures, s.Captured))
 	line(locales.StatsBarricades, strconv.Itoa(s.Barricades))
 	line(locales.StatsAvgTurns, dash(s.AvgTurnsToWin, s.Wins > 0))
-	line(locales.StatsFastest, dash(float64(s.FastestWin), s.Wins > 0))
+	fastest := "—"
+	if s.Wins > 0 {
+		fastest = strconv.Itoa(s.FastestWin) // a count of turns, never a decimal
+	}
+	line(locales.StatsFastest, fastest)
 	line(locales.StatsStreak, streak)
 	line(locales.StatsColor, fav)
 	if s.GradedGames > 0 {

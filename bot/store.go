@@ -49,6 +49,7 @@ type Stats interface {
 // and the adapter's own.
 type Store interface {
 	game.Store
+	game.Tournaments
 	Games
 	Outbox
 	Settings

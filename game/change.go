@@ -205,6 +205,13 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 			resultPosts = append(resultPosts, i)
 		}
 	}
+	if finished && sg.TournamentID != 0 {
+		// The tournament's card shows the result; an unrated
+		// tournament's games leave the ratings alone.
+		if err := s.tournamentCommit(ctx, c, sg, results); err != nil {
+			return nil, nil, err
+		}
+	}
 	if finished {
 		sg.Deadline, sg.RemindAt, sg.WakeAt = time.Time{}, time.Time{}, time.Time{}
 		// The result shows each rating change, which the store knows
@@ -253,6 +260,9 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	}
 	if t.Wake {
 		s.nudgeScheduler(sg.WakeAt)
+	}
+	if sg.TournamentID != 0 && (finished || !sg.Status.Open()) {
+		s.nudgeAfterTournamentGame(c)
 	}
 	if c.Coach {
 		s.coach.nudge()

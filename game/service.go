@@ -131,6 +131,9 @@ type Config struct {
 	// Observe, when set, is told how long each commit took and how it
 	// ended (metrics).
 	Observe func(start time.Time, err error)
+	// Tournaments keeps the servers' tournaments; nil means Store, when
+	// it keeps them too (*store.DB does).
+	Tournaments Tournaments
 }
 
 // Service runs the commands of every front-end. Create it with New.
@@ -159,13 +162,19 @@ type Service struct {
 	skip          skipList     // games whose timer panicked, skipped for a while
 	locales       knownLocales // the users' locales stored lately
 	reviews       reviews      // the reviews on the board made of games graded whole
+
+	tdb             Tournaments   // the tournaments; nil: none kept
+	wakeTournaments chan struct{} // the round opener looks at the tournaments again
 }
 
 // New returns the Service of cfg.
 func New(cfg Config) *Service {
 	s := &Service{db: cfg.Store, out: cfg.Outbox, layout: cfg.Layout, dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now,
 		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, observe: cfg.Observe,
-		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1)}
+		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1), tdb: cfg.Tournaments, wakeTournaments: make(chan struct{}, 1)}
+	if s.tdb == nil {
+		s.tdb, _ = cfg.Store.(Tournaments)
+	}
 	if s.defaults.Lobbies.PerUser == 0 {
 		s.defaults.Lobbies.PerUser = DefaultLobbiesPerUser
 	}

@@ -192,13 +192,20 @@ func (a *App) runTimers(ctx context.Context) {
 	}
 }
 
-// tick runs the bot's due timers until none is left (or maxTickRounds).
+// tick runs the bot's due timers until none is left (or maxTickRounds),
+// and the tournaments' round opener: a skip reaches a tournament's start
+// time and a round's deadline as it reaches a turn's.
 func (a *App) tick(ctx context.Context) error {
 	a.tickMu.Lock()
 	defer a.tickMu.Unlock()
+	games := a.Main.Bot().Games()
 	for range maxTickRounds {
-		n, err := a.Main.Bot().Games().Tick(ctx)
-		if err != nil || n == 0 {
+		n, err := games.Tick(ctx)
+		if err != nil {
+			return err
+		}
+		m, err := games.TickTournaments(ctx)
+		if err != nil || n+m == 0 {
 			return err
 		}
 	}

@@ -32,8 +32,9 @@ type Main struct {
 	Logger *slog.Logger
 	// Bot options that tests set: a fixed die, a fixed draw, a clock.
 	Options func(*bot.Config)
-	// ManualTimers leaves the timers to the caller's Bot().Tick (tests with
-	// a fake clock); normally a scheduler runs them.
+	// ManualTimers leaves the timers to the caller's Bot().Tick and the
+	// tournaments' round opener to Bot().Games().TickTournaments (tests
+	// with a fake clock); normally a scheduler and the opener run them.
 	ManualTimers bool
 	// ActivityOptions change the Activity's options (the sandbox: its
 	// stand-in for the client's authorize).
@@ -139,6 +140,7 @@ func (m *Main) run(ctx context.Context) error {
 		wg.Go(func() { m.listenGames(runCtx) }) // activity.go
 		if !m.ManualTimers {
 			wg.Go(func() { m.bot.Games().RunScheduler(runCtx) })
+			wg.Go(func() { m.bot.Games().RunTournaments(runCtx) })
 		}
 		wg.Wait()
 	}()

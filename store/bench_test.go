@@ -3,11 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -46,7 +48,23 @@ var (
 	pgBenchDBs  = map[string]func() error{} // databases to drop at the end, by URL
 )
 
+// storeParallel is how many of the store's parallel tests run at once
+// unless -test.parallel says otherwise: they wait on the databases (a
+// PostgreSQL database created and dropped for each, a commit's fsync), so
+// GOMAXPROCS at a time (go test's default, 2 on CI's two cores) would
+// leave the cores idle.
+const storeParallel = 8
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", strconv.Itoa(storeParallel)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	code := m.Run()
 	if benchDir != "" {
 		os.RemoveAll(benchDir)

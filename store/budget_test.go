@@ -27,6 +27,7 @@ func TestBudgetNeedsPostgreSQL(t *testing.T) {
 }
 
 func TestBudgetOptions(t *testing.T) {
+	t.Parallel()
 	db := mustOpen(t, storetest.NewPostgresURL(t))
 	for _, tc := range []struct {
 		name string
@@ -51,6 +52,7 @@ func TestBudgetOptions(t *testing.T) {
 // within the documented ceiling, Batch + Rate × (1 s + Lease). Only an
 // upper bound is checked: a slow machine grants fewer, never more.
 func TestBudgetSharedByTwoReplicas(t *testing.T) {
+	t.Parallel()
 	url := storetest.NewPostgresURL(t)
 	o := store.BudgetOptions{Rate: 20, Batch: 4, Lease: 250 * time.Millisecond}
 	var mu sync.Mutex

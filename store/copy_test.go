@@ -108,9 +108,11 @@ func fillForCopy(t *testing.T, db *DB) {
 // agree, the copy goes on numbering games after the copied ones, and a copy
 // into a database that holds rows is refused.
 func TestCopy(t *testing.T) {
+	t.Parallel()
 	for _, from := range testBackends(t) {
 		for _, to := range testBackends(t) {
 			t.Run(from.Name+"-to-"+to.Name, func(t *testing.T) {
+				t.Parallel()
 				src := openInternal(t, from)
 				fillForCopy(t, src)
 				dst := openInternal(t, to)
@@ -177,6 +179,7 @@ func TestCopy(t *testing.T) {
 
 // A PostgreSQL database backs up into a SQLite file that opens as a store.
 func TestBackupPostgres(t *testing.T) {
+	t.Parallel()
 	backends := testBackends(t)
 	if len(backends) < 2 {
 		t.Skip("no PostgreSQL")

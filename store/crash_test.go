@@ -31,7 +31,7 @@ const (
 // finds the file intact. Each new process resumes the game the last one left
 // open.
 func TestCrash(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, b store.TestBackend) {
+	forEachBackendSerial(t, func(t *testing.T, b store.TestBackend) {
 		if path := os.Getenv("STORE_CRASH_DB"); path != "" {
 			seed, _ := strconv.ParseUint(os.Getenv("STORE_CRASH_SEED"), 10, 64)
 			crashChild(t, path, seed)

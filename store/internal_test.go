@@ -50,6 +50,7 @@ func TestEventsAppendOnly(t *testing.T) {
 
 // The queries that must stay cheap with 100,000 games use their indexes.
 func TestQueryPlans(t *testing.T) {
+	t.Parallel()
 	db := openInternal(t, testBackends(t)[0])
 	since := time.Now()
 	period, periodArgs := leaderboardSource(db.d, "g", since, 0)

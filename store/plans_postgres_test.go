@@ -15,6 +15,7 @@ import (
 // is that an index serves the query (with the figures of BenchmarkDueGames
 // and BenchmarkLeaderboard on a full database).
 func TestQueryPlansPostgres(t *testing.T) {
+	t.Parallel()
 	backends := testBackends(t)
 	if len(backends) < 2 {
 		t.Skip("no PostgreSQL")

@@ -72,6 +72,7 @@ func deliverAll(t *testing.T, db *store.DB, owner string) []string {
 // TestEffectQueues checks the queues of a game's outbox (see store.Effect)
 // on each backend, one rule per case.
 func TestEffectQueues(t *testing.T) {
+	t.Parallel()
 	const gap = store.DefaultQueueGap
 	for _, tc := range []struct {
 		name string

@@ -47,8 +47,15 @@ func mustOpen(t testing.TB, path string) *store.DB {
 	return db
 }
 
-// forEachBackend runs f as a subtest on each backend the tests run on.
+// forEachBackend runs f as a subtest on each backend the tests run on,
+// in parallel (see store.ForEachBackend).
 func forEachBackend(t *testing.T, f func(t *testing.T, b store.TestBackend)) {
+	store.ForEachBackend(t, f)
+}
+
+// forEachBackendSerial runs f as a subtest on each backend, one after the
+// other and beside no other test: for the tests that spawn processes.
+func forEachBackendSerial(t *testing.T, f func(t *testing.T, b store.TestBackend)) {
 	for _, b := range store.TestBackends(t) {
 		t.Run(b.Name, func(t *testing.T) { f(t, b) })
 	}
@@ -671,6 +678,7 @@ func TestBackup(t *testing.T) {
 }
 
 func TestOpenCorrupt(t *testing.T) {
+	t.Parallel()
 	for name, corrupt := range map[string]func(*os.File) error{
 		"garbage pages": func(f *os.File) error {
 			_, err := f.WriteAt(bytes.Repeat([]byte{0xab}, 3*4096), 2*4096)

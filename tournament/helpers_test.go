@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -36,6 +38,51 @@ func playRound(rng *rand.Rand, tour *Tournament, forfeit float64) {
 			table.Result.Forfeited = []string{places[rng.IntN(len(places))]}
 		}
 	}
+}
+
+// playByRating gives every table of the last round a result as a field
+// of mixed strength would: each seat's performance is its rating plus a
+// normal spread of 200 points, the best first, and with chance forfeit
+// one seat forfeits.
+func playByRating(rng *rand.Rand, tour *Tournament, forfeit float64) {
+	rating := make(map[string]float64, len(tour.Entrants))
+	for _, e := range tour.Entrants {
+		rating[e.ID] = e.Rating
+	}
+	round := &tour.Rounds[len(tour.Rounds)-1]
+	for i := range round.Tables {
+		table := &round.Tables[i]
+		if table.Bye() {
+			continue
+		}
+		perf := make(map[string]float64, len(table.Seats))
+		for _, id := range table.Seats {
+			perf[id] = rating[id] + 200*rng.NormFloat64()
+		}
+		places := slices.Clone(table.Seats)
+		slices.SortFunc(places, func(a, b string) int { return cmp.Compare(perf[b], perf[a]) })
+		table.Result = &Result{Places: places}
+		if rng.Float64() < forfeit {
+			table.Result.Forfeited = []string{places[rng.IntN(len(places))]}
+		}
+	}
+}
+
+// processCPU is the CPU time the process has used, all its threads, the
+// collector's included: a benchmark's cpu-ms/op, which a busy machine's
+// other work does not lengthen as it does the wall-clock ns/op.
+func processCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since cpu0, as cpu-ms/op.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // next pairs the tournament's next round and appends it.

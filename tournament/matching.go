@@ -4,11 +4,11 @@ package tournament
 // blossom algorithm: the pairs of a Swiss round at tables of 2, where an
 // edge joins two players who have not met.
 type matching struct {
-	edge  [][]bool // edge[u][v]: u and v may be paired
-	gone  []bool   // vertices taken out of the graph
-	mate  []int    // mate[v], or -1
-	size  int      // edges in the matching
-	outer []bool   // after a search: the vertices reached at even distance
+	adj   [][]int // adj[u]: the vertices u may be paired with, in order
+	gone  []bool  // vertices taken out of the graph
+	mate  []int   // mate[v], or -1
+	size  int     // edges in the matching
+	outer []bool  // after a search: the vertices reached at even distance
 
 	// the search's scratch
 	parent, base  []int
@@ -18,11 +18,26 @@ type matching struct {
 
 func newMatching(edge [][]bool) *matching {
 	n := len(edge)
-	m := &matching{edge: edge, gone: make([]bool, n), mate: make([]int, n),
+	m := &matching{gone: make([]bool, n), mate: make([]int, n),
 		outer: make([]bool, n), parent: make([]int, n), base: make([]int, n),
 		blossom: make([]bool, n), seen: make([]bool, n)}
+	edges := 0
 	for v := range m.mate {
 		m.mate[v] = -1
+		for _, ok := range edge[v] {
+			edges += boolInt(ok)
+		}
+	}
+	m.adj = make([][]int, n)
+	all := make([]int, 0, edges) // the lists, one after another
+	for v := range edge {
+		start := len(all)
+		for u, ok := range edge[v] {
+			if ok {
+				all = append(all, u)
+			}
+		}
+		m.adj[v] = all[start:len(all):len(all)]
 	}
 	return m
 }
@@ -74,8 +89,8 @@ func (m *matching) search(root int) int {
 	m.queue = append(m.queue[:0], root)
 	for head := 0; head < len(m.queue); head++ {
 		v := m.queue[head]
-		for to := range n {
-			if !m.edge[v][to] || m.gone[to] || m.base[v] == m.base[to] || m.mate[v] == to {
+		for _, to := range m.adj[v] {
+			if m.gone[to] || m.base[v] == m.base[to] || m.mate[v] == to {
 				continue
 			}
 			if to == root || m.mate[to] >= 0 && m.parent[m.mate[to]] >= 0 {

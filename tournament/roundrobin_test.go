@@ -96,3 +96,23 @@ func TestCircle(t *testing.T) {
 	assert.Equal(t, [][][]int{{{0, 3}, {1, 2}}, {{0, 2}, {1, 3}}, {{0, 1}, {2, 3}}}, circle(4))
 	assert.Equal(t, [][][]int{{{0}, {1, 2}}, {{0, 2}, {1}}, {{0, 1}, {2}}}, circle(3))
 }
+
+// BenchmarkRoundRobinSchedule searches the schedule of a round robin (as
+// the first round of a field of that size does; later rounds read it from
+// the cache) for 12 to 32 entrants at tables of 3 and 4, the sizes
+// that search longest; tables of 2 follow the circle method.
+func BenchmarkRoundRobinSchedule(b *testing.B) {
+	for k := 3; k <= 4; k++ {
+		for _, n := range []int{12, 19, 25, 32} {
+			b.Run(fmt.Sprintf("tables-of-%d/entrants-%d", k, n), func(b *testing.B) {
+				cpu0 := processCPU(b)
+				for b.Loop() {
+					if len(cover(n, k)) == 0 {
+						b.Fatal("no rounds")
+					}
+				}
+				reportCPU(b, cpu0)
+			})
+		}
+	}
+}

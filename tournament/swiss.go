@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"cmp"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -52,13 +53,18 @@ func (t Tournament) swissField() ([]player, [][]int) {
 	for i := range met {
 		met[i] = make([]int, len(field))
 	}
+	var seats []int
 	for _, round := range t.Rounds {
 		for _, table := range round.Tables {
-			for _, a := range table.Seats {
-				for _, b := range table.Seats {
-					i, iok := at[a]
-					j, jok := at[b]
-					if iok && jok && i != j {
+			seats = seats[:0]
+			for _, id := range table.Seats {
+				if i, ok := at[id]; ok {
+					seats = append(seats, i)
+				}
+			}
+			for _, i := range seats {
+				for _, j := range seats {
+					if i != j {
 						met[i][j]++
 					}
 				}
@@ -188,6 +194,10 @@ func pairSwiss(field []player, met [][]int) [][]int {
 		if m.gone[p] {
 			continue
 		}
+		left := 0 // the players not paired yet, p among them
+		for _, gone := range m.gone {
+			left += boolInt(!gone)
+		}
 		candidates = candidates[:0]
 		for q := p + 1; q < n; q++ {
 			if !m.gone[q] {
@@ -202,6 +212,10 @@ func pairSwiss(field []player, met [][]int) [][]int {
 			want := m.size
 			if edge[p][q] {
 				want--
+			} else if want > (left-2)/2 {
+				// The rest could not keep as many pairs who have
+				// not met: no need to look.
+				continue
 			}
 			undo := m.remove(p, q)
 			if m.size >= want {
@@ -250,26 +264,126 @@ func pickBye(field []player, m *matching) int {
 // groupSwiss seats a Swiss round at tables of 3 or 4: the fold, then swaps
 // of two players between tables as long as one lowers the repeat
 // meetings, or keeps them and brings scores at a table closer. When
-// repeats remain, an exhaustive search (fields of up to 256) looks for
-// tables without any; when it finds them, swaps that keep them so bring
-// the scores closer again.
+// repeats remain, a few tables at a time are seated again (repair), and
+// then, if some still remain, an exhaustive search (fields of up to 256)
+// looks for tables without any; after either, swaps that keep the
+// repeats as few bring the scores closer again.
 func groupSwiss(field []player, met [][]int, sizes []int) [][]int {
 	tables := fold(field, sizes)
-	if improve(field, met, tables) == 0 || len(field) > setLimit {
+	if improve(field, met, tables) == 0 {
 		return tables
 	}
-	if found := searchTables(met, sizes); found != nil {
-		improve(field, met, found)
-		return found
+	if repair(met, tables) == 0 || len(field) > setLimit {
+		improve(field, met, tables)
+		return tables
 	}
+	if found := searchTables(met, sizes, searchBudget); found != nil {
+		tables = found
+	}
+	improve(field, met, tables)
 	return tables
+}
+
+// The bounds of repair: the groups of tables it tries to seat again, the
+// tables in a group, and the seats the search of each group tries.
+const (
+	repairTries  = 400
+	repairTables = 5
+	repairBudget = 1 << 11
+)
+
+// repair seats a few tables at a time again, without a repeat meeting
+// when their players allow it, until no table holds one or repairTries
+// groups have been tried (none when there are no more tables than a
+// group); it returns the repeat meetings left. A group is a table where
+// someone meets again, taken in turn, and others drawn from a source
+// seeded by the field's size and the tables' count, so that a round is
+// always paired the same. Large fields late in a tournament need it:
+// there the swaps of two players between two tables leave repeats that
+// tables of the same sizes could avoid, and a search of the whole field
+// is too slow.
+func repair(met [][]int, tables [][]int) int {
+	rng := rand.New(rand.NewPCG(uint64(len(met)), uint64(len(tables))))
+	repeatsAt := func(table []int) int {
+		r := 0
+		for i, x := range table {
+			for _, y := range table[i+1:] {
+				r += met[x][y]
+			}
+		}
+		return r
+	}
+	tries := repairTries
+	if len(tables) <= repairTables {
+		tries = 0 // a group would be every table: the whole field's search does that
+	}
+	group := make([]int, 0, repairTables)
+	var bad []int // the tables where someone meets again
+	for try := range tries {
+		bad = bad[:0]
+		for t, table := range tables {
+			if repeatsAt(table) > 0 {
+				bad = append(bad, t)
+			}
+		}
+		if len(bad) == 0 {
+			return 0
+		}
+		group = append(group[:0], bad[try%len(bad)])
+		for len(group) < min(repairTables, len(tables)) {
+			if t := rng.IntN(len(tables)); !slices.Contains(group, t) {
+				group = append(group, t)
+			}
+		}
+		// The larger tables first, as searchTables seats them; the
+		// players by rank.
+		slices.SortFunc(group, func(a, b int) int {
+			return cmp.Or(cmp.Compare(len(tables[b]), len(tables[a])), cmp.Compare(a, b))
+		})
+		var players, sizes []int
+		for _, t := range group {
+			players = append(players, tables[t]...)
+			sizes = append(sizes, len(tables[t]))
+		}
+		slices.Sort(players)
+		sub := make([][]int, len(players))
+		for i, x := range players {
+			sub[i] = make([]int, len(players))
+			for j, y := range players {
+				sub[i][j] = met[x][y]
+			}
+		}
+		found := searchTables(sub, sizes, repairBudget)
+		for i, t := range group {
+			if found == nil {
+				break
+			}
+			for j, x := range found[i] {
+				tables[t][j] = players[x]
+			}
+		}
+	}
+	r := 0
+	for _, table := range tables {
+		r += repeatsAt(table)
+	}
+	return r
 }
 
 // improve swaps players between tables, the best swap each time: first,
 // while one lowers the repeat meetings, a swap of a player who meets
 // someone again; then, while one brings the scores at a table closer
-// without adding a repeat, any swap. It returns the repeat meetings left.
+// without adding a repeat, any swap. Of equal swaps it makes the first in
+// the order of the tables and seats (the first player's table, their
+// seat, the other's table, their seat). It returns the repeat meetings
+// left.
+//
+// A swap changes what only its two tables hold, so the best swap between
+// each two tables is kept, and after a swap only those that involve one
+// of its tables are looked at again: a pass costs the swaps of two tables
+// with every other, not of every table with every other.
 func improve(field []player, met [][]int, tables [][]int) int {
+	n, nt := len(field), len(tables)
 	// cost is what player x at the table, in place of skip, adds.
 	cost := func(x int, table []int, skip int) (rep, spread int) {
 		for _, y := range table {
@@ -280,71 +394,107 @@ func improve(field []player, met [][]int, tables [][]int) int {
 		}
 		return rep, spread
 	}
+	// what each player adds at their own table
+	ownRep, ownSpread := make([]int, n), make([]int, n)
+	own := func(t int) {
+		for _, x := range tables[t] {
+			ownRep[x], ownSpread[x] = cost(x, tables[t], x)
+		}
+	}
 	repeats := 0
-	for _, table := range tables {
+	for t, table := range tables {
+		own(t)
 		for i, x := range table {
 			for _, y := range table[i+1:] {
 				repeats += met[x][y]
 			}
 		}
 	}
+	// best[ta*nt+tb]: the best swap of a player at table ta with one at
+	// table tb, ia < 0 when none improves.
+	type swap struct{ rep, spread, ia, ib int }
+	best := make([]swap, nt*nt)
 	for _, spreading := range []bool{false, true} {
-		for {
-			// what each player adds at their own table
-			ownRep, ownSpread := make([]int, len(field)), make([]int, len(field))
-			for _, table := range tables {
-				for _, x := range table {
-					ownRep[x], ownSpread[x] = cost(x, table, x)
+		considered := func(ta, tb int) bool { return ta != tb && (!spreading || ta < tb) }
+		look := func(ta, tb int) {
+			found := swap{ia: -1}
+			a, b := tables[ta], tables[tb]
+			for ia, x := range a {
+				ra, sa := ownRep[x], ownSpread[x]
+				if !spreading && ra == 0 {
+					continue
+				}
+				for ib, y := range b {
+					rx, sx := cost(x, b, y)
+					ry, sy := cost(y, a, x)
+					dRep, dSpread := rx+ry-ra-ownRep[y], sx+sy-sa-ownSpread[y]
+					if dRep < found.rep || dRep == found.rep && dSpread < found.spread {
+						found = swap{dRep, dSpread, ia, ib}
+					}
 				}
 			}
-			bestRep, bestSpread := 0, 0
-			var at [4]int
-			for ta, a := range tables {
-				for ia, x := range a {
-					ra, sa := ownRep[x], ownSpread[x]
-					if !spreading && ra == 0 {
+			best[ta*nt+tb] = found
+		}
+		for ta := range nt {
+			for tb := range nt {
+				if considered(ta, tb) {
+					look(ta, tb)
+				}
+			}
+		}
+		for {
+			at, first := -1, swap{}
+			for ta := range nt {
+				for tb := range nt {
+					e := best[ta*nt+tb]
+					if !considered(ta, tb) || e.ia < 0 {
 						continue
 					}
-					for tb, b := range tables {
-						if tb == ta || spreading && tb < ta {
-							continue
-						}
-						for ib, y := range b {
-							rb, sb := ownRep[y], ownSpread[y]
-							rx, sx := cost(x, b, y)
-							ry, sy := cost(y, a, x)
-							dRep, dSpread := rx+ry-ra-rb, sx+sy-sa-sb
-							if dRep < bestRep || dRep == bestRep && dSpread < bestSpread {
-								bestRep, bestSpread, at = dRep, dSpread, [4]int{ta, ia, tb, ib}
-							}
-						}
+					// Later tables come later in the order: of equal
+					// swaps, only one of the same first table with an
+					// earlier seat goes before.
+					if at < 0 || e.rep < first.rep || e.rep == first.rep &&
+						(e.spread < first.spread || e.spread == first.spread && ta == at/nt && e.ia < first.ia) {
+						at, first = ta*nt+tb, e
 					}
 				}
 			}
-			if bestRep == 0 && (!spreading || bestSpread == 0) {
+			if at < 0 || !spreading && first.rep == 0 {
 				break
 			}
-			a, b := tables[at[0]], tables[at[2]]
-			a[at[1]], b[at[3]] = b[at[3]], a[at[1]]
-			repeats += bestRep
+			ta, tb := at/nt, at%nt
+			a, b := tables[ta], tables[tb]
+			a[first.ia], b[first.ib] = b[first.ib], a[first.ia]
+			repeats += first.rep
+			own(ta)
+			own(tb)
+			for t := range nt {
+				for _, u := range [2]int{ta, tb} {
+					if considered(t, u) {
+						look(t, u)
+					}
+					if considered(u, t) {
+						look(u, t)
+					}
+				}
+			}
 		}
 	}
 	return repeats
 }
 
-// searchBudget bounds the exhaustive search for tables without a repeat
-// meeting: the seats it tries.
+// searchBudget bounds the exhaustive search of the whole field for tables
+// without a repeat meeting: the seats it tries.
 const searchBudget = 1 << 18
 
 // searchTables looks for tables of the given sizes (the larger first)
 // where nobody has met before: each table is led by the best ranked
 // player not seated yet and filled with the nearest ranked who have met
 // neither them nor each other. It returns nil when there are none, or
-// when the budget runs out first.
-func searchTables(met [][]int, sizes []int) [][]int {
+// when it has tried budget seats first.
+func searchTables(met [][]int, sizes []int, budget int) [][]int {
 	n := len(met)
 	failed := make(map[set]bool)
-	budget := searchBudget
 	var tables [][]int
 	var fill func(seated set, t int) bool
 	fill = func(seated set, t int) bool {

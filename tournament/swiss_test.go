@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -199,24 +200,113 @@ func TestSwissLargeFields(t *testing.T) {
 	t.Logf("rounds checked: %d", checked)
 }
 
-// BenchmarkSwiss256 pairs the third round of a Swiss tournament of 256
-// entrants, the first two played with random results.
-func BenchmarkSwiss256(b *testing.B) {
-	for k := 2; k <= 4; k++ {
-		b.Run(fmt.Sprintf("tables-of-%d", k), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(256, uint64(k)))
-			tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k, Rounds: 5}, Entrants: newField(rng, 256)}
-			for range 2 {
-				round, err := tour.NextRound()
-				require.NoError(b, err)
-				tour.Rounds = append(tour.Rounds, round)
+// TestSwissLateRounds: 64 entrants at tables of 3 up to round 24 and at
+// tables of 4 up to round 13, three tournaments each, and not one repeat
+// meeting. That is past the rounds where Hajnal–Szemerédi promises a
+// seating without repeats (11 and 7: while there are more tables than
+// anyone has met others) and past where swaps of two players alone first
+// left a repeat in these tournaments (rounds 21–23 and 11–13): there the
+// tables seated again a few at a time (repair) find one.
+func TestSwissLateRounds(t *testing.T) {
+	for _, c := range []struct{ k, rounds int }{{3, 24}, {4, 13}} {
+		for seed := range uint64(3) {
+			rng := rand.New(rand.NewPCG(64, 1+seed))
+			tour := Tournament{Setup: Setup{Format: Swiss, TableSize: c.k, Rounds: c.rounds}, Entrants: newField(rng, 64)}
+			for r := range c.rounds {
+				before := meetings(tour.Rounds)
+				round := next(t, &tour)
+				require.Zero(t, repeats(round, before), "tournament %d at tables of %d, round %d", seed+1, c.k, r+1)
 				playRound(rng, &tour, 0.05)
 			}
-			for b.Loop() {
-				if _, err := tour.NextRound(); err != nil {
-					b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSwiss256 pairs a Swiss round of 256 entrants at tables of 2,
+// 3 and 4: the first round (everyone at 0 points), the fourth, the eighth
+// (the default number of rounds at tables of 2) and the fortieth (far
+// past what a tournament of 256 plays), the rounds before paired by the
+// package and played out with the higher rated more likely to place well
+// (see playByRating) and a forfeit at one table in twenty. Late rounds
+// are the hard case: many have met, and the score groups are small and
+// many.
+func BenchmarkSwiss256(b *testing.B) {
+	for k := 2; k <= 4; k++ {
+		for _, r := range []int{1, 4, 8, 40} {
+			b.Run(fmt.Sprintf("tables-of-%d/round-%d", k, r), func(b *testing.B) {
+				tour := swissPlayed(b, 256, k, r-1, uint64(k))
+				cpu0 := processCPU(b)
+				for b.Loop() {
+					if _, err := tour.NextRound(); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+				reportCPU(b, cpu0)
+			})
+		}
+	}
+}
+
+// swissPlayed is a Swiss tournament of n entrants at tables of k with
+// played rounds paired by the package and played out by playByRating,
+// ready for its next round.
+func swissPlayed(tb testing.TB, n, k, played int, seed uint64) Tournament {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(uint64(n), seed))
+	tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k, Rounds: played + 1}, Entrants: newField(rng, n)}
+	for range played {
+		round, err := tour.NextRound()
+		require.NoError(tb, err)
+		tour.Rounds = append(tour.Rounds, round)
+		playByRating(rng, &tour, 0.05)
+	}
+	return tour
+}
+
+// BenchmarkSwiss256AllRounds plays Swiss tournaments of 256 entrants
+// through every round the format allows (255 at tables of 2, 128 at
+// tables of 3, 85 at tables of 4), the results drawn by playByRating or
+// at random (playRound), and reports the CPU time of the slowest round's
+// pairing (worst-cpu-ms), the average (cpu-ms/round) and the earliest
+// round that repeated a meeting (first-repeat-round; 0 when none did).
+// Each op is a whole tournament, a different one each: run it with
+// -benchtime 1x, or 3x for three.
+func BenchmarkSwiss256AllRounds(b *testing.B) {
+	for k := 2; k <= 4; k++ {
+		for _, results := range []string{"by-rating", "random"} {
+			b.Run(fmt.Sprintf("tables-of-%d/%s", k, results), func(b *testing.B) {
+				var worst, total time.Duration
+				rounds, firstRepeat := 0, 0
+				for i := 0; b.Loop(); i++ {
+					rng := rand.New(rand.NewPCG(256, uint64(i)))
+					tour := Tournament{Setup: Setup{Format: Swiss, TableSize: k}, Entrants: newField(rng, 256)}
+					tour.Setup.Rounds = MaxRounds(Swiss, 256, k)
+					met := make(map[[2]string]int)
+					for r := range tour.Setup.Rounds {
+						cpu0 := processCPU(b)
+						round, err := tour.NextRound()
+						took := processCPU(b) - cpu0
+						require.NoError(b, err)
+						worst, total = max(worst, took), total+took
+						rounds++
+						if repeats(round, met) > 0 && (firstRepeat == 0 || r+1 < firstRepeat) {
+							firstRepeat = r + 1
+						}
+						for pair, n := range meetings([]Round{round}) {
+							met[pair] += n
+						}
+						tour.Rounds = append(tour.Rounds, round)
+						if results == "random" {
+							playRound(rng, &tour, 0.05)
+						} else {
+							playByRating(rng, &tour, 0.05)
+						}
+					}
+				}
+				b.ReportMetric(float64(worst.Microseconds())/1000, "worst-cpu-ms")
+				b.ReportMetric(float64(total.Microseconds())/1000/float64(rounds), "cpu-ms/round")
+				b.ReportMetric(float64(firstRepeat), "first-repeat-round")
+			})
+		}
 	}
 }

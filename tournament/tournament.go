@@ -282,8 +282,9 @@ func (t Tournament) check() (map[string]int, error) {
 	for i, e := range t.Entrants {
 		index[e.ID] = i
 	}
+	seated := make(map[string]bool, len(t.Entrants))
 	for r, round := range t.Rounds {
-		seated := make(map[string]bool)
+		clear(seated)
 		for i, table := range round.Tables {
 			where := func(err error, id string) error {
 				return fmt.Errorf("round %d, table %d: %q: %w", r+1, i+1, id, err)

@@ -17,9 +17,14 @@ const state = {
   focus: "", // the cell (see cellId) that keeps the board's one tab stop
 };
 
+// format fills the Go verbs of text with args: %s and %d in turn, %[n]s
+// and %[n]d the n-th (a verb after it takes the next), as fmt does.
 function format(text, ...args) {
   let i = 0;
-  return text.replace(/%[sd]/g, () => String(args[i++]));
+  return text.replace(/%(?:\[(\d+)\])?[sd]/g, (_, n) => {
+    if (n) i = Number(n) - 1;
+    return String(args[i++]);
+  });
 }
 
 // counted formats the counted text name with args, in the plural form
@@ -744,15 +749,25 @@ async function main() {
   if (!state.sdk.guildId) { note(state.texts.noGame); return; } // a DM: the games are a server's
   newLobbyForm().catch((e) => note(e.message));
   const id = Number(params.get("game") || 0);
-  if (id) { openGame(id); return; }
+  if (id) {
+    openGame(id);
+    tourHere().then((b) => { if (b) tourButton(b); });
+    return;
+  }
   // The session's guild and channel: its open games, then its finished
-  // ones (reviews). Opened in a finished game's thread, its review.
-  const games = await api("GET", "api/games");
+  // ones (reviews). Opened in a finished game's thread, its review; in a
+  // channel with a tournament, the tournament (its tables' games a tap
+  // away), in the thread of one of its tables, that table's game.
+  const [games, tour] = await Promise.all([api("GET", "api/games"), tourHere()]);
+  state.games = games;
   const open = games.filter((g) => g.Status !== "finished"), here = games.find((g) => g.Here);
   if (here && here.Status === "finished") openReview(here.ID);
+  else if (here) openGame(here.ID);
+  else if (tour) openTournament(tour.ID);
   else if (open.length) openGame(open[0].ID);
   else showNewForm();
   if (games.length > 1 || (games.length && !open.length && !here)) pickList(games);
+  if (tour) tourButton(tour);
 }
 
 // newLobbyForm builds the form of a new lobby from the options of
@@ -815,6 +830,7 @@ function showNewForm() {
 // openGame shows game id: its state now and after every change.
 function openGame(id) {
   if (state.socket) { state.socket.onclose = null; state.socket.close(); }
+  clearTimeout(state.tourTimer);
   delete document.body.dataset.view;
   delete document.body.dataset.step;
   clearTimeout(state.reviewTimer);

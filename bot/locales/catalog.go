@@ -84,6 +84,11 @@ var pluralArg = map[Key]int{
 	AltRatingUp:       0,
 	AltReplay:         1,
 	AltReplayCaptures: 0,
+	// A server's tournament (issue 40).
+	TourEntrants:  0,
+	TourPoints:    0,
+	TourRoundOpen: 0,
+	TourRounds:    0,
 }
 
 // zeroIsOther are the languages whose players count none in the plural

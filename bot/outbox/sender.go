@@ -88,6 +88,9 @@ type Store interface {
 	EffectFailed(ctx context.Context, owner string, id int64, reason string) error
 	NextEffectAt(ctx context.Context) (time.Time, bool, error)
 	Game(ctx context.Context, id int64) (*malefiz.Game, error)
+	// Tournament reads a tournament, whose outbox's effects go to its
+	// channel and card.
+	Tournament(ctx context.Context, id int64) (*malefiz.Tournament, error)
 	// MarkDMRefused records that a user's DMs are closed to the bot.
 	MarkDMRefused(ctx context.Context, userID string) error
 	// Time is the store's clock, which the outbox's times are kept by.
@@ -487,7 +490,7 @@ func (s *Sender) Pass(ctx context.Context) (int, error) {
 		if e.Queue != "" {
 			locks = &s.queued
 		}
-		unlock := locks.Lock(e.GameID)
+		unlock := locks.Lock(streamKey(e))
 		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}
@@ -512,17 +515,43 @@ func (s *Sender) deliverClaimed(ctx context.Context, e store.Effect) {
 		}
 		return
 	}
-	g, err := s.db.Game(ctx, e.GameID)
+	g, err := s.streamGame(ctx, e)
 	if err != nil {
-		s.log.Error("outbox: could not read the game", "game", e.GameID, "effect", e.ID, "err", err)
+		s.log.Error("outbox: could not read the game", "game", e.GameID, "tournament", e.TournamentID, "effect", e.ID, "err", err)
 		return
 	}
 	if d, _, _ := s.deliver(ctx, e, ef, g); d != nil {
 		if err := s.db.RecordDeliveries(ctx, s.owner, []store.Delivery{*d}); err != nil {
 			s.log.Error("outbox: could not record a delivery", "game", e.GameID, "effect", e.ID, "err", err)
 		}
-		s.noteRecords(e.GameID, []store.Delivery{*d})
+		if e.TournamentID == 0 {
+			s.noteRecords(e.GameID, []store.Delivery{*d})
+		}
 	}
+}
+
+// streamKey is the key of the locks of e's outbox: its game's ID, or the
+// negated ID of its tournament (games have positive IDs).
+func streamKey(e store.Effect) int64 {
+	if e.TournamentID != 0 {
+		return -e.TournamentID
+	}
+	return e.GameID
+}
+
+// streamGame is the game e's effect is delivered with: its game as it is
+// now, or for a tournament's effect the tournament's channel and card as
+// a game's lobby message (the card is the message its edits target, and
+// its post records it as malefiz.RoleTournament).
+func (s *Sender) streamGame(ctx context.Context, e store.Effect) (*malefiz.Game, error) {
+	if e.TournamentID == 0 {
+		return s.db.Game(ctx, e.GameID)
+	}
+	t, err := s.db.Tournament(ctx, e.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	return &malefiz.Game{GuildID: t.GuildID, ChannelID: t.ChannelID, LobbyMessageID: t.MessageID, Locale: t.Locale}, nil
 }
 
 // noteRecords notes that deliveries of game id recorded message IDs (see
@@ -602,7 +631,7 @@ func (s *Sender) deliver(ctx context.Context, e store.Effect, ef Effect, g *male
 // setMessageID keeps a delivery's new message ID in g.
 func setMessageID(g *malefiz.Game, rec malefiz.MessageRecord) {
 	switch rec.Role {
-	case malefiz.RoleLobby:
+	case malefiz.RoleLobby, malefiz.RoleTournament:
 		g.LobbyMessageID = rec.MessageID
 	case malefiz.RoleTurn:
 		g.TurnMessageID = rec.MessageID

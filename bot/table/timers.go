@@ -17,6 +17,10 @@ func (t *Table) Due() error {
 		return nil // someone acted first
 	}
 	switch {
+	case g.Status == malefiz.StatusLobby && g.TournamentID != 0:
+		// A tournament's table, opened but not started yet (the round
+		// opener stopped in between): it starts now.
+		return t.StartTable(0)
 	case g.Status == malefiz.StatusLobby:
 		t.expireLobby()
 		return nil

@@ -33,6 +33,7 @@ var reviewLine = regexp.MustCompile(`^Turn \d+ · .+→.+ lost \d+ points? \((in
 // each with the best move, and her luckiest roll; /malefiz stats shows her accuracy; malefiz
 // analyse prints the whole grading.
 func TestCoach(t *testing.T) {
+	t.Parallel() // waits on its game more than it computes, beside the restart's
 	h := harness.New(t, harness.WithoutMessageBuckets())
 	h.Stop()
 	h.Coach = true

@@ -24,6 +24,7 @@ var galleryAlts = harness.GalleryAlts
 // (German), a private /malefiz board in its caller's (French), and the
 // board in words with text:true.
 func TestBoardAltTextInTheReadersLanguage(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}), harness.WithoutMessageBuckets())
 	de, fr := localeFile(t, "de"), localeFile(t, "fr")
 	gameID, turn := harness.OpenTwoPlayerGame(t, h)
@@ -69,6 +70,7 @@ func TestBoardAltTextInTheReadersLanguage(t *testing.T) {
 // public, so in the server's language (German) whatever their caller's
 // (French).
 func TestStatsAndReplayAltTextInTheServersLanguage(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}), harness.WithoutMessageBuckets())
 	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 	resp := h.Command(harness.Bob, "resign", nil)

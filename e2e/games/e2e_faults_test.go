@@ -30,6 +30,7 @@ func rollFor(t *testing.T, h *harness.Harness, gameID int64, roll int) (fakedisc
 }
 
 func TestRestartKeepsButtonsWorking(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 	moves, player := rollFor(t, h, gameID, 4) // alice: home-a2 home-e2 home-f1
@@ -53,6 +54,7 @@ func TestRestartKeepsButtonsWorking(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, turn := harness.OpenTwoPlayerGame(t, h)
 	roll := harness.Control(t, turn, bot.ActRoll)
@@ -94,6 +96,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestTwentyClicksApplyOneRoll(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, turn := harness.OpenTwoPlayerGame(t, h)
 	roll := harness.Control(t, turn, bot.ActRoll)
@@ -140,6 +143,7 @@ func TestTwentyClicksApplyOneRoll(t *testing.T) {
 }
 
 func TestDiscordFaultsLoseNothing(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 

@@ -26,6 +26,7 @@ func unchanged(t *testing.T, h *harness.Harness, want *malefiz.Game, what string
 // Clicks no Discord client could send, each naming a running game: all are
 // refused privately and change nothing.
 func TestForgedClicksAreRefused(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	other := "200000000000000077"
 	h := harness.New(t, fakediscord.WithGuild(fakediscord.Guild{Channels: []string{"200000000000000001", other}}))
 
@@ -68,6 +69,7 @@ func TestForgedClicksAreRefused(t *testing.T) {
 // A panic inside an action is answered privately, logged with its stack,
 // and leaves the game as it was.
 func TestPanicInAnActionChangesNothing(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, turn := harness.OpenTwoPlayerGame(t, h)
 	before, _ := h.Game(gameID)
@@ -90,6 +92,7 @@ func TestPanicInAnActionChangesNothing(t *testing.T) {
 // A panic in one game's timer is logged with its stack and skips that game;
 // the scheduler goes on with the others.
 func TestPanicInATimerSkipsOnlyThatGame(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	second := "200000000000000088"
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock, fakediscord.WithGuild(fakediscord.Guild{Channels: []string{"200000000000000001", second}}))

@@ -158,6 +158,7 @@ func (g *localeGame) playTurn(gameID int64, wantCapture bool) bool {
 }
 
 func TestGameInTheServersAndTheUsersLanguages(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "es-ES"}), harness.WithoutMessageBuckets())
 	g := &localeGame{t: t, h: h, private: map[string][]string{},
 		locale: map[string]string{harness.Alice: "it", harness.Bob: "pl", harness.Carol: "de"}}
@@ -259,6 +260,7 @@ func values(texts map[string]any) []string {
 // the English texts and none of the Spanish, Italian, Polish and German
 // ones.
 func TestEnglishWordListCatchesEnglish(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	hits := 0
 	for _, s := range values(localeFile(t, "en")) {
 		if englishWords.MatchString(s) {

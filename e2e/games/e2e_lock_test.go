@@ -24,6 +24,7 @@ import (
 // naming the game's current turn, from the bot in the game's place), and
 // the game goes on as recorded once the delivery ends.
 func TestSlowDeliveryDoesNotStallTheNextClick(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	gameID, turn := harness.OpenTwoPlayerGame(t, h)
 

@@ -16,6 +16,7 @@ import (
 )
 
 func TestServerSettings(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()
@@ -40,6 +41,7 @@ func TestServerSettings(t *testing.T) {
 }
 
 func TestMissingPermissionsAreExplained(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	lobby := *h.Command(harness.Alice, "new", map[string]any{"seats": 2}).Message
 	h.Click(harness.Bob, lobby.ID, harness.Control(t, lobby, bot.ActJoin))
@@ -89,6 +91,7 @@ func seedFinished(t *testing.T, db *store.DB, guild, channel, a, b, w string) {
 }
 
 func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t)
 	// Twelve players with three games each; the last, "11", loses all.
 	player := func(i int) string { return fmt.Sprintf("4000000000000000%02d", i) }
@@ -123,6 +126,7 @@ func TestLeaderboardShowsTheCallersOwnLine(t *testing.T) {
 }
 
 func TestComputerSeatsPlayAtOnce(t *testing.T) {
+	t.Parallel()
 	h := harness.New(t, harness.WithoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	lobby := *h.Command(harness.Alice, "new", map[string]any{"seats": 3, "bots": 1, "level": "easy"}).Message
 	if !strings.Contains(lobby.Text(), "Computer (easy)") {
@@ -164,6 +168,7 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 }
 
 func TestGermanPlayersReadGerman(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, fakediscord.WithGuild(fakediscord.Guild{Locale: "de"}))
 	rules, err := h.Fake.SlashCommand(h.Ctx(), fakediscord.Invocation{User: harness.Alice, Locale: "de", Name: "malefiz", Sub: "rules"})
 	if err != nil || !rules.Ephemeral() || !strings.Contains(rules.Message.Text(), "Malefiz in Kürze") {

@@ -21,6 +21,7 @@ import (
 // name inside them are German; the review of her moves too; what the
 // channel reads stays English, the computer "Computer (hard)" there.
 func TestAGermanPlayerOnAnEnglishServer(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, harness.WithoutMessageBuckets())
 	h.Stop()
 	h.Coach = true

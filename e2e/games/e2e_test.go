@@ -9,6 +9,7 @@ import (
 )
 
 func TestWholeGameThroughButtons(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.New(t, harness.WithoutMessageBuckets())
 	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 	captures, placements := 0, 0

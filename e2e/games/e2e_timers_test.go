@@ -42,6 +42,7 @@ func reminders(h *harness.Harness) int {
 }
 
 func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()
@@ -102,6 +103,7 @@ func TestReminderOnceThenTimeoutAcrossRestart(t *testing.T) {
 }
 
 func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock, harness.WithoutMessageBuckets())
 	h.PlayInChannel()
@@ -142,6 +144,7 @@ func TestThreeTimeoutsHandTheSeatToTheComputer(t *testing.T) {
 }
 
 func TestLobbyExpiresAfterADay(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()
@@ -173,6 +176,7 @@ func TestLobbyExpiresAfterADay(t *testing.T) {
 }
 
 func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	for i := 0; i < 4; i++ {
 		clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 		h := harness.NewWithClock(t, clock)
@@ -205,6 +209,7 @@ func TestClickAtTheDeadlineAppliesOnce(t *testing.T) {
 // seconds (no tick of the game's timers, no player action), and the turn has
 // one message.
 func TestLostTurnMessageIsPostedAgain(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	h.PlayInChannel()

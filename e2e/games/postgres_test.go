@@ -14,6 +14,7 @@ import (
 // PostgreSQL database ([database] url), restarted halfway: the bot does not
 // know which backend it talks to.
 func TestWholeGameOnPostgres(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	url := harness.NewPostgresDatabase(t)
 	h := harness.New(t, harness.WithoutMessageBuckets())
 	h.Stop()

@@ -12,6 +12,7 @@ import (
 )
 
 func TestBackupAndReplayCommands(t *testing.T) {
+	t.Parallel()
 	h := harness.New(t, harness.WithoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	gameID, _ := harness.OpenTwoPlayerGame(t, h)
 	for i := 0; i < 4; i++ {

@@ -421,6 +421,22 @@ func (h *Harness) Tick() int {
 	return n
 }
 
+// TickTournaments runs one pass of the round opener at the fake clock's
+// time (the tournaments due: a start, a round over, tables to open) and
+// returns how many tournaments it claimed.
+func (h *Harness) TickTournaments() int {
+	h.T.Helper()
+	// Opening a round's tables takes longer than a click: up to two
+	// minutes (a loaded machine, the race detector).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := h.Main.Bot().Games().TickTournaments(ctx)
+	if err != nil {
+		h.T.Fatalf("tick tournaments: %v", err)
+	}
+	return n
+}
+
 // Invocation is user's click on the control customID of message msgID.
 func Invocation(user, msgID, customID string) fakediscord.Invocation {
 	return fakediscord.Invocation{User: user, MessageID: msgID, CustomID: customID}

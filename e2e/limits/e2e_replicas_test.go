@@ -229,11 +229,13 @@ func (tb *table) checkKept() {
 // interactions sent to both in turn, and 10 identical clicks at once split
 // over both apply exactly once.
 func TestReplicasPlayAGameRoundRobin(t *testing.T) {
+	t.Parallel() // waits on its replicas more than it computes
 	if testing.Short() {
 		t.Skip("starts two programs")
 	}
 	for _, d := range databases(t) {
 		t.Run(d.Name, func(t *testing.T) {
+			t.Parallel() // a stand-in, a database and replicas of its own
 			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), harness.WithoutMessageBuckets())
 			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)
@@ -302,6 +304,7 @@ func TestReplicaKilledMidGame(t *testing.T) {
 	}
 	for _, d := range databases(t) {
 		t.Run(d.Name, func(t *testing.T) {
+			t.Parallel() // a stand-in, a database and replicas of its own
 			fake := fakediscord.New(t, fakediscord.WithHTTPInteractions(nil), harness.WithoutMessageBuckets())
 			dbPath := d.NewURL(t)
 			a, b := startReplica(t, fake, dbPath), startReplica(t, fake, dbPath)

@@ -58,6 +58,7 @@ func (f figures) perTurn(n int) float64 { return float64(n) / float64(f.turns) }
 // traffic figures next to those of the same game played the older way
 // (threads off, Roll button).
 func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t, harness.WithoutMessageBuckets())
 	gameID, lobby := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	h.WaitTurn(gameID)
@@ -152,6 +153,7 @@ func TestGameInAThreadWithTheCardInTheChannel(t *testing.T) {
 // in its thread; commands find the caller's game, in the channel and in
 // a thread.
 func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	const dave, erin, frank = "100000000000000004", "100000000000000005", "100000000000000006"
 	h := harness.NewThreads(t, harness.WithoutMessageBuckets()) // three cards edited in one channel's bucket
 	pairs := [][2]string{{harness.Alice, harness.Bob}, {harness.Carol, dave}, {erin, frank}}
@@ -212,6 +214,7 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 // TestThreadsOffPlaysInTheChannel: with threads off the game plays in the
 // channel, one at a time, and the roll mode still applies.
 func TestThreadsOffPlaysInTheChannel(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	resp, err := h.Fake.SlashCommand(h.Ctx(), fakediscord.Invocation{User: harness.Alice, Name: "malefiz", Sub: "settings",
 		Permissions: discordgo.PermissionManageGuild, Options: map[string]any{"threads": false}})
@@ -237,6 +240,7 @@ func TestThreadsOffPlaysInTheChannel(t *testing.T) {
 // TestWithoutThreadPermissionsTheGamePlaysInTheChannel: the lobby says so
 // once, and the game plays in the channel.
 func TestWithoutThreadPermissionsTheGamePlaysInTheChannel(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	h.Fake.SetPermissions(h.Fake.ChannelID, fakediscord.DefaultAppPermissions&^discordgo.PermissionCreatePublicThreads)
 	resp := h.Command(harness.Alice, "new", map[string]any{"seats": 2})
@@ -253,6 +257,7 @@ func TestWithoutThreadPermissionsTheGamePlaysInTheChannel(t *testing.T) {
 // TestRollButtonAndForcedMoves: roll button keeps the Roll button; with
 // roll auto a turn with one legal move plays itself and leaves its line.
 func TestRollButtonAndForcedMoves(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	gameID, _ := openGameBy(t, h, harness.Alice, harness.Bob, map[string]any{"roll": "button"})
 	turn, _ := h.WaitTurn(gameID)
@@ -281,6 +286,7 @@ func TestRollButtonAndForcedMoves(t *testing.T) {
 // the mover gets the buttons, others read whose turn it is; both get a
 // jump link to the turn message.
 func TestBoardByTheMoverAndBySpectators(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	gameID, _ := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	turn, _ := h.WaitTurn(gameID)
@@ -305,6 +311,7 @@ func TestBoardByTheMoverAndBySpectators(t *testing.T) {
 // the result), and opens a new lobby in the channel with the same options,
 // seating whoever clicks it. No edit goes into the archived thread.
 func TestWinnerMessageAndRematch(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Now())
 	h := harness.NewThreads(t, fakediscord.WithClock(clock.Now))
 	gameID, card := openGameBy(t, h, harness.Alice, harness.Bob, map[string]any{"turn-timeout": "6h", "six-again": true})
@@ -401,6 +408,7 @@ func resign(t *testing.T, h *harness.Harness, user, channel string) {
 // TestResignAsksFirst: resign in a running game asks privately; Keep
 // playing changes nothing, Resign leaves.
 func TestResignAsksFirst(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	gameID, _ := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	h.WaitTurn(gameID)
@@ -426,6 +434,7 @@ func TestResignAsksFirst(t *testing.T) {
 // cancel opens a vote in the thread; a refusal keeps the game going, and
 // everyone's agreement cancels it; a moderator cancels at once.
 func TestHostCancelNeedsTheOthers(t *testing.T) {
+	t.Parallel()
 	h := harness.NewThreads(t, harness.WithoutMessageBuckets()) // more than 5 messages in 5 s: not what it tests
 	gameID, lobby := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	_, _, running := harness.PlayRolledTurn(t, h, gameID, false)
@@ -493,6 +502,7 @@ func TestHostCancelNeedsTheOthers(t *testing.T) {
 // there, as with the ping) and at the end; a refused DM (closed DMs) falls
 // back to the ping and is told once, privately.
 func TestDirectMessagesOnYourTurn(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	on := h.Command(harness.Bob, "notify", map[string]any{"dm": true})
 	require.True(t, on.Ephemeral())
@@ -544,6 +554,7 @@ func TestDirectMessagesOnYourTurn(t *testing.T) {
 // TestMyGamesListsTheCallersGames: /malefiz games lists, privately, the
 // caller's lobbies and running games, those where it is their turn first.
 func TestMyGamesListsTheCallersGames(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	first, _ := openGameBy(t, h, harness.Alice, harness.Bob, nil) // alice to move
 	h.WaitTurn(first)
@@ -568,6 +579,7 @@ func TestMyGamesListsTheCallersGames(t *testing.T) {
 // with notify on) and is removed once its turn is played; a timed-out turn
 // becomes a line naming the player and the move, and the card moves on.
 func TestTimersInAThread(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	clock := harness.ClockAt(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	h := harness.NewWithClock(t, clock)
 	require.True(t, h.Command(harness.Alice, "notify", map[string]any{"dm": true}).Ephemeral())

@@ -22,6 +22,7 @@ import (
 // min and max, so Discord (here the fake) refuses a value out of range
 // and says the range, before the bot hears of it.
 func TestCommandOptionsHaveTheirRange(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	for _, c := range []struct {
 		sub  string
@@ -64,6 +65,7 @@ func turnPings(t *testing.T, h *harness.Harness, turns int, before func()) (ping
 // acted in the game in the last 10 minutes names them @silent; one for a
 // player away pings; ping:always pings every turn.
 func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	const turns = 10
 	t.Run("prompt", func(t *testing.T) {
 		h := harness.NewWithClock(t, harness.ClockAt(time.Now()), harness.WithoutMessageBuckets())
@@ -100,6 +102,7 @@ func TestQuietPingsForPlayersWhoAreThere(t *testing.T) {
 // the turn in the third person, the board in a Media Gallery, the move
 // buttons, and a legend naming exactly the marks its buttons use.
 func TestTurnMessageIsOneCardWithItsLegend(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t, harness.WithoutMessageBuckets())
 	gameID, _ := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	marks := map[string]int{}
@@ -160,6 +163,7 @@ func TestTurnMessageIsOneCardWithItsLegend(t *testing.T) {
 // the stats give no rank but how many games are missing, as the
 // leaderboard ranks nobody yet; the rating chart comes with them.
 func TestStatsAndLeaderboardAgree(t *testing.T) {
+	t.Parallel() // a stand-in, a bot and a database of its own
 	h := harness.NewThreads(t)
 	gameID, _ := openGameBy(t, h, harness.Alice, harness.Bob, nil)
 	h.WaitTurn(gameID)

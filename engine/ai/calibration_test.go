@@ -54,10 +54,11 @@ var committedGaps = [3]float64{4.0, 3.9, 4.6}
 func TestCalibration(t *testing.T) {
 	pool := []Level{Greedy, Easy, Normal}
 	games := make([]GameRecord, calibrationGames)
-	for i := range games {
-		g, err := PlayMixedGame(calibrationSeed, i, pool)
-		require.NoError(t, err)
-		games[i] = g
+	errs := make([]error, calibrationGames)
+	// Each game depends on its index alone: played on every core.
+	inParallel(calibrationGames, func(i int) { games[i], errs[i] = PlayMixedGame(calibrationSeed, i, pool) })
+	for i, err := range errs {
+		require.NoError(t, err, "game %d", i)
 	}
 	c := Calibrate(games, WinChances, 1)
 	h := Calibrate(games, HeuristicChances, 1)

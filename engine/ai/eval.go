@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
 )
@@ -72,23 +73,90 @@ type evaluator struct {
 	// next roll could cost the others' pawns by a capture (tdFeatures).
 	attack *[engine.NumColors]float64
 	rules  engine.Rules
-	reach  [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	// reach holds, for each square s with reachGen[s] == gen, what a pawn
+	// on s could reach past the barricades reachBars (see reachFrom):
+	// compute fills every square, terms the pawns' squares it asks for,
+	// and a change of barricades starts a new generation.
+	reach     [engine.NumSquares][maxRoll + 1]engine.SquareSet
+	reachGen  [engine.NumSquares]uint32
+	gen       uint32
+	reachBars engine.SquareSet
+}
+
+// reachOf returns what a pawn on s could reach past the barricades bars,
+// computed once for each square while the barricades stay the same.
+func (e *evaluator) reachOf(bars engine.SquareSet, s engine.Square) *[maxRoll + 1]engine.SquareSet {
+	if e.gen == 0 || bars != e.reachBars {
+		e.newReach(bars)
+	}
+	if e.reachGen[s] != e.gen {
+		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
+		reachFrom(bars, engine.Paths(s), &e.reach[s])
+		e.reachGen[s] = e.gen
+	}
+	return &e.reach[s]
+}
+
+// newReach starts a generation of e.reach for the barricades bars.
+func (e *evaluator) newReach(bars engine.SquareSet) {
+	e.gen++
+	if e.gen == 0 { // wrapped: no square may look current
+		e.reachGen = [engine.NumSquares]uint32{}
+		e.gen = 1
+	}
+	e.reachBars = bars
 }
 
 func newEvaluator(p params) *evaluator {
 	return &evaluator{p: p, cache: make(map[engine.SquareSet]*valueTable)}
 }
 
-// table returns the value table for the barricades bars.
+// table returns the value table for the barricades bars. A table the
+// evaluator has not used yet costs it tableWork, whether it is computed
+// here or found among the shared tables: the work, which bounds hard's
+// search, is the same either way.
 func (e *evaluator) table(bars engine.SquareSet) *valueTable {
 	if t, ok := e.cache[bars]; ok {
 		return t
 	}
-	t := new(valueTable)
 	e.work += tableWork
-	e.compute(&bars, t)
+	t := sharedTables.get(bars)
+	if t == nil {
+		t = new(valueTable)
+		e.compute(&bars, t)
+		sharedTables.put(bars, t)
+	}
 	e.cache[bars] = t
 	return t
+}
+
+// sharedTables holds the value tables computed so far, for every
+// evaluator: a table depends on the barricades alone and is not changed
+// once computed. A player makes an evaluator for each decision (normal) or
+// each search, which would otherwise compute the same tables again.
+var sharedTables = tableCache{max: 4096}
+
+// tableCache is a concurrency-safe map of value tables by barricades,
+// emptied when it holds max of them (about 1 KiB each).
+type tableCache struct {
+	mu  sync.Mutex
+	max int
+	m   map[engine.SquareSet]*valueTable
+}
+
+func (c *tableCache) get(bars engine.SquareSet) *valueTable {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[bars]
+}
+
+func (c *tableCache) put(bars engine.SquareSet, t *valueTable) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = make(map[engine.SquareSet]*valueTable)
+	}
+	c.m[bars] = t
 }
 
 // solve returns the expected turns of a pawn whose best reachable value for
@@ -118,9 +186,11 @@ func solve(m [maxRoll]float64) float64 {
 }
 
 func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
+	e.newReach(*bars)
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
 		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
 		reachFrom(*bars, engine.Paths(s), &e.reach[s])
+		e.reachGen[s] = e.gen
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
@@ -364,8 +434,7 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 		if (i > 0 && e.p.threat > 0) || e.p.counter > 0 {
 			for j := 0; j < k; j++ {
 				safe, escapable := 1.0, 1.0
-				var reach [maxRoll + 1]engine.SquareSet
-				reachFrom(bars, engine.Paths(sqs[j]), &reach)
+				reach := e.reachOf(bars, sqs[j])
 				last := i
 				if e.p.counter > 0 {
 					last = n
@@ -374,7 +443,7 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 					if x == i {
 						continue
 					}
-					r := rollsTo(order[x], homes[order[x]], sqs[j], &reach, &set[order[x]])
+					r := rollsTo(order[x], homes[order[x]], sqs[j], reach, &set[order[x]])
 					if e.attack != nil && r != 0 {
 						e.attack[order[x]] += float64(popcount8(r)) / maxRoll * max(t.home[c]-vals[j], 0)
 					}
