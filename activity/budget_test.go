@@ -188,3 +188,46 @@ func TestPushesSerialisedOncePerView(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &live))
 	assert.True(t, live.Host)
 }
+
+// TestSocketsPerAddress proves the bound on the sockets one client
+// address opens: past its burst a new socket from that address is refused
+// before it is upgraded (429, in words, Retry-After), so that it cannot
+// fill the bound of sockets waiting for their hello; another address (a
+// trusted proxy's client) is still taken, and the address is taken again
+// once its bucket has a token.
+func TestSocketsPerAddress(t *testing.T) {
+	proxies, err := ParseProxies([]string{"127.0.0.1"})
+	require.NoError(t, err)
+	// 3 at once, then one every 2 s; 5 may wait for their hello.
+	e := newEnv(t, func(c *Config) { c.TrustedProxies, c.SocketsPerAddress, c.SocketsWaiting = proxies, 30, 5 })
+	id := e.lobby(ann, e.fake.ChannelID)
+	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + Prefix + gamePath(id, "live")
+	// from opens a socket from addr (X-Forwarded-For of the trusted
+	// proxy) and returns the answer to its upgrade.
+	from := func(addr string) *http.Response {
+		t.Helper()
+		conn, resp, err := websocket.DefaultDialer.Dial(url, http.Header{"X-Forwarded-For": {addr}})
+		if err == nil {
+			t.Cleanup(func() { conn.Close() })
+		} else {
+			require.ErrorIs(t, err, websocket.ErrBadHandshake)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	for i := range 3 {
+		require.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.1").StatusCode, "socket %d of 198.51.100.1", i)
+	}
+	resp := from("198.51.100.1")
+	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "the fourth at once")
+	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
+	var out map[string]string
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	assert.Equal(t, locales.Tr("en", locales.ActivityTooManyBoards, 2), out["error"])
+	assert.Contains(t, e.logs.String(), "too many from one address")
+	assert.Contains(t, e.logs.String(), "198.51.100.1")
+
+	assert.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.2").StatusCode, "another address is taken")
+	e.skip.Add(int64(2 * time.Second))
+	assert.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.1").StatusCode, "a token again")
+}

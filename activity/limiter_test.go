@@ -27,3 +27,17 @@ func TestLimiterForgetsFullBuckets(t *testing.T) {
 		"the full buckets are forgotten, the counting ones kept")
 	assert.False(t, l.allow("busy"), "busy's burst is still taken")
 }
+
+// TestLimiterClockSetBack proves that a clock set back does not empty
+// every bucket it touched for as long as the step: a bucket that reads as
+// emptier than empty starts afresh.
+func TestLimiterClockSetBack(t *testing.T) {
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	l := limiter{per: time.Second, burst: 3, now: func() time.Time { return at }}
+	assert.True(t, l.allow("a"))
+	at = at.Add(-10 * time.Second)
+	for i := range 3 {
+		assert.True(t, l.allow("a"), "token %d after the step", i)
+	}
+	assert.False(t, l.allow("a"), "the burst is spent as before")
+}

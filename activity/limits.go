@@ -41,7 +41,10 @@ func (l *limiter) take(key string) (bool, time.Duration) {
 	}
 	now := l.now()
 	full := l.next[key]
-	if full.Before(now) {
+	if full.Before(now) || full.Sub(now) > time.Duration(l.burst)*l.per {
+		// Full again; or emptier than empty, which only a clock set back
+		// makes (the tests' clock; a wall clock stepped back): then it
+		// starts afresh rather than refuse for as long as the step.
 		full = now
 	}
 	if ahead := full.Sub(now) - time.Duration(l.burst-1)*l.per; ahead > 0 { // burst taken

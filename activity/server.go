@@ -20,6 +20,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -131,6 +132,14 @@ type Config struct {
 	// either a new one is refused); 0 means DefaultSocketsPerSession,
 	// DefaultSocketsPerUser, DefaultSocketsWaiting and DefaultSockets.
 	SocketsPerSession, SocketsPerUser, SocketsWaiting, Sockets int
+	// SocketsPerAddress bounds the sockets a client address (as the
+	// sign-in counts it) may open a minute, burst a tenth of it at once;
+	// past it a socket is refused (429, Retry-After) before anything of
+	// the WebSocket is done, so that one address opening sockets faster
+	// than people do neither fills the bound of those waiting for their
+	// hello nor costs the server more than a refusal. 0 means
+	// DefaultSocketsPerAddress.
+	SocketsPerAddress int
 	// UnauthenticatedLogs bounds the lines a minute logged of requests
 	// without a valid session; 0 means 60.
 	UnauthenticatedLogs int
@@ -147,6 +156,7 @@ type Server struct {
 	signIns  limiter // sign-ins, per user
 	addrs    limiter // sign-ins, per client address
 	exchange limiter // code exchanges with Discord, all together (key "")
+	dials    limiter // sockets opened, per client address
 	upgrader websocket.Upgrader
 	sockets  sockets
 	pushes   pushes
@@ -181,6 +191,7 @@ func New(cfg Config) *Server {
 	orDefault(&cfg.SocketsPerUser, DefaultSocketsPerUser)
 	orDefault(&cfg.SocketsWaiting, DefaultSocketsWaiting)
 	orDefault(&cfg.Sockets, DefaultSockets)
+	orDefault(&cfg.SocketsPerAddress, DefaultSocketsPerAddress)
 	orDefault(&cfg.UnauthenticatedLogs, 60)
 	s := &Server{
 		sockets: sockets{perSession: cfg.SocketsPerSession, perUser: cfg.SocketsPerUser,
@@ -194,6 +205,8 @@ func New(cfg Config) *Server {
 		addrs:   limiter{per: time.Minute / time.Duration(20*cfg.SignInsPerMinute), burst: 50, now: cfg.Now},
 		exchange: limiter{per: time.Minute / time.Duration(cfg.ExchangesPerMinute),
 			burst: max(1, cfg.ExchangesPerMinute/12), now: cfg.Now},
+		dials: limiter{per: time.Minute / time.Duration(cfg.SocketsPerAddress),
+			burst: max(1, cfg.SocketsPerAddress/10), now: cfg.Now},
 		// The session is the first message, not a cookie: another
 		// origin gains nothing from opening a socket. Discord's proxy
 		// sends its own origin (discordsays.com).
@@ -749,9 +762,10 @@ const (
 // the first message, then reads a Live after each change. It may send its
 // renewed session later, which keeps the socket open past the first
 // one's expiry; when the session expires the socket is closed (4001).
-// Sockets have a budget (see sockets): past the bound of those waiting
-// for their hello or of all, a new one is refused (503) before it is
-// upgraded; past the bound per session or per user, the oldest is closed
+// Sockets have a budget (see sockets): past the bound of one client
+// address's new sockets a minute, a new one is refused (429); past the
+// bound of those waiting for their hello or of all, it is refused (503);
+// both before it is upgraded; past the bound per session or per user, the oldest is closed
 // (4008). Each change is read once and serialised once per language and
 // viewer for every socket that shows the game (see pushes).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
@@ -760,10 +774,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	addr := s.clientAddr(r)
+	if ok, wait := s.dials.take(addr); !ok {
+		secs := max(1, int(math.Ceil(wait.Seconds())))
+		s.unauthenticated.log(s.log, "activity socket refused: too many from one address", "game", id, "addr", addr, "retry_after_s", secs)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityTooManyBoards, secs)})
+		return
+	}
 	admitted, helloDone := s.sockets.admit()
 	if !admitted {
 		s.unauthenticated.log(s.log, "activity socket refused: too many sockets", "game", id)
 		w.Header().Set("Retry-After", "60")
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityBusy)})
 		return
 	}

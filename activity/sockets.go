@@ -15,6 +15,12 @@ const (
 	DefaultSocketsPerUser    = 4
 	DefaultSocketsWaiting    = 256
 	DefaultSockets           = 5000
+	// DefaultSocketsPerAddress is a minute's new sockets of one client
+	// address: five a second, 30 at once. A page opens one when it shows
+	// a game and again after a drop, waiting longer each time; behind
+	// Discord's proxy, whose client address is not known, everyone shares
+	// it.
+	DefaultSocketsPerAddress = 300
 )
 
 // The close codes of a live socket the server ends (4000 to 4999 are the

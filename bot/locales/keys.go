@@ -21,6 +21,7 @@ const (
 	ActivitySquareGoal      Key = "activity.square_goal"
 	ActivitySquarePawn      Key = "activity.square_pawn"
 	ActivityTooFast         Key = "activity.too_fast"
+	ActivityTooManyBoards   Key = "activity.too_many_boards"
 	ActivityTooManySignIns  Key = "activity.too_many_sign_ins"
 	ActivityTourBoard       Key = "activity.tour_board"
 	ActivityTourBracket     Key = "activity.tour_bracket"

@@ -27,11 +27,12 @@ import (
 //	go test -run XXX -bench ActivityPush -benchtime 400x ./e2e/activity
 func BenchmarkActivityPush(b *testing.B) {
 	const games, watchers = 20, 5
-	// Every socket is Alice's or Bob's: the budget per session and per
-	// user (a few pages each) is raised past them, the benchmark being
-	// about the pushes.
+	// Every socket is Alice's or Bob's, opened from one address: the
+	// budget per session, per user and per address (a few pages each) is
+	// raised past them, the benchmark being about the pushes.
 	app, srv, users, _ := activitySandboxWith(b, 5, func(c *activity.Config) {
 		c.SocketsPerSession, c.SocketsPerUser = games*watchers, games*watchers
+		c.SocketsPerAddress = 10 * games * watchers // a tenth at once
 	})
 	var ids []int64
 	for len(ids) < games {

@@ -3,18 +3,21 @@ package activity
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +38,13 @@ var (
 	loadGames   = flag.Int("load-games", 200, "BenchmarkActivityLoad: running games the sockets watch")
 	loadRate    = flag.Int("load-rate", 100, "BenchmarkActivityLoad: plays a second, over all the games")
 	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that never say hello, in the second case")
+	// loadPerAddress compares the bound of new sockets per client address
+	// with its absence (a number no dialer reaches) in the same sitting.
+	loadPerAddress = flag.Int("load-per-address", 0, "BenchmarkActivityLoad: the server's bound of new sockets a minute per client address (0: activity.DefaultSocketsPerAddress)")
+	// loadSilentProfile is for finding where the silent sockets' time
+	// goes: the test's -cpuprofile covers the whole run, the setup
+	// included.
+	loadSilentProfile = flag.String("load-silent-profile", "", "BenchmarkActivityLoad/silent: write a CPU profile of the plays with the silent sockets to this file")
 )
 
 // BenchmarkActivityLoad holds the Activity's load on one process, the real
@@ -51,16 +61,38 @@ var (
 //     goroutines-before the sockets opened and goroutines-after they
 //     closed (none left behind: TestActivityLoadLeavesNothingBehind).
 //
-//   - silent: the same, the op's plays run twice: once quiet, then while
-//     -load-silent sockets from one address connect, evenly over the
-//     plays' time (with -benchtime 10x, 1,000 a second), and never say
-//     hello;
-//     play-p99-ms of both and their ratio (the issue asks for at most
-//     1.2), and how many silent dials there were, how many the server
-//     took (its bound on sockets waiting for their hello: 256 at once)
-//     and how many it refused.
+//   - silent: what sockets that never say hello, from one client
+//     address, cost the plays. Each op is three seconds of plays: a quiet
+//     one; a silent one, while -load-silent/N sockets (with -benchtime 5x
+//     and the default 10,000, 2,000) connect evenly over it; and a burnt
+//     one, while the dialer dials nothing and only spends as much CPU
+//     time as it did dialing (the mean of its silent seconds so far): the
+//     attacker's CPU on these shared cores without its sockets. After a
+//     second of plays unmeasured, the three take turns in every order, so
+//     that each sees the same machine, whose other work comes and goes.
+//     The sockets come from another process, the test binary run as a
+//     bare dialer (see runSilentDialer), so that the attacker's CPU is
+//     not counted as the server's. Reported: the plays' p50 and p99 of
+//     each kind (suffix -silent, -burnt), play-p99-ratio (silent over
+//     quiet: the issue asks for at most 1.2), play-p99-ratio-burnt
+//     (burnt over quiet: the attacker's CPU alone) and
+//     play-p99-silent/burnt (silent over burnt: what the server's
+//     handling of the sockets costs, the attacker's CPU aside);
+//     per second of each kind, its tail (the last pushes) included, for
+//     the benchmark's process (the server, the watchers' sockets, the
+//     plays): cpu-ms/s, its CPU time; preempted/s, the times the kernel
+//     took a CPU from one of its threads that could have gone on; gc/s,
+//     its GC cycles; and sched-p99-us, the 99th percentile of its
+//     goroutines' waits to run once runnable; cpu-us/silent-dial, what it spent more per second
+//     silent than quiet, per silent socket; dialer-cpu-ms/s, the
+//     dialer's, silent and burnt; silent-asked/s and silent-offered/s,
+//     the rate asked and the rate the dialer kept up (fewer when it
+//     could not: it says so rather than bursting); how many it dialed,
+//     how many the server took (101) and refused (429: too many from one
+//     address; 503: too many waiting or in all), and how many failed
+//     before an answer.
 //
-//     go test -run '^$' -bench ActivityLoad -benchtime 10x -timeout 30m ./e2e/activity
+//     go test -run '^$' -bench ActivityLoad -benchtime 5x -timeout 30m ./e2e/activity
 func BenchmarkActivityLoad(b *testing.B) {
 	sizes := loadSizes{sockets: *loadSockets, games: *loadGames, rate: *loadRate}
 	b.Run("watched", func(b *testing.B) {
@@ -77,25 +109,172 @@ func BenchmarkActivityLoad(b *testing.B) {
 	})
 	b.Run("silent", func(b *testing.B) {
 		l := startLoad(b, sizes)
+		dialer := startSilentDialer(b, silentSpec{Addr: strings.TrimPrefix(l.srv.URL, "http://"),
+			Path: fmt.Sprintf("/.proxy/api/games/%d/live", l.ids[0]), Forwarded: silentAddr, N: *loadSilent / b.N, D: time.Second})
+		l.play(b, time.Second) // the setup's own work settles
 		b.ResetTimer()
-		quiet := l.play(b, time.Duration(b.N)*time.Second)
-		ctx, cancel := context.WithCancel(b.Context())
-		var dialed, accepted, refused atomic.Int64
-		var dials sync.WaitGroup
-		d := time.Duration(b.N) * time.Second
-		silentDials(ctx, &dials, l.wsURL(l.ids[0]), *loadSilent, d, &dialed, &accepted, &refused)
-		loud := l.play(b, d)
-		cancel()
-		dials.Wait()
+		stopProfile := profilePhase(b, *loadSilentProfile)
+		// Each op is a quiet second, a silent one, and one while the
+		// dialer only burns as much CPU time as it used dialing (the
+		// mean of its silent seconds so far): the attacker's CPU on these
+		// shared cores, without its sockets. The three take turns in
+		// every order, so that each sees the same machine, whose other
+		// work comes and goes, and falls as often after each other kind.
+		type kind int
+		const (
+			quiet kind = iota
+			silent
+			burnt
+		)
+		var (
+			runs      [3]loadRun
+			proc      [3]procStats // the process's
+			dialerCPU [3]time.Duration
+			seconds   [3]int
+		)
+		second := func(k kind) {
+			switch k {
+			case silent:
+				dialer.dial(b)
+			case burnt:
+				dialer.burn(b, dialerCPU[silent]/time.Duration(max(1, seconds[silent])))
+			}
+			before := readProcStats()
+			runs[k].add(l.play(b, time.Second))
+			proc[k].add(readProcStats().since(before))
+			if k != quiet {
+				dialerCPU[k] += dialer.done(b)
+			}
+			seconds[k]++
+		}
+		orders := [][3]kind{{quiet, silent, burnt}, {burnt, silent, quiet}, {silent, quiet, burnt},
+			{burnt, quiet, silent}, {quiet, burnt, silent}, {silent, burnt, quiet}} // a burnt second after a silent one
+		for i := range b.N {
+			for _, k := range orders[i%len(orders)] {
+				second(k)
+			}
+		}
+		stopProfile()
+		res := dialer.stop(b)
 		b.StopTimer()
 		l.close(b)
-		quiet.report(b, "")
-		loud.report(b, "-silent")
-		b.ReportMetric(ms(loud.play(0.99))/ms(quiet.play(0.99)), "play-p99-ratio")
-		b.ReportMetric(float64(dialed.Load()), "silent-dialed")
-		b.ReportMetric(float64(accepted.Load()), "silent-accepted")
-		b.ReportMetric(float64(refused.Load()), "silent-refused")
+		runs[quiet].report(b, "")
+		runs[silent].report(b, "-silent")
+		runs[burnt].report(b, "-burnt")
+		p99 := func(k kind) float64 { return ms(runs[k].play(0.99)) }
+		b.ReportMetric(p99(silent)/p99(quiet), "play-p99-ratio")
+		b.ReportMetric(p99(burnt)/p99(quiet), "play-p99-ratio-burnt")
+		// The sockets' cost to the plays, the attacker's CPU aside: silent
+		// over burnt, both with the dialer spending the same CPU time.
+		b.ReportMetric(p99(silent)/p99(burnt), "play-p99-silent/burnt")
+		// Per second of plays asked, its tail (the last pushes) included:
+		// a second that runs late is not made to look cheaper.
+		cpuPerSecond := func(k kind) float64 { return ms(proc[k].cpu) / float64(seconds[k]) }
+		for k, suffix := range []string{"", "-silent", "-burnt"} {
+			n := float64(seconds[k])
+			b.ReportMetric(cpuPerSecond(kind(k)), "cpu-ms/s"+suffix)
+			b.ReportMetric(float64(proc[k].preempted)/n, "preempted/s"+suffix)
+			b.ReportMetric(float64(proc[k].gcs)/n, "gc/s"+suffix)
+			b.ReportMetric(float64(proc[k].schedP99())/float64(time.Microsecond), "sched-p99-us"+suffix)
+		}
+		b.ReportMetric(ms(dialerCPU[silent])/float64(seconds[silent]), "dialer-cpu-ms/s-silent")
+		b.ReportMetric(ms(dialerCPU[burnt])/float64(seconds[burnt]), "dialer-cpu-ms/s-burnt")
+		// What a silent socket costs the process: its CPU time more in
+		// the silent seconds than in the quiet ones, per socket dialed.
+		b.ReportMetric((cpuPerSecond(silent)-cpuPerSecond(quiet))*1000/
+			(float64(res.Offered)/float64(seconds[silent])), "cpu-us/silent-dial")
+		b.ReportMetric(float64(*loadSilent/b.N), "silent-asked/s")
+		b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
+		b.ReportMetric(float64(res.Offered), "silent-dialed")
+		b.ReportMetric(float64(res.Statuses[http.StatusSwitchingProtocols]), "silent-accepted")
+		b.ReportMetric(float64(res.Statuses[http.StatusTooManyRequests]), "silent-429")
+		b.ReportMetric(float64(res.Statuses[http.StatusServiceUnavailable]), "silent-503")
+		b.ReportMetric(float64(res.Failed), "silent-failed")
 	})
+}
+
+// procStats is what the process spent over a time: its CPU time, the
+// times the kernel took a CPU from one of its threads that could have
+// gone on (involuntary context switches), its GC cycles, and how long its
+// goroutines waited to run once runnable (a histogram of
+// runtime/metrics' /sched/latencies:seconds).
+type procStats struct {
+	cpu       time.Duration
+	preempted int64
+	gcs       uint64
+	sched     []uint64 // counts of schedBuckets
+}
+
+var schedBuckets []float64 // the histogram's boundaries, in seconds
+
+// readProcStats reads the process's procStats so far.
+func readProcStats() procStats {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	m := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/sched/latencies:seconds"}}
+	metrics.Read(m)
+	h := m[1].Value.Float64Histogram()
+	schedBuckets = h.Buckets
+	return procStats{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), preempted: ru.Nivcsw,
+		gcs: m[0].Value.Uint64(), sched: slices.Clone(h.Counts)}
+}
+
+// since is what p spent more than before.
+func (p procStats) since(before procStats) procStats {
+	d := procStats{cpu: p.cpu - before.cpu, preempted: p.preempted - before.preempted, gcs: p.gcs - before.gcs,
+		sched: make([]uint64, len(p.sched))}
+	for i := range p.sched {
+		d.sched[i] = p.sched[i] - before.sched[i]
+	}
+	return d
+}
+
+// add adds o to p.
+func (p *procStats) add(o procStats) {
+	p.cpu, p.preempted, p.gcs = p.cpu+o.cpu, p.preempted+o.preempted, p.gcs+o.gcs
+	if p.sched == nil {
+		p.sched = make([]uint64, len(o.sched))
+	}
+	for i := range o.sched {
+		p.sched[i] += o.sched[i]
+	}
+}
+
+// schedP99 is the 99th percentile of the goroutines' waits to run: the
+// upper bound of the histogram's bucket it falls in.
+func (p procStats) schedP99() time.Duration {
+	var total uint64
+	for _, c := range p.sched {
+		total += c
+	}
+	var seen uint64
+	for i, c := range p.sched {
+		seen += c
+		if seen*100 >= total*99 && total > 0 {
+			upper := schedBuckets[i+1]
+			if math.IsInf(upper, 1) {
+				upper = schedBuckets[i]
+			}
+			return time.Duration(upper * float64(time.Second))
+		}
+	}
+	return 0
+}
+
+// profilePhase writes a CPU profile of the phase that follows to path,
+// until the returned func is called; nothing when path is "".
+func profilePhase(tb testing.TB, path string) (stop func()) {
+	tb.Helper()
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	require.NoError(tb, err)
+	require.NoError(tb, pprof.StartCPUProfile(f), "the test's own -cpuprofile and -load-silent-profile exclude each other")
+	return func() {
+		pprof.StopCPUProfile()
+		require.NoError(tb, f.Close())
+	}
 }
 
 // TestActivityLoadLeavesNothingBehind is BenchmarkActivityLoad in small:
@@ -146,6 +325,13 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 		// Every watcher signs in from this one address: the sign-in's
 		// bounds are not what is measured.
 		c.SignInsPerMinute, c.ExchangesPerMinute = 1<<20, 1<<20
+		// The test's clients stand behind a reverse proxy on loopback
+		// that names each client (X-Forwarded-For): each watcher its
+		// own address, the silent sockets one.
+		proxy, err := activity.ParseProxies([]string{"127.0.0.1", "::1"})
+		require.NoError(tb, err)
+		c.TrustedProxies = proxy
+		c.SocketsPerAddress = *loadPerAddress
 	})
 	l := &load{app: app, srv: srv, users: users[:2], rate: sizes.rate}
 	games := app.Main.Bot().Games()
@@ -191,7 +377,7 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	for k, session := range sessions {
 		for j := range 2 {
 			g := (2*k + j) % len(l.ids)
-			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), nil)
+			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), http.Header{"X-Forwarded-For": {watcherAddr(k)}})
 			require.NoError(tb, err, "socket %d", len(l.conns))
 			resp.Body.Close()
 			require.NoError(tb, conn.WriteJSON(map[string]string{"Session": session}))
@@ -205,6 +391,12 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	tb.Cleanup(func() { l.close(tb) })
 	return l
 }
+
+// watcherAddr is watcher k's client address, as the proxy names it.
+func watcherAddr(k int) string { return fmt.Sprintf("10.%d.%d.%d", k>>16&255, k>>8&255, k&255) }
+
+// silentAddr is the one client address of the silent sockets.
+const silentAddr = "203.0.113.7"
 
 // wsURL is the socket of game id.
 func (l *load) wsURL(id int64) string {
@@ -374,6 +566,14 @@ func (r loadRun) report(b *testing.B, suffix string) {
 	b.ReportMetric(float64(r.late), "late-ticks"+suffix)
 }
 
+// add adds the plays and pushes of o to r (sorted again).
+func (r *loadRun) add(o loadRun) {
+	r.plays, r.pushes = append(r.plays, o.plays...), append(r.pushes, o.pushes...)
+	r.late += o.late
+	slices.Sort(r.plays)
+	slices.Sort(r.pushes)
+}
+
 // play is the run's play time at quantile q.
 func (r loadRun) play(q float64) time.Duration { return quantile(r.plays, q) }
 
@@ -403,54 +603,4 @@ func rssMB() float64 {
 		}
 	}
 	return 0
-}
-
-// silentDials opens n sockets to url evenly over d (fewer when the
-// machine cannot keep up: the ticker drops ticks), that never say hello,
-// until n are done or ctx ends: each the server takes is held (silent)
-// until it closes it or ctx ends; the dials, the sockets taken and those
-// refused (503) are counted.
-func silentDials(ctx context.Context, wg *sync.WaitGroup, url string, n int, d time.Duration, dialed, accepted, refused *atomic.Int64) {
-	every := d / time.Duration(max(1, n))
-	wg.Go(func() {
-		tick := time.NewTicker(max(every, time.Microsecond))
-		defer tick.Stop()
-		for range n {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			dialed.Add(1)
-			wg.Go(func() {
-				conn, resp, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
-				if resp != nil && resp.Body != nil {
-					resp.Body.Close()
-				}
-				if err != nil {
-					if errors.Is(err, websocket.ErrBadHandshake) && resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
-						refused.Add(1)
-					}
-					return
-				}
-				accepted.Add(1)
-				// Held, silent, until the server gives up on it.
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					for {
-						if _, _, err := conn.ReadMessage(); err != nil {
-							return
-						}
-					}
-				}()
-				select {
-				case <-done:
-				case <-ctx.Done():
-				}
-				conn.Close()
-				<-done
-			})
-		}
-	})
 }
