@@ -37,7 +37,6 @@ const pictureJS = `((prefix, id) => {
 // text, as a screen reader finds it, at a desktop's width and at a
 // phone's (the screenshots go to the test's artifact directory).
 func TestSandboxStatsAndReplayCarryAltText(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 900)
 	out := t.ArtifactDir()

@@ -130,7 +130,6 @@ func seededSandbox(t testing.TB, users ...string) (*sandbox.App, *httptest.Serve
 // line; on the way Bob presses a button of Alice's turn and gets a
 // refusal only he can see.
 func TestSandboxInTheBrowser(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 800) // closed first: its event stream ends before the server
 	out := t.ArtifactDir()

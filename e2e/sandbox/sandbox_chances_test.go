@@ -27,7 +27,6 @@ const chancesScreenshot = "../../docs/chances.png"
 // computer's reasons, and the result's turning points and chart, at a
 // desktop's width and at a phone's.
 func TestSandboxShowsTheChances(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 800)
 	out := t.ArtifactDir()

@@ -27,7 +27,6 @@ const coachScreenshot = "../../docs/coach.png"
 // after the result, which says she asked, and at her review, which only
 // she sees.
 func TestSandboxShowsTheCoach(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	app, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 800)
 	out := t.ArtifactDir()

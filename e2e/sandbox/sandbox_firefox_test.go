@@ -208,7 +208,6 @@ func (b *bidi) waitFor(what, cond string) {
 // command box, a click, the board image, the private answer. Firefox is
 // driven over WebDriver BiDi; the clicks are the page's own (element.click).
 func TestSandboxInFirefox(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	ff := firefox(t)
 	app, err := sandbox.Start(context.Background(), sandbox.Options{
 		Users: strings.Split(sandbox.DefaultUsers, ","), Logger: harness.Logger(new(harness.LogBuffer)),

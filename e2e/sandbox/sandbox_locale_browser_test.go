@@ -59,7 +59,6 @@ func lastMessage(t *testing.T, ctx context.Context, want string) string {
 // in Spanish. A direct message's link stays inside the sandbox, as the
 // board's jump link does.
 func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
-	t.Parallel() // a sandbox and a browser of its own
 	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 800)
 	out := t.ArtifactDir()
