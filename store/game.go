@@ -347,20 +347,11 @@ func (db *DB) DueGames(ctx context.Context, now time.Time, limit int) ([]*malefi
 // NextWake returns the earliest WakeAt of all games, and false when no game
 // has a timer pending: how long the scheduler may sleep.
 func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
-	tx, err := db.beginRead(ctx)
+	at, ok, err := db.nextWake(ctx, "games")
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
 	}
-	defer tx.Rollback()
-
-	var at sql.NullInt64
-	err = tx.QueryRowContext(ctx, `SELECT wake_at FROM games WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, false, tx.Commit()
-	} else if err != nil {
-		return time.Time{}, false, fmt.Errorf("store: next wake: %w", err)
-	}
-	return fromMillis(at), true, tx.Commit()
+	return at, ok, nil
 }
 
 // Events returns the event log of a game in order, or ErrNotFound.

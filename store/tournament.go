@@ -677,9 +677,7 @@ func (db *DB) ClaimDueTournaments(ctx context.Context, owner string, now time.Ti
 	if owner == "" {
 		return nil, errors.New("store: claim due tournaments: empty owner")
 	}
-	type due struct{ id, wake int64 }
-	var claimed []due
-	err := db.claim(ctx, `UPDATE tournaments SET claim_owner = ?1, claim_until = ?2
+	ids, err := db.claimDue(ctx, `UPDATE tournaments SET claim_owner = ?1, claim_until = ?2
 		WHERE id IN (
 			SELECT id FROM tournaments
 			WHERE wake_at IS NOT NULL AND wake_at <= ?3
@@ -688,22 +686,9 @@ func (db *DB) ClaimDueTournaments(ctx context.Context, owner string, now time.Ti
 			LIMIT ?4%s)
 			AND wake_at IS NOT NULL AND wake_at <= ?3
 			AND (claim_until IS NULL OR claim_until <= ?3 OR claim_owner = ?1)
-		RETURNING id, wake_at`, []any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit},
-		func(rows *sql.Rows) error {
-			var d due
-			if err := rows.Scan(&d.id, &d.wake); err != nil {
-				return err
-			}
-			claimed = append(claimed, d)
-			return nil
-		})
+		RETURNING id, wake_at`, []any{owner, now.Add(lease).UnixMilli(), now.UnixMilli(), limit})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim due tournaments: %w", err)
-	}
-	slices.SortFunc(claimed, func(a, b due) int { return cmp.Or(cmp.Compare(a.wake, b.wake), cmp.Compare(a.id, b.id)) })
-	ids := make([]int64, len(claimed))
-	for i, d := range claimed {
-		ids[i] = d.id
 	}
 	return ids, nil
 }
@@ -712,19 +697,11 @@ func (db *DB) ClaimDueTournaments(ctx context.Context, owner string, now time.Ti
 // false when none is due ever: how long the round opener may sleep (a
 // game of this process that ends its round wakes it sooner).
 func (db *DB) NextTournamentWake(ctx context.Context) (time.Time, bool, error) {
-	tx, err := db.beginRead(ctx)
+	at, ok, err := db.nextWake(ctx, "tournaments")
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("store: next tournament wake: %w", err)
 	}
-	defer tx.Rollback()
-	var at sql.NullInt64
-	err = tx.QueryRowContext(ctx, `SELECT wake_at FROM tournaments WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1`).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, false, tx.Commit()
-	} else if err != nil {
-		return time.Time{}, false, fmt.Errorf("store: next tournament wake: %w", err)
-	}
-	return fromMillis(at), true, tx.Commit()
+	return at, ok, nil
 }
 
 // Tournament returns tournament id whole, in one read: its entrants in
