@@ -285,6 +285,9 @@ type TournamentTable struct {
 	// the tournament.
 	GameStatus Status
 	Results    []Result
+	// ThreadID is the game's thread once Discord made it, "" until then
+	// (and for a game played in the channel); read with the tournament.
+	ThreadID string
 }
 
 // Bye reports whether the table is a bye: one entrant, no game.

@@ -219,7 +219,7 @@ func (s *Service) Standings(ctx context.Context, guild, channel string) (*table.
 	if err != nil {
 		return nil, err
 	}
-	msg, err := table.TournamentCard(t, s.threads(ctx, t))
+	msg, err := table.TournamentCard(t, threads(t))
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (s *Service) ChangeTournament(ctx context.Context, cmd TournamentCommand) (
 	// answer is the reply with t's card as it is now: in place for a
 	// click, else privately with edit the card's change.
 	card := func(private locales.Key, args ...any) (*table.Reply, []store.Effect, error) {
-		msg, err := table.TournamentCard(t, s.threads(ctx, t))
+		msg, err := table.TournamentCard(t, threads(t))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -823,7 +823,7 @@ func (s *Service) openTables(ctx context.Context, tdb Tournaments, t *malefiz.To
 	if err != nil {
 		return err
 	}
-	msg, err := table.StandingsCard(now, s.threads(ctx, now))
+	msg, err := table.StandingsCard(now, threads(now))
 	if err != nil {
 		return err
 	}
@@ -839,18 +839,15 @@ func (s *Service) openTables(ctx context.Context, tdb Tournaments, t *malefiz.To
 }
 
 // threads are the threads of the games of t's last round, by game ID,
-// those made.
-func (s *Service) threads(ctx context.Context, t *malefiz.Tournament) map[int64]string {
+// those made: read with the tournament (TournamentTable.ThreadID).
+func threads(t *malefiz.Tournament) map[int64]string {
 	if len(t.Rounds) == 0 {
 		return nil
 	}
 	out := map[int64]string{}
 	for _, tb := range t.Rounds[len(t.Rounds)-1].Tables {
-		if tb.GameID == 0 {
-			continue
-		}
-		if sg, err := s.db.Game(ctx, tb.GameID); err == nil && sg.ThreadID != "" {
-			out[tb.GameID] = sg.ThreadID
+		if tb.GameID != 0 && tb.ThreadID != "" {
+			out[tb.GameID] = tb.ThreadID
 		}
 	}
 	return out
@@ -891,7 +888,7 @@ func (s *Service) tournamentCommit(ctx context.Context, c *store.Commit, sg *mal
 			}
 		}
 	}
-	msg, err := table.StandingsCard(t, s.threads(ctx, t))
+	msg, err := table.StandingsCard(t, threads(t))
 	if err != nil {
 		return err
 	}

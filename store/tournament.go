@@ -863,7 +863,7 @@ func findRounds(ctx context.Context, tx dtx, id int64) ([]malefiz.TournamentRoun
 		return &rounds[round-1].Tables[tbl-1], nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT tt.round, tt.tbl, coalesce(tt.game_id, 0), coalesce(g.status, '')
+	rows, err = tx.QueryContext(ctx, `SELECT tt.round, tt.tbl, coalesce(tt.game_id, 0), coalesce(g.status, ''), coalesce(g.thread_id, '')
 		FROM tournament_tables AS tt LEFT JOIN games AS g ON g.id = tt.game_id
 		WHERE tt.tournament_id = ? ORDER BY tt.round, tt.tbl`, id)
 	if err != nil {
@@ -874,7 +874,7 @@ func findRounds(ctx context.Context, tx dtx, id int64) ([]malefiz.TournamentRoun
 		var t malefiz.TournamentTable
 		var round int
 		var status string
-		if err := rows.Scan(&round, &t.Number, &t.GameID, &status); err != nil {
+		if err := rows.Scan(&round, &t.Number, &t.GameID, &status, &t.ThreadID); err != nil {
 			rows.Close()
 			return nil, err
 		}
