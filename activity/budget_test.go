@@ -27,8 +27,7 @@ func (e *env) session(userID string) string {
 // watch opens game id's socket with session and reads its first push.
 func (e *env) watch(id int64, session string) *websocket.Conn {
 	e.t.Helper()
-	conn := e.dial(gamePath(id, "live"))
-	require.NoError(e.t, conn.WriteJSON(hello{Session: session}))
+	conn := e.dial(gamePath(id, "live"), session)
 	var live table.Live
 	require.NoError(e.t, conn.ReadJSON(&live))
 	require.Equal(e.t, id, live.Game)
@@ -84,38 +83,34 @@ func TestSocketsPerSessionAndUser(t *testing.T) {
 	require.ErrorAs(t, err, &ne, "Ben's socket still open: %v", err)
 }
 
-// TestSocketsWaitingAndGlobalCap proves the bounds of sockets before and
-// after their hello: past those waiting for it, and past all, a new one
-// is refused before it is upgraded (503, said in words, Retry-After); a
-// socket that says its hello frees its place in the wait.
-func TestSocketsWaitingAndGlobalCap(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.SocketsWaiting, c.Sockets = 3, 5 })
+// TestSocketsGlobalCap proves the bound of all the live sockets: past it
+// a new one is refused before it is upgraded (503, in the user's words,
+// Retry-After); one that goes makes room.
+func TestSocketsGlobalCap(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Sockets = 3 })
 	id := e.lobby(ann, e.fake.ChannelID)
-	refused := func() {
-		t.Helper()
-		_, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+Prefix+gamePath(id, "live"), nil)
-		require.ErrorIs(t, err, websocket.ErrBadHandshake)
-		defer resp.Body.Close()
-		assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-		assert.Equal(t, "60", resp.Header.Get("Retry-After"))
-		var out map[string]string
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
-		assert.Equal(t, locales.Tr("en", locales.ActivityBusy), out["error"])
+	var open []*websocket.Conn
+	for i := range 3 {
+		open = append(open, e.watch(id, e.session(fmt.Sprint(200+i))))
 	}
-	var silent []*websocket.Conn
-	for range 3 {
-		silent = append(silent, e.dial(gamePath(id, "live")))
-	}
-	refused() // 3 wait for their hello
-	for i, c := range silent[:2] {
-		require.NoError(t, c.WriteJSON(hello{Session: e.session(fmt.Sprint(200 + i))}))
-		var live table.Live
-		require.NoError(t, c.ReadJSON(&live))
-	}
-	e.watch(id, e.session("300")) // the wait has room again: 4 in all
-	e.dial(gamePath(id, "live"))  // 5
-	refused()                     // past all
+	conn, resp := e.upgrade(gamePath(id, "live"), protocols(e.session("300")))
+	require.Nil(t, conn, "past all")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "60", resp.Header.Get("Retry-After"))
+	var out map[string]string
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	assert.Equal(t, locales.Tr("en", locales.ActivityBusy), out["error"])
 	assert.Contains(t, e.logs.String(), "too many sockets")
+
+	require.NoError(t, open[0].Close())
+	require.Eventually(t, func() bool { return e.hub.Watchers(id) == 2 }, 5*time.Second, 5*time.Millisecond)
+	e.watch(id, e.session("300")) // room again
+}
+
+// protocols is the header of an upgrade that offers session as the page
+// does.
+func protocols(session string) http.Header {
+	return http.Header{"Sec-WebSocket-Protocol": {strings.Join(LiveProtocols(session), ", ")}}
 }
 
 // TestSocketClosesWhenItsSessionExpires proves that a socket lives no
@@ -132,7 +127,7 @@ func TestSocketClosesWhenItsSessionExpires(t *testing.T) {
 
 	now = e.act.cfg.Now()
 	renewed := e.watch(id, e.act.sessions.sign(Session{UserID: ann.ID, Lang: "en", Guild: e.fake.GuildID, Expires: now.Add(time.Second)}))
-	require.NoError(t, renewed.WriteJSON(hello{Session: e.session(ann.ID)}))
+	require.NoError(t, renewed.WriteJSON(renewal{Session: e.session(ann.ID)}))
 	require.NoError(t, renewed.SetReadDeadline(time.Now().Add(2*time.Second)))
 	_, _, err := renewed.ReadMessage()
 	var ne interface{ Timeout() bool }
@@ -189,45 +184,44 @@ func TestPushesSerialisedOncePerView(t *testing.T) {
 	assert.True(t, live.Host)
 }
 
-// TestSocketsPerAddress proves the bound on the sockets one client
-// address opens: past its burst a new socket from that address is refused
-// before it is upgraded (429, in words, Retry-After), so that it cannot
-// fill the bound of sockets waiting for their hello; another address (a
-// trusted proxy's client) is still taken, and the address is taken again
-// once its bucket has a token.
-func TestSocketsPerAddress(t *testing.T) {
-	proxies, err := ParseProxies([]string{"127.0.0.1"})
-	require.NoError(t, err)
-	// 3 at once, then one every 2 s; 5 may wait for their hello.
-	e := newEnv(t, func(c *Config) { c.TrustedProxies, c.SocketsPerAddress, c.SocketsWaiting = proxies, 30, 5 })
+// TestNewSocketsPerUser proves the bound on the sockets one user opens:
+// past its burst a new socket of that user is refused before it is
+// upgraded (429, in the user's words, Retry-After), while another user
+// from the same address (everyone's, behind Discord's proxy) is still
+// taken; the user is taken again once their bucket has a token.
+func TestNewSocketsPerUser(t *testing.T) {
+	// 10 at once, then one every 2 s.
+	e := newEnv(t, func(c *Config) { c.SocketsPerSession, c.SocketsPerUser = 20, 20 })
 	id := e.lobby(ann, e.fake.ChannelID)
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + Prefix + gamePath(id, "live")
-	// from opens a socket from addr (X-Forwarded-For of the trusted
-	// proxy) and returns the answer to its upgrade.
-	from := func(addr string) *http.Response {
-		t.Helper()
-		conn, resp, err := websocket.DefaultDialer.Dial(url, http.Header{"X-Forwarded-For": {addr}})
-		if err == nil {
-			t.Cleanup(func() { conn.Close() })
-		} else {
-			require.ErrorIs(t, err, websocket.ErrBadHandshake)
-		}
-		t.Cleanup(func() { resp.Body.Close() })
-		return resp
+	anns := e.session(ann.ID)
+	for range DefaultNewSocketsPerUser / 3 {
+		e.watch(id, anns)
 	}
-	for i := range 3 {
-		require.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.1").StatusCode, "socket %d of 198.51.100.1", i)
-	}
-	resp := from("198.51.100.1")
-	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "the fourth at once")
+	conn, resp := e.upgrade(gamePath(id, "live"), protocols(anns))
+	require.Nil(t, conn, "Ann's eleventh at once")
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
 	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
+	assert.True(t, resp.Close, "the connection closed")
 	var out map[string]string
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
 	assert.Equal(t, locales.Tr("en", locales.ActivityTooManyBoards, 2), out["error"])
-	assert.Contains(t, e.logs.String(), "too many from one address")
-	assert.Contains(t, e.logs.String(), "198.51.100.1")
+	assert.Contains(t, e.logs.String(), "too many new of one user")
+	assert.Contains(t, e.logs.String(), "user="+ann.ID)
 
-	assert.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.2").StatusCode, "another address is taken")
+	e.watch(id, e.session(ben.ID)) // Ben, from the same address
 	e.skip.Add(int64(2 * time.Second))
-	assert.Equal(t, http.StatusSwitchingProtocols, from("198.51.100.1").StatusCode, "a token again")
+	e.watch(id, anns) // a token again
+}
+
+// TestSocketsFromOneAddress proves that no bound of the sockets is per
+// client address: inside Discord every user comes from Discord's proxy,
+// and a hundred users opening their boards at once from one address (a
+// restart's reconnections) are all taken.
+func TestSocketsFromOneAddress(t *testing.T) {
+	e := newEnv(t)
+	id := e.lobby(ann, e.fake.ChannelID)
+	for i := range 100 {
+		e.watch(id, e.session(fmt.Sprint(1000+i)))
+	}
+	assert.Equal(t, 100, e.hub.Watchers(id))
 }

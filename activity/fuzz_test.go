@@ -46,8 +46,8 @@ func FuzzSessionToken(f *testing.F) {
 	})
 }
 
-// FuzzHello proves the socket's hello: whatever the page sends, it is
-// refused or names a session the server signed.
+// FuzzHello proves the socket's renewal message: whatever the page
+// sends, it is refused or names a session the server signed.
 func FuzzHello(f *testing.F) {
 	ss := newSessions("secret", func() time.Time { return testNow })
 	good := ss.sign(Session{UserID: "1", Lang: "en", Expires: testNow.Add(time.Hour)})
@@ -55,7 +55,7 @@ func FuzzHello(f *testing.F) {
 	f.Add([]byte(`{"Session":1}`))
 	f.Add([]byte(`"hello"`))
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		var h hello
+		var h renewal
 		if json.Unmarshal(msg, &h) != nil {
 			return
 		}
@@ -65,6 +65,50 @@ func FuzzHello(f *testing.F) {
 			assert.Equal(t, good, h.Session)
 		}
 	})
+}
+
+// FuzzSessionProtocol proves the session an upgrade request offers in
+// Sec-WebSocket-Protocol: whatever the headers say, the token read back
+// verifies only if the server signed it; a signed token is always made
+// of the characters a protocol's name may have (RFC 7230 tchar), so a
+// browser offers it; and offered as the page does, it is read back as
+// itself.
+func FuzzSessionProtocol(f *testing.F) {
+	ss := newSessions("secret", func() time.Time { return testNow })
+	good := ss.sign(Session{UserID: "1", Name: "Ann \"ä\"", Lang: "en", Expires: testNow.Add(time.Hour)})
+	f.Add(strings.Join(LiveProtocols(good), ", "), "")
+	f.Add(LiveProtocol, sessionProtocol+good)
+	f.Add(sessionProtocol+good+","+sessionProtocol+good, "")
+	f.Add(" malefiz.session.e30.AAAA ,malefiz.v1", "x")
+	f.Fuzz(func(t *testing.T, header, another string) {
+		values := []string{header}
+		if another != "" {
+			values = append(values, another)
+		}
+		token := offeredSession(values)
+		if s, err := ss.read(token); err == nil {
+			assert.Equal(t, good, token, "only the token signed verifies")
+			assert.Equal(t, "1", s.UserID)
+		}
+		if name, err := ss.read(another); err == nil {
+			for _, c := range []byte(sessionProtocol + another) {
+				assert.True(t, tchar(c), "%q in %q", c, another)
+			}
+			assert.Equal(t, another, offeredSession([]string{strings.Join(LiveProtocols(another), ", ")}))
+			assert.Equal(t, "1", name.UserID)
+		}
+		signed := ss.sign(Session{UserID: header, Name: another, Lang: "en", Expires: testNow.Add(time.Hour)})
+		for _, c := range []byte(signed) {
+			require.True(t, tchar(c), "%q in %q", c, signed)
+		}
+		assert.Equal(t, signed, offeredSession([]string{strings.Join(LiveProtocols(signed), ", ")}))
+	})
+}
+
+// tchar reports whether c may be in a token of RFC 7230 (a WebSocket
+// subprotocol's name).
+func tchar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
 // FuzzRequestBodies sends any body to every route that reads one, with

@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -17,19 +18,35 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
-// dial opens the live socket of the Activity at path, its reads bounded.
-func (e *env) dial(path string) *websocket.Conn {
+// dial opens the live socket of the Activity at path, offering session
+// as the page does, its reads bounded.
+func (e *env) dial(path, session string) *websocket.Conn {
 	e.t.Helper()
-	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+Prefix+path, nil)
-	require.NoError(e.t, err)
-	resp.Body.Close()
-	e.t.Cleanup(func() { conn.Close() })
+	conn, resp := e.upgrade(path, http.Header{"Sec-WebSocket-Protocol": {strings.Join(LiveProtocols(session), ", ")}})
+	require.NotNil(e.t, conn, "refused: %d", resp.StatusCode)
+	assert.Equal(e.t, LiveProtocol, conn.Subprotocol())
+	assert.Equal(e.t, []string{LiveProtocol}, resp.Header.Values("Sec-WebSocket-Protocol"), "the session is not said back")
 	require.NoError(e.t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
 	return conn
 }
 
-// TestLiveSocket proves the live socket: after the page's hello with its
-// session it reads the game as its user sees it, then the game again after
+// upgrade asks for the live socket at path with header: the socket, or
+// nil and the refusal (its body read by then).
+func (e *env) upgrade(path string, header http.Header) (*websocket.Conn, *http.Response) {
+	e.t.Helper()
+	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+Prefix+path, header)
+	if err != nil {
+		require.ErrorIs(e.t, err, websocket.ErrBadHandshake)
+		e.t.Cleanup(func() { resp.Body.Close() })
+		return nil, resp
+	}
+	resp.Body.Close()
+	e.t.Cleanup(func() { conn.Close() })
+	return conn, resp
+}
+
+// TestLiveSocket proves the live socket: opened with the page's session
+// it reads the game as its user sees it, then the game again after
 // each commit, whoever made it (a play of another user on the Activity, a
 // join through the service); the hub counts the page while it is open
 // and forgets it once it goes.
@@ -37,8 +54,7 @@ func TestLiveSocket(t *testing.T) {
 	e := newEnv(t)
 	id := e.lobby(ann, e.fake.ChannelID)
 	other := e.lobby(cat, e.fake.ChannelID)
-	conn := e.dial(gamePath(id, "live"))
-	require.NoError(t, conn.WriteJSON(map[string]string{"Session": e.signIn(ben)}))
+	conn := e.dial(gamePath(id, "live"), e.signIn(ben))
 	var live table.Live
 	require.NoError(t, conn.ReadJSON(&live))
 	assert.Equal(t, e.live(id, ben), live, "the game as Ben sees it")
@@ -69,69 +85,86 @@ func TestLiveSocket(t *testing.T) {
 }
 
 // TestLiveSocketRefused proves what the socket does with a page it will
-// not serve: a hello that is no JSON or none in time is dropped without a
-// word; a session forged or expired is closed with 4001; another guild's
-// game is refused once in words and closed with 4004; an ID that is no ID
-// is not found, and a request that is no socket is refused by the
-// upgrader. None is watched.
+// not serve: without a session, or with one forged or expired, it is
+// refused before the upgrade (401, in the session's language where it
+// says one, logged as unauthenticated) and nothing is watched; another
+// guild's game is refused once in words and closed with 4004; an ID that
+// is no ID is not found, and a request that is no socket is refused by
+// the upgrader.
 func TestLiveSocketRefused(t *testing.T) {
 	e := newEnv(t)
 	id := e.lobby(ann, e.fake.ChannelID)
 	other := e.otherGuildGame(ann)
 	good := e.signIn(ann)
+	german := e.act.sessions.sign(Session{UserID: ann.ID, Lang: "de", Guild: e.fake.GuildID, Expires: e.act.cfg.Now().Add(time.Minute)})
+	offer := func(protocols ...string) http.Header {
+		return http.Header{"Sec-WebSocket-Protocol": {strings.Join(protocols, ", ")}}
+	}
 	tests := []struct {
-		name  string
-		game  int64
-		hello any           // a string is sent as a text message; nil sends nothing
-		skip  time.Duration // the Activity's clock ahead
-		error string        // the words before the close
-		code  int           // the close's code; 1006: dropped without one
+		name   string
+		header http.Header
+		skip   time.Duration // the Activity's clock ahead
+		lang   string        // of the refusal
 	}{
-		{"a hello that is no JSON", id, "hello", 0, "", websocket.CloseAbnormalClosure},
-		{"no hello in time", id, nil, -liveHello, "", websocket.CloseAbnormalClosure},
-		{"a forged session", id, map[string]string{"Session": good[:strings.Index(good, ".")] + ".AAAA"}, 0, "", 4001},
-		{"no session", id, map[string]string{}, 0, "", 4001},
-		{"an expired session", id, map[string]string{"Session": good}, sessionTTL + time.Minute, "", 4001},
-		{"another guild's game", other, map[string]string{"Session": good}, 0, locales.Tr("en", locales.ErrUnknownGame, other), 4004},
+		{"no protocol offered", nil, 0, "en"},
+		{"no session offered", offer(LiveProtocol), 0, "en"},
+		{"an empty session", offer(LiveProtocol, sessionProtocol), 0, "en"},
+		{"a forged session", offer(LiveProtocols(good[:strings.Index(good, ".")] + ".AAAA")...), 0, "en"},
+		{"two sessions", offer(append(LiveProtocols(good), sessionProtocol+good)...), 0, "en"},
+		{"the session as a header of its own", http.Header{"Sec-WebSocket-Protocol": {LiveProtocol, sessionProtocol + "x", sessionProtocol + good}}, 0, "en"},
+		{"an expired session", offer(LiveProtocols(good)...), sessionTTL + time.Minute, "en"},
+		{"an expired session, in its language", offer(LiveProtocols(german)...), 2 * time.Minute, "de"},
+		{"the language the browser asks", http.Header{"Accept-Language": {"fr-FR"}}, 0, "fr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e.skip.Store(int64(tt.skip))
 			defer e.skip.Store(0)
-			conn := e.dial(gamePath(tt.game, "live"))
-			switch h := tt.hello.(type) {
-			case string:
-				require.NoError(t, conn.WriteMessage(websocket.TextMessage, []byte(h)))
-			case nil:
-			default:
-				require.NoError(t, conn.WriteJSON(h))
-			}
-			if tt.error != "" {
-				var refused map[string]string
-				require.NoError(t, conn.ReadJSON(&refused))
-				assert.Equal(t, map[string]string{"error": tt.error}, refused)
-			}
-			_, msg, err := conn.ReadMessage()
-			require.Error(t, err, "no state: %s", msg)
-			var timeout net.Error
-			require.False(t, errors.As(err, &timeout) && timeout.Timeout(), "the server ended it, not our deadline: %v", err)
-			var closed *websocket.CloseError
-			require.ErrorAs(t, err, &closed)
-			assert.Equal(t, tt.code, closed.Code)
-			// The server lets the watch go after its close frame.
-			require.Eventually(t, func() bool { return e.hub.Watchers(tt.game) == 0 }, 10*time.Second, 5*time.Millisecond,
-				"the refused page is not watched")
+			before := len(e.logs.String())
+			conn, resp := e.upgrade(gamePath(id, "live"), tt.header)
+			require.Nil(t, conn, "no upgrade")
+			assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+			assert.True(t, resp.Close, "the connection closed")
+			assert.Empty(t, resp.Header.Values("Sec-WebSocket-Protocol"))
+			var out map[string]string
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+			assert.Equal(t, map[string]string{"error": locales.Tr(tt.lang, locales.ActivitySignInFailed)}, out)
+			assert.Contains(t, e.logs.String()[before:], "activity socket without a valid session")
+			assert.Zero(t, e.hub.Watchers(id), "not watched")
 		})
 	}
 
+	t.Run("another guild's game", func(t *testing.T) {
+		conn := e.dial(gamePath(other, "live"), good)
+		var refused map[string]string
+		require.NoError(t, conn.ReadJSON(&refused))
+		assert.Equal(t, map[string]string{"error": locales.Tr("en", locales.ErrUnknownGame, other)}, refused)
+		_, msg, err := conn.ReadMessage()
+		require.Error(t, err, "no state: %s", msg)
+		var timeout net.Error
+		require.False(t, errors.As(err, &timeout) && timeout.Timeout(), "the server ended it, not our deadline: %v", err)
+		var closed *websocket.CloseError
+		require.ErrorAs(t, err, &closed)
+		assert.Equal(t, closeRefused, closed.Code)
+		// The server lets the watch go after its close frame.
+		require.Eventually(t, func() bool { return e.hub.Watchers(other) == 0 }, 10*time.Second, 5*time.Millisecond,
+			"the refused page is not watched")
+	})
 	t.Run("an ID that is no ID", func(t *testing.T) {
-		_, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+Prefix+"api/games/x/live", nil)
-		require.ErrorIs(t, err, websocket.ErrBadHandshake)
+		conn, resp := e.upgrade("api/games/x/live", offer(LiveProtocols(good)...))
+		require.Nil(t, conn)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 	})
 	t.Run("no socket", func(t *testing.T) {
 		resp, _ := e.do(http.MethodGet, gamePath(id, "live"), "", nil)
-		assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "no session")
+		req, err := http.NewRequest(http.MethodGet, e.srv.URL+Prefix+gamePath(id, "live"), nil)
+		require.NoError(t, err)
+		req.Header["Sec-WebSocket-Protocol"] = offer(LiveProtocols(good)...)["Sec-WebSocket-Protocol"]
+		resp, err = http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "a session, but no upgrade asked")
 	})
 }
 
@@ -141,8 +174,7 @@ func TestLiveSocketRefused(t *testing.T) {
 func TestLiveSocketGameGone(t *testing.T) {
 	e := newEnv(t)
 	id := e.lobby(ann, e.fake.ChannelID)
-	conn := e.dial(gamePath(id, "live"))
-	require.NoError(t, conn.WriteJSON(map[string]string{"Session": e.signIn(ann)}))
+	conn := e.dial(gamePath(id, "live"), e.signIn(ann))
 	var live table.Live
 	require.NoError(t, conn.ReadJSON(&live))
 	require.Equal(t, id, live.Game)

@@ -53,8 +53,7 @@ func TestNotHereAnswersAlike(t *testing.T) {
 	}
 	t.Run("the socket", func(t *testing.T) {
 		closeOf := func(id int64) (string, int) {
-			conn := e.dial(gamePath(id, "live"))
-			require.NoError(t, conn.WriteJSON(map[string]string{"Session": sess}))
+			conn := e.dial(gamePath(id, "live"), sess)
 			var refused map[string]string
 			require.NoError(t, conn.ReadJSON(&refused))
 			_, _, err := conn.ReadMessage()

@@ -128,18 +128,18 @@ type Config struct {
 	// From any other address X-Forwarded-For is ignored.
 	TrustedProxies []netip.Prefix
 	// The live sockets' budget: per session and per user (past it the
-	// oldest is closed), waiting for their hello, and in all (past
-	// either a new one is refused); 0 means DefaultSocketsPerSession,
-	// DefaultSocketsPerUser, DefaultSocketsWaiting and DefaultSockets.
-	SocketsPerSession, SocketsPerUser, SocketsWaiting, Sockets int
-	// SocketsPerAddress bounds the sockets a client address (as the
-	// sign-in counts it) may open a minute, burst a tenth of it at once;
-	// past it a socket is refused (429, Retry-After) before anything of
-	// the WebSocket is done, so that one address opening sockets faster
-	// than people do neither fills the bound of those waiting for their
-	// hello nor costs the server more than a refusal. 0 means
-	// DefaultSocketsPerAddress.
-	SocketsPerAddress int
+	// oldest is closed), and in all (past it a new one is refused); 0
+	// means DefaultSocketsPerSession, DefaultSocketsPerUser and
+	// DefaultSockets.
+	SocketsPerSession, SocketsPerUser, Sockets int
+	// NewSocketsPerUser bounds the sockets one user may open a minute, a
+	// third of it at once; past it a socket is refused (429,
+	// Retry-After) before it is upgraded. The user is known by then: the
+	// page offers its session in the upgrade request. No bound of the
+	// sockets is per client address: inside Discord every user comes
+	// from Discord's proxy, and would share it. 0 means
+	// DefaultNewSocketsPerUser.
+	NewSocketsPerUser int
 	// UnauthenticatedLogs bounds the lines a minute logged of requests
 	// without a valid session; 0 means 60.
 	UnauthenticatedLogs int
@@ -156,12 +156,15 @@ type Server struct {
 	signIns  limiter // sign-ins, per user
 	addrs    limiter // sign-ins, per client address
 	exchange limiter // code exchanges with Discord, all together (key "")
-	dials    limiter // sockets opened, per client address
+	opens    limiter // sockets opened, per user
 	upgrader websocket.Upgrader
 	sockets  sockets
 	pushes   pushes
 	// unauthenticated logs the requests without a valid session, bounded
 	unauthenticated quietLog
+	// socketsRefused logs the sockets refused past a bound (429, 503),
+	// bounded: a crowd reconnecting to a full server would flood it
+	socketsRefused quietLog
 }
 
 // New returns the Activity's server.
@@ -189,15 +192,14 @@ func New(cfg Config) *Server {
 	orDefault(&cfg.ExchangesPerMinute, 1200)
 	orDefault(&cfg.SocketsPerSession, DefaultSocketsPerSession)
 	orDefault(&cfg.SocketsPerUser, DefaultSocketsPerUser)
-	orDefault(&cfg.SocketsWaiting, DefaultSocketsWaiting)
 	orDefault(&cfg.Sockets, DefaultSockets)
-	orDefault(&cfg.SocketsPerAddress, DefaultSocketsPerAddress)
+	orDefault(&cfg.NewSocketsPerUser, DefaultNewSocketsPerUser)
 	orDefault(&cfg.UnauthenticatedLogs, 60)
 	s := &Server{
-		sockets: sockets{perSession: cfg.SocketsPerSession, perUser: cfg.SocketsPerUser,
-			waitingMax: cfg.SocketsWaiting, max: cfg.Sockets},
+		sockets:         sockets{perSession: cfg.SocketsPerSession, perUser: cfg.SocketsPerUser, max: cfg.Sockets},
 		pushes:          pushes{games: cfg.Games},
 		unauthenticated: quietLog{now: cfg.Now, burst: cfg.UnauthenticatedLogs},
+		socketsRefused:  quietLog{now: cfg.Now, burst: 60},
 		cfg:             cfg, log: cfg.Logger, sessions: newSessions(cfg.ClientSecret, cfg.Now),
 		oauth:   oauth{api: strings.TrimRight(cfg.APIURL, "/"), clientID: cfg.ClientID, secret: cfg.ClientSecret, client: cfg.HTTPClient},
 		limits:  limiter{per: time.Minute / time.Duration(cfg.PlaysPerMinute), burst: 20, now: cfg.Now},
@@ -205,14 +207,16 @@ func New(cfg Config) *Server {
 		addrs:   limiter{per: time.Minute / time.Duration(20*cfg.SignInsPerMinute), burst: 50, now: cfg.Now},
 		exchange: limiter{per: time.Minute / time.Duration(cfg.ExchangesPerMinute),
 			burst: max(1, cfg.ExchangesPerMinute/12), now: cfg.Now},
-		dials: limiter{per: time.Minute / time.Duration(cfg.SocketsPerAddress),
-			burst: max(1, cfg.SocketsPerAddress/10), now: cfg.Now},
-		// The session is the first message, not a cookie: another
-		// origin gains nothing from opening a socket. Discord's proxy
-		// sends its own origin (discordsays.com).
-		// The page says one thing (its session): a small read buffer;
-		// the write buffers are pooled between pushes.
+		opens: limiter{per: time.Minute / time.Duration(cfg.NewSocketsPerUser),
+			burst: max(1, cfg.NewSocketsPerUser/3), now: cfg.Now},
+		// The session is offered in the upgrade request, not a cookie:
+		// another origin gains nothing from opening a socket. Discord's
+		// proxy sends its own origin (discordsays.com). The answer names
+		// LiveProtocol only, never the session.
+		// The page says one thing (its renewed session): a small read
+		// buffer; the write buffers are pooled between pushes.
 		upgrader: websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true },
+			Subprotocols:   []string{LiveProtocol},
 			ReadBufferSize: 512, WriteBufferSize: 4096, WriteBufferPool: new(sync.Pool)},
 	}
 	static, _ := fs.Sub(staticFiles, "static")
@@ -754,64 +758,63 @@ func (s *Server) serveHint(w http.ResponseWriter, r *http.Request) {
 const (
 	liveWrite = 5 * time.Second
 	livePing  = 30 * time.Second
-	liveHello = 10 * time.Second
 )
 
 // serveLive pushes the game to the page on every commit, over a
-// WebSocket (Discord's proxy passes them): the page sends its session as
-// the first message, then reads a Live after each change. It may send its
-// renewed session later, which keeps the socket open past the first
-// one's expiry; when the session expires the socket is closed (4001).
-// Sockets have a budget (see sockets): past the bound of one client
-// address's new sockets a minute, a new one is refused (429); past the
-// bound of those waiting for their hello or of all, it is refused (503);
-// both before it is upgraded; past the bound per session or per user, the oldest is closed
-// (4008). Each change is read once and serialised once per language and
-// viewer for every socket that shows the game (see pushes).
+// WebSocket (Discord's proxy passes them): the page offers its session
+// in the upgrade request (see LiveProtocols), then reads a Live after each
+// change. It may send its renewed session later, which keeps the socket
+// open past the first one's expiry; when the session expires the socket
+// is closed (4001). Before the upgrade, a socket without a valid session
+// is refused (401), one past its user's new sockets a minute (429) or
+// past all the live ones (503); past the bound per session or per user,
+// the oldest is closed (4008). Each change is read once and serialised
+// once per language and viewer for every socket that shows the game (see
+// pushes).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	id, ok := gameID(r)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	addr := s.clientAddr(r)
-	if ok, wait := s.dials.take(addr); !ok {
+	// refuse answers before the upgrade, the connection closed.
+	refuse := func(status int, text string) {
+		w.Header().Set("Connection", "close")
+		writeJSON(w, status, map[string]string{"error": text})
+	}
+	token := offeredSession(r.Header.Values("Sec-Websocket-Protocol"))
+	sess, err := s.sessions.read(token)
+	if err != nil {
+		s.unauthenticated.log(s.log, "activity socket without a valid session", "game", id)
+		lang := s.sessions.lang(token) // an expired session still says whose language
+		if lang == "" {
+			lang = requestLang(r, "")
+		}
+		refuse(http.StatusUnauthorized, locales.Tr(lang, locales.ActivitySignInFailed))
+		return
+	}
+	if ok, wait := s.opens.take(sess.UserID); !ok {
 		secs := max(1, int(math.Ceil(wait.Seconds())))
-		s.unauthenticated.log(s.log, "activity socket refused: too many from one address", "game", id, "addr", addr, "retry_after_s", secs)
+		s.socketsRefused.log(s.log, "activity socket refused: too many new of one user", "game", id, "user", sess.UserID, "retry_after_s", secs)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		w.Header().Set("Connection", "close")
-		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityTooManyBoards, secs)})
+		refuse(http.StatusTooManyRequests, locales.Tr(sess.Lang, locales.ActivityTooManyBoards, secs))
 		return
 	}
-	admitted, helloDone := s.sockets.admit()
+	admitted, done := s.sockets.admit()
 	if !admitted {
-		s.unauthenticated.log(s.log, "activity socket refused: too many sockets", "game", id)
+		s.socketsRefused.log(s.log, "activity socket refused: too many sockets", "game", id, "user", sess.UserID)
 		w.Header().Set("Retry-After", "60")
-		w.Header().Set("Connection", "close")
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": locales.Tr(requestLang(r, ""), locales.ActivityBusy)})
+		refuse(http.StatusServiceUnavailable, locales.Tr(sess.Lang, locales.ActivityBusy))
 		return
 	}
-	defer helloDone()
+	defer done()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered
 	}
 	defer conn.Close()
 	conn.SetReadLimit(4096)
-	_ = conn.SetReadDeadline(s.cfg.Now().Add(liveHello))
-	var h hello
-	if err := conn.ReadJSON(&h); err != nil {
-		return
-	}
-	helloDone()
-	sess, err := s.sessions.read(h.Session)
-	if err != nil {
-		s.unauthenticated.log(s.log, "activity socket without a valid session", "game", id)
-		closeWith(conn, closeSession, "session")
-		return
-	}
-	_ = conn.SetReadDeadline(time.Time{})
-	me, leave := s.sockets.join(sess.UserID, h.Session)
+	me, leave := s.sockets.join(sess.UserID, token)
 	defer leave()
 	changed, gen, end := s.cfg.Hub.watch(id)
 	defer func() {
@@ -824,7 +827,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	go func() { // reads until the page goes: a renewed session, else nothing
 		defer close(closed)
 		for {
-			var again hello
+			var again renewal
 			if err := conn.ReadJSON(&again); err != nil {
 				if _, ok := err.(*json.SyntaxError); ok {
 					continue
@@ -900,9 +903,8 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// hello is what the page says on its socket: its session, first, and
-// again when renewed.
-type hello struct{ Session string }
+// renewal is what the page says on its socket: its session, renewed.
+type renewal struct{ Session string }
 
 // closeWith sends the close frame of code and reason.
 func closeWith(conn *websocket.Conn, code int, reason string) {

@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,32 +14,64 @@ import (
 const (
 	DefaultSocketsPerSession = 2
 	DefaultSocketsPerUser    = 4
-	DefaultSocketsWaiting    = 256
 	DefaultSockets           = 5000
-	// DefaultSocketsPerAddress is a minute's new sockets of one client
-	// address: five a second, 30 at once. A page opens one when it shows
-	// a game and again after a drop, waiting longer each time; behind
-	// Discord's proxy, whose client address is not known, everyone shares
-	// it.
-	DefaultSocketsPerAddress = 300
+	// DefaultNewSocketsPerUser is a minute's new sockets of one user, a
+	// third of it at once: a page opens one when it shows a game and
+	// again after a drop, waiting longer each time.
+	DefaultNewSocketsPerUser = 30
 )
+
+// The subprotocols of the live socket (Sec-WebSocket-Protocol): the page
+// offers LiveProtocol and its session as sessionProtocol then the token
+// (base64url and '.', characters a protocol's name may have), so that the
+// server knows the user before it upgrades; the server answers
+// LiveProtocol, never the session.
+const (
+	LiveProtocol    = "malefiz.v1"
+	sessionProtocol = "malefiz.session."
+)
+
+// LiveProtocols are the subprotocols a page offers to open its live
+// socket with session.
+func LiveProtocols(session string) []string {
+	return []string{LiveProtocol, sessionProtocol + session}
+}
+
+// offeredSession is the session token an upgrade request offers among its
+// subprotocols (the values of its Sec-WebSocket-Protocol headers, each a
+// list), "" when it offers none or more than one.
+func offeredSession(values []string) string {
+	token, found := "", false
+	for _, v := range values {
+		for p := range strings.SplitSeq(v, ",") {
+			t, ok := strings.CutPrefix(strings.TrimSpace(p), sessionProtocol)
+			if !ok {
+				continue
+			}
+			if found {
+				return ""
+			}
+			token, found = t, true
+		}
+	}
+	return token
+}
 
 // The close codes of a live socket the server ends (4000 to 4999 are the
 // application's); the page says the words of each.
 const (
-	closeSession  = 4001 // no valid session, or it expired: sign in again
+	closeSession  = 4001 // its session expired: sign in again
 	closeRefused  = 4004 // the game may not be read from here: said in words
 	closeReplaced = 4008 // a newer board of the same session or user took its place
 )
 
-// sockets keeps the budget of the live sockets: how many wait for their
-// hello, how many are live in all, and per session and per user, the
-// newest kept and the oldest told to go.
+// sockets keeps the budget of the live sockets: how many are live in
+// all, and per session and per user, the newest kept and the oldest told
+// to go.
 type sockets struct {
-	perSession, perUser, waitingMax, max int
+	perSession, perUser, max int
 
-	waiting atomic.Int64 // accepted, no hello yet
-	live    atomic.Int64 // hello read, pushed to
+	live atomic.Int64 // admitted, upgraded or about to be
 
 	mu     sync.Mutex
 	byUser map[string][]*liveSocket // oldest first
@@ -51,27 +84,21 @@ type liveSocket struct {
 	kicked        bool
 }
 
-// admit reports whether one more socket may be accepted, and counts it as
-// waiting for its hello; done must be called once it has said it (or
-// gone).
+// admit reports whether one more socket may be live, and counts it;
+// done must be called once it is gone (or was never upgraded).
 func (ss *sockets) admit() (ok bool, done func()) {
-	if ss.live.Load()+ss.waiting.Load() >= int64(ss.max) {
+	if ss.live.Add(1) > int64(ss.max) {
+		ss.live.Add(-1)
 		return false, nil
 	}
-	if ss.waiting.Add(1) > int64(ss.waitingMax) {
-		ss.waiting.Add(-1)
-		return false, nil
-	}
-	var once sync.Once
-	return true, func() { once.Do(func() { ss.waiting.Add(-1) }) }
+	return true, func() { ss.live.Add(-1) }
 }
 
-// join counts a live socket of user's session; the oldest of the session
-// past perSession, and of the user past perUser, are kicked. leave ends
-// it.
+// join keeps a live socket of user's session, admitted; the oldest of
+// the session past perSession, and of the user past perUser, are kicked.
+// leave forgets it.
 func (ss *sockets) join(user, session string) (s *liveSocket, leave func()) {
 	s = &liveSocket{user: user, session: session, kick: make(chan struct{})}
-	ss.live.Add(1)
 	ss.mu.Lock()
 	if ss.byUser == nil {
 		ss.byUser = map[string][]*liveSocket{}
@@ -101,7 +128,6 @@ func (ss *sockets) join(user, session string) (s *liveSocket, leave func()) {
 	ss.byUser[user] = list
 	ss.mu.Unlock()
 	return s, func() {
-		ss.live.Add(-1)
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		list := ss.byUser[user]

@@ -680,27 +680,30 @@ async function request(key, path, body) {
 }
 
 // renewSession asks the server for the session again, later expiring,
-// and tells the open socket.
+// and tells the open socket. It reports whether the session is still
+// good: false only when the server refuses it (401: sign in again).
 async function renewSession() {
   try {
     const r = await api("POST", "api/session");
-    if (!r || !r.session) return;
+    if (!r || !r.session) return true;
     state.session = r.session;
     if (state.socket && state.socket.readyState === WebSocket.OPEN) {
       state.socket.send(JSON.stringify({ Session: state.session }));
     }
-  } catch (e) { /* the socket closes with 4001 when it expires */ }
+  } catch (e) { return e.status !== 401; } // the socket closes with 4001 when it expires
+  return true;
 }
 
-// listen opens the game's socket: the session first, then a Live after
-// every change; it reconnects when the socket drops.
+// listen opens the game's socket, its session offered in the upgrade
+// request (protocols are tokens: a session is base64url and '.'), then
+// reads a Live after every change; it reconnects when the socket drops.
 function listen(delay = 500) {
   const url = new URL(`api/games/${state.gameId}/live`, location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(url, ["malefiz.v1", "malefiz.session." + state.session]);
   state.socket = ws;
   let opened = false;
-  ws.onopen = () => { opened = true; ws.send(JSON.stringify({ Session: state.session })); };
+  ws.onopen = () => { opened = true; };
   ws.onmessage = (e) => {
     // A push of the state already drawn changes nothing: the board is
     // not rebuilt under a finger that is tapping it.
@@ -725,7 +728,14 @@ function listen(delay = 500) {
     if (e.code === 4004) return; // refused, said in the note
     if (e.code === 4008) return; // a newer board of this user took its place
     note(state.texts.reconnecting);
-    setTimeout(() => { if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000)); }, delay);
+    setTimeout(async () => {
+      if (state.socket !== ws) return;
+      // Refused before it opened (a session that expired while the page
+      // slept, too many boards, the server full) or no server: the
+      // session is renewed first, and a refused one signs in again.
+      if (!opened && !(await renewSession())) { note(state.texts.signInFailed); return; }
+      if (state.socket === ws) listen(opened ? 500 : Math.min(delay * 2, 8000));
+    }, delay);
   };
 }
 

@@ -27,12 +27,12 @@ import (
 //	go test -run XXX -bench ActivityPush -benchtime 400x ./e2e/activity
 func BenchmarkActivityPush(b *testing.B) {
 	const games, watchers = 20, 5
-	// Every socket is Alice's or Bob's, opened from one address: the
-	// budget per session, per user and per address (a few pages each) is
-	// raised past them, the benchmark being about the pushes.
+	// Every socket is Alice's or Bob's: the budget per session and per
+	// user (a few pages each, 10 new at once) is raised past them, the
+	// benchmark being about the pushes.
 	app, srv, users, _ := activitySandboxWith(b, 5, func(c *activity.Config) {
 		c.SocketsPerSession, c.SocketsPerUser = games*watchers, games*watchers
-		c.SocketsPerAddress = 10 * games * watchers // a tenth at once
+		c.NewSocketsPerUser = 3 * games * watchers // a third at once
 	})
 	var ids []int64
 	for len(ids) < games {
@@ -50,10 +50,10 @@ func BenchmarkActivityPush(b *testing.B) {
 	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/.proxy/api/games/%d/live"
 	for _, id := range ids {
 		for i := range watchers {
-			conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf(wsURL, id), nil)
+			dialer := websocket.Dialer{Subprotocols: activity.LiveProtocols(sessions[users[i%2].ID])}
+			conn, _, err := dialer.Dial(fmt.Sprintf(wsURL, id), nil)
 			require.NoError(b, err)
 			b.Cleanup(func() { conn.Close() })
-			require.NoError(b, conn.WriteJSON(map[string]string{"Session": sessions[users[i%2].ID]}))
 			_, _, err = conn.ReadMessage() // the state when opened
 			require.NoError(b, err)
 			ch := make(chan time.Time, 16)

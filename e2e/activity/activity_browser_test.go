@@ -610,3 +610,35 @@ func TestActivitySaysWhyInTheBrowser(t *testing.T) {
 	// Logged once, and the log (not the page) says why: another guild's.
 	assert.Equal(t, 1, strings.Count(logs.String(), fmt.Sprintf("game %d not here: of another guild", other)), "refused once, logged")
 }
+
+// TestActivitySignsInAgainInTheBrowser proves the page's socket through
+// its drops: a socket that drops is opened again with the page's session
+// offered in the upgrade request; once the server refuses that session
+// before the upgrade (as one that expired while the page slept), the page
+// says to sign in again and stops trying, rather than reconnect for ever.
+func TestActivitySignsInAgainInTheBrowser(t *testing.T) {
+	t.Parallel() // a sandbox and a Chromium of its own
+	app, srv, users, logs := activityLoggedSandbox(t)
+	id := newActivityGame(t, app, srv, users)
+	ctx := harness.Browser(t, 400, 860)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/.proxy/?user=Alice&game=%d", srv.URL, id))))
+	waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
+
+	// A drop: the page opens its socket again, signed in.
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`state.socket.close(), true`))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`state.socket.readyState === WebSocket.OPEN`))
+		return err == nil && open
+	}, 10*time.Second, 20*time.Millisecond, "open again")
+	assert.NotContains(t, logs.String(), "activity socket without a valid session")
+
+	// A session the server no longer takes, then a drop.
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`state.session = "forged", state.socket.close(), true`))
+	require.NoError(t, err)
+	want := "Discord could not sign you in. Close the board and open it again."
+	waitActivity(t, ctx, "sign in again", func(v activityView) bool { return v.Note == want })
+	time.Sleep(2 * time.Second) // a reconnect would come after 0.5 s, then 1 s
+	assert.Equal(t, want, readActivity(t, ctx).Note, "still said, not reconnecting")
+	assert.Equal(t, 1, strings.Count(logs.String(), "activity socket without a valid session"), "refused once, before the upgrade")
+}

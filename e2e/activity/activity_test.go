@@ -164,10 +164,10 @@ func TestActivityRefusesBadPlays(t *testing.T) {
 	status, out := activityCall(t, srv, http.MethodGet, fmt.Sprintf("api/games/%d", other), alice, nil)
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Contains(t, out["error"], fmt.Sprintf("no game #%d on this server", other))
-	conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(srv.URL, "http"), other), nil)
+	dialer := websocket.Dialer{Subprotocols: activity.LiveProtocols(alice)}
+	conn, _, err := dialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(srv.URL, "http"), other), nil)
 	require.NoError(t, err)
 	defer conn.Close()
-	require.NoError(t, conn.WriteJSON(map[string]string{"Session": alice}))
 	var refused map[string]any
 	require.NoError(t, conn.ReadJSON(&refused))
 	assert.Contains(t, refused["error"], fmt.Sprintf("no game #%d on this server", other), "the socket says why")

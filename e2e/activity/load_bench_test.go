@@ -37,10 +37,7 @@ var (
 	loadSockets = flag.Int("load-sockets", 2000, "BenchmarkActivityLoad: live sockets, two per watching user")
 	loadGames   = flag.Int("load-games", 200, "BenchmarkActivityLoad: running games the sockets watch")
 	loadRate    = flag.Int("load-rate", 100, "BenchmarkActivityLoad: plays a second, over all the games")
-	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that never say hello, in the second case")
-	// loadPerAddress compares the bound of new sockets per client address
-	// with its absence (a number no dialer reaches) in the same sitting.
-	loadPerAddress = flag.Int("load-per-address", 0, "BenchmarkActivityLoad: the server's bound of new sockets a minute per client address (0: activity.DefaultSocketsPerAddress)")
+	loadSilent  = flag.Int("load-silent", 10000, "BenchmarkActivityLoad: sockets that offer no session, in the second case")
 	// loadSilentProfile is for finding where the silent sockets' time
 	// goes: the test's -cpuprofile covers the whole run, the setup
 	// included.
@@ -61,8 +58,8 @@ var (
 //     goroutines-before the sockets opened and goroutines-after they
 //     closed (none left behind: TestActivityLoadLeavesNothingBehind).
 //
-//   - silent: what sockets that never say hello, from one client
-//     address, cost the plays. Each op is three seconds of plays: a quiet
+//   - silent: what sockets that offer no session (refused before the
+//     upgrade, 401), from one client address, cost the plays. Each op is three seconds of plays: a quiet
 //     one; a silent one, while -load-silent/N sockets (with -benchtime 5x
 //     and the default 10,000, 2,000) connect evenly over it; and a burnt
 //     one, while the dialer dials nothing and only spends as much CPU
@@ -88,9 +85,9 @@ var (
 //     dialer's, silent and burnt; silent-asked/s and silent-offered/s,
 //     the rate asked and the rate the dialer kept up (fewer when it
 //     could not: it says so rather than bursting); how many it dialed,
-//     how many the server took (101) and refused (429: too many from one
-//     address; 503: too many waiting or in all), and how many failed
-//     before an answer.
+//     how many the server took (101) and refused (401: no session; 429:
+//     too many new of one user; 503: too many in all), and how many
+//     failed before an answer.
 //
 //     go test -run '^$' -bench ActivityLoad -benchtime 5x -timeout 30m ./e2e/activity
 func BenchmarkActivityLoad(b *testing.B) {
@@ -187,6 +184,7 @@ func BenchmarkActivityLoad(b *testing.B) {
 		b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
 		b.ReportMetric(float64(res.Offered), "silent-dialed")
 		b.ReportMetric(float64(res.Statuses[http.StatusSwitchingProtocols]), "silent-accepted")
+		b.ReportMetric(float64(res.Statuses[http.StatusUnauthorized]), "silent-401")
 		b.ReportMetric(float64(res.Statuses[http.StatusTooManyRequests]), "silent-429")
 		b.ReportMetric(float64(res.Statuses[http.StatusServiceUnavailable]), "silent-503")
 		b.ReportMetric(float64(res.Failed), "silent-failed")
@@ -323,15 +321,9 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	watchers := sizes.sockets / 2
 	app, srv, users, _ := activitySandboxWith(tb, 5, func(c *activity.Config) {
 		// Every watcher signs in from this one address: the sign-in's
-		// bounds are not what is measured.
+		// bounds are not what is measured. Its sockets are bounded per
+		// user only (two each, at once: within the defaults).
 		c.SignInsPerMinute, c.ExchangesPerMinute = 1<<20, 1<<20
-		// The test's clients stand behind a reverse proxy on loopback
-		// that names each client (X-Forwarded-For): each watcher its
-		// own address, the silent sockets one.
-		proxy, err := activity.ParseProxies([]string{"127.0.0.1", "::1"})
-		require.NoError(tb, err)
-		c.TrustedProxies = proxy
-		c.SocketsPerAddress = *loadPerAddress
 	})
 	l := &load{app: app, srv: srv, users: users[:2], rate: sizes.rate}
 	games := app.Main.Bot().Games()
@@ -377,10 +369,10 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	for k, session := range sessions {
 		for j := range 2 {
 			g := (2*k + j) % len(l.ids)
-			conn, resp, err := websocket.DefaultDialer.Dial(l.wsURL(l.ids[g]), http.Header{"X-Forwarded-For": {watcherAddr(k)}})
+			dialer := websocket.Dialer{Subprotocols: activity.LiveProtocols(session)}
+			conn, resp, err := dialer.Dial(l.wsURL(l.ids[g]), nil)
 			require.NoError(tb, err, "socket %d", len(l.conns))
 			resp.Body.Close()
-			require.NoError(tb, conn.WriteJSON(map[string]string{"Session": session}))
 			_, _, err = conn.ReadMessage() // the state when opened
 			require.NoError(tb, err)
 			i := len(l.conns)
@@ -392,10 +384,8 @@ func startLoad(tb testing.TB, sizes loadSizes) *load {
 	return l
 }
 
-// watcherAddr is watcher k's client address, as the proxy names it.
-func watcherAddr(k int) string { return fmt.Sprintf("10.%d.%d.%d", k>>16&255, k>>8&255, k&255) }
-
-// silentAddr is the one client address of the silent sockets.
+// silentAddr is the one client address the silent sockets name
+// (X-Forwarded-For; no proxy is trusted, and no bound is per address).
 const silentAddr = "203.0.113.7"
 
 // wsURL is the socket of game id.

@@ -20,7 +20,7 @@ import (
 
 // silentDialerEnv, when set in the environment, makes the test binary the
 // silent dialer of BenchmarkActivityLoad (see runSilentDialer) in place of
-// running its tests: the sockets that never say hello come from another
+// running its tests: the sockets that offer no session come from another
 // process, so that its CPU time is told apart from the server's.
 const silentDialerEnv = "MALEFIZ_SILENT_DIALER"
 
@@ -42,8 +42,8 @@ type silentSpec struct {
 
 // silentResult is what the silent dialer did: the dials it offered in
 // the times asked (fewer than asked when it could not keep up: it skips
-// the dials it is late for rather than burst), the answers by status (101 taken, 429 and
-// 503 refused), the dials that failed before an answer, and its own CPU
+// the dials it is late for rather than burst), the answers by status (101 taken; 401,
+// 429 and 503 refused), the dials that failed before an answer, and its own CPU
 // time while dialing and while burning.
 type silentResult struct {
 	Offered  int
@@ -59,7 +59,7 @@ type silentResult struct {
 //
 //   - "dial": it opens spec.N sockets evenly over spec.D with a bare
 //     upgrade request (a few hundred bytes written, the status line
-//     read) and never says hello; each socket the server takes is held
+//     read) that offers no session; each socket the server takes is held
 //     until the server closes it or in ends;
 //   - "burn NS": it dials nothing and spends NS of CPU time evenly over
 //     spec.D, in one thread: the attacker's CPU without its sockets.
@@ -120,8 +120,8 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 			c.Close()
 			return
 		}
-		// Held, silent, until the server gives up on it (its hello
-		// deadline) or the run ends.
+		// Held, silent, until the server closes it or the run ends
+		// (the Activity takes none: it refuses them before the upgrade).
 		_ = c.SetDeadline(time.Time{})
 		_, _ = io.Copy(io.Discard, c)
 		mu.Lock()
@@ -301,7 +301,7 @@ func (d *silentDialer) stop(tb testing.TB) silentResult {
 
 // BenchmarkSilentFloor is what a bare net/http server pays, in CPU time,
 // for each socket of the silent dialer when it refuses them all at once
-// (429, the connection closed) and does nothing else: the floor under
+// (401, the connection closed) and does nothing else: the floor under
 // any handler for BenchmarkActivityLoad/silent's cpu-us/silent-dial. One
 // op is one second of -load-silent/N dials, as there. Reported:
 // cpu-us/silent-dial, the server's process (this one, which does nothing
@@ -310,11 +310,10 @@ func (d *silentDialer) stop(tb testing.TB) silentResult {
 //	go test -run '^$' -bench SilentFloor -benchtime 5x ./e2e/activity
 func BenchmarkSilentFloor(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close")
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = io.WriteString(w, `{"error":"Too many boards opened at once: try again in 1 s."}`+"\n")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error":"Discord could not sign you in. Close the board and open it again."}`+"\n")
 	}))
 	defer srv.Close()
 	dialer := startSilentDialer(b, silentSpec{Addr: strings.TrimPrefix(srv.URL, "http://"), Path: "/.proxy/api/games/1/live",
@@ -336,6 +335,6 @@ func BenchmarkSilentFloor(b *testing.B) {
 	b.ReportMetric(float64(res.CPU)/float64(res.Offered)/float64(time.Microsecond), "dialer-cpu-us/silent-dial")
 	b.ReportMetric(float64(*loadSilent/b.N), "silent-asked/s")
 	b.ReportMetric(float64(res.Offered)/res.Took.Seconds(), "silent-offered/s")
-	b.ReportMetric(float64(res.Statuses[http.StatusTooManyRequests]), "silent-429")
+	b.ReportMetric(float64(res.Statuses[http.StatusUnauthorized]), "silent-401")
 	b.ReportMetric(float64(res.Failed), "silent-failed")
 }
