@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/serve"
@@ -51,10 +52,10 @@ func TestActivityHearsTheOtherReplicas(t *testing.T) {
 	var tok struct{ Session string }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
 	resp.Body.Close()
-	conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(base, "http"), tb.id), nil)
+	dialer := websocket.Dialer{Subprotocols: activity.LiveProtocols(tok.Session)}
+	conn, _, err := dialer.Dial(fmt.Sprintf("ws%s/.proxy/api/games/%d/live", strings.TrimPrefix(base, "http"), tb.id), nil)
 	require.NoError(t, err)
 	defer conn.Close()
-	require.NoError(t, conn.WriteJSON(map[string]string{"Session": tok.Session}))
 	var first gametable.Live
 	require.NoError(t, conn.ReadJSON(&first))
 
