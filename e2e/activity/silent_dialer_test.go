@@ -3,7 +3,6 @@ package activity
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -25,25 +24,9 @@ import (
 // process, so that its CPU time is told apart from the server's.
 const silentDialerEnv = "MALEFIZ_SILENT_DIALER"
 
-// activityParallel is how many of the package's parallel tests run at
-// once unless -test.parallel says otherwise: each is a sandbox and a
-// Chromium that wait on each other and on the stand-in's limits far more
-// than they compute, so GOMAXPROCS at a time (go test's default, 2 on
-// CI's two cores) left this binary the last one running in CI.
-const activityParallel = 4
-
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(silentDialerEnv); spec != "" {
 		os.Exit(runSilentDialer(spec, os.Stdin, os.Stdout))
-	}
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		if err := flag.Set("test.parallel", strconv.Itoa(activityParallel)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
 	}
 	os.Exit(m.Run())
 }
