@@ -49,7 +49,10 @@ type hardPlayer struct {
 	model *Model
 	// td, when set, is the evaluation instead: the evaluation learned by
 	// self-play, for master.
-	td   *TDModel
+	td *TDModel
+	// nn, when set, is the evaluation instead: a network learned by
+	// self-play (see NNModel).
+	nn   *NNModel
 	work int // the work of the last decision, for tests
 }
 
@@ -116,7 +119,7 @@ func (p *hardPlayer) begin(pos engine.Position, roll int, rules engine.Rules, mo
 // one the coach uses too, for the strongest level (see NewGrader).
 func (p *hardPlayer) evaluator(rules engine.Rules) *evaluator {
 	e := newEvaluator(p.p)
-	e.model, e.td, e.rules = p.model, p.td, rules
+	e.model, e.td, e.nn, e.rules = p.model, p.td, p.nn, rules
 	return e
 }
 
