@@ -200,7 +200,7 @@ func TestSelfplayDuplicateDealsDiffer(t *testing.T) {
 	assert.Contains(t, out, "split: 6")
 	var results []gameResult
 	for i := range 12 {
-		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, ai.New, engine.Rules{}, 4, i, false))
+		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, func(_ int, l ai.Level, seed uint64) (ai.Player, error) { return ai.New(l, seed) }, engine.Rules{}, 4, i, false))
 	}
 	splits := 0
 	for _, d := range pairedScores(results, 2) {
