@@ -32,7 +32,7 @@ func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 	checkpoint := flags.String("checkpoint", "", "resume from this file when it exists, and save the training there every -every games and at the end (default: none; a run that stops loses its games)")
 	every := flags.Int("every", 500, "how many games between checkpoints, snapshots and progress lines")
 	snapshots := flags.String("snapshots", "", "directory where a copy of every checkpoint is kept as td-GAMES.json, to measure the learning curve (default: keep none)")
-	measure := flags.Int("measure", 0, "at every checkpoint, play this many deals of dice for each player count of the learned evaluation against hard's, both without search, and print its share of the wins (default: none)")
+	measure := flags.Int("measure", 0, "at every checkpoint, play this many deals of dice for each player count of the learned evaluation against hard's (with -nn: the averaged network against its linear model), both without search, and print its share of the wins (default: none)")
 	nn := flags.Bool("nn", false, "learn a neural-network evaluation (ai.NNModel: one hidden layer over the features, the player count and the board, added to the linear model of -from) instead of the linear one; -alpha then defaults to 0.05")
 	from := flags.String("from", "", "with -nn: the linear model the network adds to, a file in the layout of engine/ai/td.json (default: the embedded one, master's)")
 	decay := flags.Float64("decay", 5000, "with -nn: the games after which the learning rate has halved, α/(1+games/decay) (a checkpoint keeps its own)")
@@ -62,9 +62,6 @@ func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 		flags.Visit(func(f *flag.Flag) { alphaSet = alphaSet || f.Name == "alpha" })
 		if !alphaSet {
 			*alpha = 0.05
-		}
-		if *measure > 0 {
-			return subcommand.Fail(stderr, "tdtrain: -measure is for the linear model; measure a network with malefiz selfplay -master")
 		}
 		lin := ai.LearnedTD()
 		if *from != "" {
@@ -127,6 +124,8 @@ type trainee interface {
 	// measure plays deals of the model against hard's evaluation, both
 	// without search, for n players and returns its share of the wins.
 	measure(deals, n int) float64
+	// rival names what measure plays against.
+	rival() string
 }
 
 type tdTrainee struct{ t *ai.TDTrainer }
@@ -138,6 +137,7 @@ func (t tdTrainee) info() *ai.TDTrainInfo         { return &t.t.Info }
 func (t tdTrainee) describe(n int) string {
 	return fmt.Sprintf("; weights %.3f", t.t.Model.Weights[n-2])
 }
+func (t tdTrainee) rival() string { return "hard's evaluation" }
 func (t tdTrainee) measure(deals, n int) float64 {
 	return ai.TDDuel(t.t.Model, ai.HardTDModel(), 1000+t.t.Info.Seed, deals, n)
 }
@@ -151,6 +151,7 @@ func (t nnTrainee) final() ([]byte, error) {
 }
 func (t nnTrainee) info() *ai.TDTrainInfo    { return &t.t.Info }
 func (t nnTrainee) describe(int) string      { return "" }
+func (t nnTrainee) rival() string            { return "its linear model" }
 func (t nnTrainee) measure(int, int) float64 { return math.NaN() }
 
 // runTraining trains t until it has learned from games games, saving the
@@ -223,7 +224,7 @@ func runTraining(t trainee, games, every int, checkpoint, snapshots, prefix, out
 			if measure > 0 {
 				for _, n := range counts {
 					r := t.measure(measure, n)
-					fmt.Fprintf(stderr, "  without search against hard's evaluation, %d players, %d deals: %.1f %%\n", n, measure, 100*r)
+					fmt.Fprintf(stderr, "  without search against %s, %d players, %d deals: %.1f %%\n", t.rival(), n, measure, 100*r)
 				}
 				sitting = time.Now() // the measurement is not training
 			}
