@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/malefiz-discord/malefiz/engine"
 )
@@ -28,17 +29,17 @@ const nnDistances = 32
 
 // The layout of a colour's inputs.
 const (
-	nnFeatures = 0                              // the scaled tdFeatures
-	nnPlayers  = nnFeatures + tdNumFeatures     // one-hot: 2, 3, 4 players
-	nnOwn      = nnPlayers + 3                  // own pawns by distance
-	nnOwnHome  = nnOwn + nnDistances            // own pawns in the house
-	nnRival    = nnOwnHome + 1                  // rivals' pawns by distance
-	nnRivHome  = nnRival + nnDistances          // rivals' pawns in the house
-	nnBars     = nnRivHome + 1                  // barricades by distance
-	nnInputs   = nnBars + nnDistances           // how many inputs a colour has
-	nnDense    = nnOwn                          // the inputs always set
-	nnHidden   = 32                             // hidden units
-	nnMaxRaw   = 4*engine.PawnsPerColor + 4 + 2 // board inputs set at most, counts merged
+	nnFeatures = 0                                 // the scaled tdFeatures
+	nnPlayers  = nnFeatures + tdNumFeatures        // one-hot: 2, 3, 4 players
+	nnOwn      = nnPlayers + 3                     // own pawns by distance
+	nnOwnHome  = nnOwn + nnDistances               // own pawns in the house
+	nnRival    = nnOwnHome + 1                     // rivals' pawns by distance
+	nnRivHome  = nnRival + nnDistances             // rivals' pawns in the house
+	nnBars     = nnRivHome + 1                     // barricades by distance
+	nnInputs   = nnBars + nnDistances              // how many inputs a colour has
+	nnDense    = nnOwn                             // the inputs always set
+	nnHidden   = 32                                // hidden units
+	nnMaxRaw   = 2*4*engine.PawnsPerColor + 2 + 11 // board inputs set at most
 )
 
 // NNModel is a neural-network evaluation: a linear model's score plus
@@ -56,6 +57,15 @@ type NNModel struct {
 	Bias [nnHidden]float64
 	// Out holds the hidden units' weights in the score.
 	Out [nnHidden]float64
+}
+
+// nnMaxBuckets bounds the distinct buckets of the pawns or of the
+// barricades: 4 colours' 5 pawns.
+const nnMaxBuckets = 4 * engine.PawnsPerColor
+
+// nnBucket returns the distance bucket of square s.
+func nnBucket(s engine.Square) int8 {
+	return int8(min(max(engine.DistanceToGoal(s), 0), nnDistances-1))
 }
 
 // nnColor is one colour's inputs: the dense ones and the board's, sparse.
@@ -79,22 +89,45 @@ func (m *NNModel) inputs(e *evaluator, b *engine.Position, r engine.Rules) nnPos
 	var p nnPosition
 	p.td = e.tdFeatures(b, r)
 	n := p.td.n
-	// Count pawns and barricades by distance bucket, by colour.
-	var pawns [engine.NumColors][nnDistances]int8
-	var bars [nnDistances]int8
+	// Count pawns and barricades by distance bucket, by colour, and list
+	// the buckets that hold any.
+	var (
+		pawns      [engine.NumColors][nnDistances]int8
+		all, bars  [nnDistances]int8
+		occ, barsL [nnMaxBuckets]int8
+		nocc, nbar int
+	)
 	cells := b.Board()
-	set := b.BarricadeSet()
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		d := min(engine.DistanceToGoal(s), nnDistances-1)
-		if d < 0 {
+		q := cells[s]
+		if !q.IsPawn() || s == engine.Goal {
 			continue
 		}
-		if set.Has(s) {
-			bars[d]++
-		} else if q := cells[s]; q.IsPawn() && s != engine.Goal {
-			pawns[q.Color()][d]++
+		d := nnBucket(s)
+		if all[d] == 0 && nocc < len(occ) {
+			occ[nocc] = d
+			nocc++
 		}
+		all[d]++
+		pawns[q.Color()][d]++
 	}
+	b.BarricadeSet().Each(func(s engine.Square) {
+		d := nnBucket(s)
+		if bars[d] == 0 && nbar < len(barsL) {
+			barsL[nbar] = d
+			nbar++
+		}
+		bars[d]++
+	})
+	// In order of distance, so that the hidden units add them up in
+	// the same order whatever the squares.
+	slices.Sort(occ[:nocc])
+	slices.Sort(barsL[:nbar])
+	allHome := 0
+	for i := 0; i < n; i++ {
+		allHome += b.Home(p.td.order[i])
+	}
+	rivals := float64(engine.PawnsPerColor * (n - 1))
 	for i := 0; i < n; i++ {
 		c := p.td.order[i]
 		x := &p.c[i]
@@ -108,27 +141,17 @@ func (m *NNModel) inputs(e *evaluator, b *engine.Position, r engine.Rules) nnPos
 				x.nraw++
 			}
 		}
-		rivals := float64(engine.PawnsPerColor * (n - 1))
-		var rival [nnDistances]int
-		rivalHome := 0
-		for j := 0; j < n; j++ {
-			if o := p.td.order[j]; o != c {
-				for d := range rival {
-					rival[d] += int(pawns[o][d])
-				}
-				rivalHome += b.Home(o)
-			}
+		for _, d := range occ[:nocc] {
+			add(nnOwn+int(d), float64(pawns[c][d])/engine.PawnsPerColor)
 		}
-		for d := range nnDistances {
-			add(nnOwn+d, float64(pawns[c][d])/engine.PawnsPerColor)
+		home := b.Home(c)
+		add(nnOwnHome, float64(home)/engine.PawnsPerColor)
+		for _, d := range occ[:nocc] {
+			add(nnRival+int(d), float64(all[d]-pawns[c][d])/rivals)
 		}
-		add(nnOwnHome, float64(b.Home(c))/engine.PawnsPerColor)
-		for d := range nnDistances {
-			add(nnRival+d, float64(rival[d])/rivals)
-		}
-		add(nnRivHome, float64(rivalHome)/rivals)
-		for d := range nnDistances {
-			add(nnBars+d, float64(bars[d])/2)
+		add(nnRivHome, float64(allHome-home)/rivals)
+		for _, d := range barsL[:nbar] {
+			add(nnBars+int(d), float64(bars[d])/2)
 		}
 	}
 	return p
