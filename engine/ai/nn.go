@@ -57,6 +57,10 @@ type NNModel struct {
 	Bias [nnHidden]float64
 	// Out holds the hidden units' weights in the score.
 	Out [nnHidden]float64
+	// Plays says, for 2, 3 and 4 players, whether the network scores such
+	// positions; where it does not (a player count it was not trained
+	// for), the linear model alone does.
+	Plays [3]bool
 }
 
 // nnMaxBuckets bounds the distinct buckets of the pawns or of the
@@ -222,6 +226,15 @@ func (m *NNModel) chances(e *evaluator, b *engine.Position, r engine.Rules) [eng
 		out[w] = 1
 		return out
 	}
+	n := 0
+	for c := range engine.Color(engine.NumColors) {
+		if b.InPlay(c) {
+			n++
+		}
+	}
+	if n < 2 || !m.Plays[n-2] {
+		return m.Linear.chances(e, b, r)
+	}
 	p := m.inputs(e, b, r)
 	var h [engine.NumColors][nnHidden]float64
 	pr := m.probs(&p, &h)
@@ -237,11 +250,15 @@ func (m *NNModel) Chances(pos engine.Position, r engine.Rules) [engine.NumColors
 	return m.chances(newEvaluator(defaultParams), &pos, r)
 }
 
-// newNNModel returns a network over the linear model lin whose hidden
-// weights are drawn from seed and whose output weights are 0: it scores
-// as lin does. mean and scale standardise the features.
-func newNNModel(lin *TDModel, mean, scale [tdNumFeatures]float64, seed uint64) *NNModel {
+// newNNModel returns a network over the linear model lin for the player
+// counts players whose hidden weights are drawn from seed and whose output
+// weights are 0: it scores as lin does. mean and scale standardise the
+// features.
+func newNNModel(lin *TDModel, mean, scale [tdNumFeatures]float64, players []int, seed uint64) *NNModel {
 	m := &NNModel{Linear: *lin, Mean: mean, Scale: scale}
+	for _, n := range players {
+		m.Plays[n-2] = true
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e)) // "nn"
 	// About 15 dense inputs and 20 board inputs are set at once.
 	r := 1 / math.Sqrt(35)
@@ -264,7 +281,10 @@ type nnFile struct {
 	nnWeights
 	// Learning, in a checkpoint of NNTrainer, holds the weights being
 	// learned; the weights above are their running average, which plays.
-	Learning *nnWeights  `json:"learning,omitempty"`
+	Learning *nnWeights `json:"learning,omitempty"`
+	// Plays lists the player counts the network scores (default: those
+	// of Training, else all).
+	Plays    []int       `json:"plays"`
 	Training TDTrainInfo `json:"training"`
 }
 
@@ -284,7 +304,12 @@ func (m *NNModel) weights() *nnWeights {
 
 func (m *NNModel) file() *nnFile {
 	f := &nnFile{Kind: nnKind, Features: tdFeatureNames, Linear: map[string][tdNumFeatures]float64{},
-		Mean: m.Mean, Scale: m.Scale, nnWeights: *m.weights()}
+		Mean: m.Mean, Scale: m.Scale, nnWeights: *m.weights(), Plays: []int{}}
+	for n := 2; n <= engine.NumColors; n++ {
+		if m.Plays[n-2] {
+			f.Plays = append(f.Plays, n)
+		}
+	}
 	for n := 2; n <= engine.NumColors; n++ {
 		f.Linear[fmt.Sprint(n)] = m.Linear.Weights[n-2]
 	}
@@ -309,6 +334,19 @@ func (f *nnFile) model() (*NNModel, error) {
 		return nil, fmt.Errorf("nn model: features %v, want %v", f.Features, tdFeatureNames)
 	}
 	m := &NNModel{Mean: f.Mean, Scale: f.Scale}
+	plays := f.Plays
+	if plays == nil {
+		plays = f.Training.Players
+	}
+	if plays == nil {
+		plays = []int{2, 3, 4}
+	}
+	for _, n := range plays {
+		if n < 2 || n > engine.NumColors {
+			return nil, fmt.Errorf("nn model: plays %d players", n)
+		}
+		m.Plays[n-2] = true
+	}
 	for n := 2; n <= engine.NumColors; n++ {
 		w, ok := f.Linear[fmt.Sprint(n)]
 		if !ok {

@@ -19,7 +19,7 @@ func testNN(seed uint64) *NNModel {
 	for k := range scale {
 		mean[k], scale[k] = 0.1*float64(k), 1+0.2*float64(k)
 	}
-	m := newNNModel(learnedTD, mean, scale, seed)
+	m := newNNModel(learnedTD, mean, scale, []int{2, 3, 4}, seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	for u := range nnHidden {
 		m.Bias[u] = rng.Float64() - 0.5
@@ -86,6 +86,24 @@ func TestNNStartsAsItsLinearModel(t *testing.T) {
 	for k, s := range tr.Model.Scale {
 		assert.Positive(t, s, tdFeatureNames[k])
 	}
+}
+
+func TestNNPlaysOnlyItsPlayerCounts(t *testing.T) {
+	m := testNN(4)
+	m.Plays = [3]bool{true, false, false}
+	var two, four int
+	for _, d := range tdSample(t) {
+		got, lin := m.Chances(d.pos, d.rules), learnedTD.Chances(d.pos, d.rules)
+		if len(d.pos.Players()) == 2 {
+			two++
+			assert.NotEqual(t, lin, got, "%s: the network scores two players", d.pos)
+		} else {
+			four++
+			assert.Equal(t, lin, got, "%s: the linear model alone scores four", d.pos)
+		}
+	}
+	require.Positive(t, two)
+	require.Positive(t, four)
 }
 
 func TestNNChancesAreFiniteAndAddUp(t *testing.T) {

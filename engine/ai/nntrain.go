@@ -60,7 +60,7 @@ type NNTrainConfig struct {
 // lin plays against itself without search.
 func NewNNTrainer(lin *TDModel, cfg NNTrainConfig) *NNTrainer {
 	mean, scale := nnScaling(lin, cfg.Seed, max(cfg.ScaleGames, 1))
-	m := newNNModel(lin, mean, scale, cfg.Seed)
+	m := newNNModel(lin, mean, scale, cfg.Players, cfg.Seed)
 	avg := *m
 	return &NNTrainer{
 		Model: m, Average: &avg,
