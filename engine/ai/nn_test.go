@@ -3,6 +3,7 @@ package ai
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -303,4 +304,20 @@ func BenchmarkNNEvaluation(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		e.chances(&positions[i%len(positions)])
 	}
+}
+
+func TestCandidateNNModel(t *testing.T) {
+	// testdata/nn-2p-5000.json: the network after 5,000 two-player
+	// training games from seed 1, the candidate for master (see the
+	// README).
+	data, err := os.ReadFile("testdata/nn-2p-5000.json")
+	require.NoError(t, err)
+	m, info, err := ParseNNModel(data)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2}, info.Players)
+	assert.Equal(t, 5000, info.Games)
+	assert.Equal(t, [3]bool{true, false, false}, m.Plays, "two players by the network, three and four by the linear model")
+	assert.Equal(t, learnedTD.Weights, m.Linear.Weights, "over master's linear model")
+	assert.NotEqual(t, [nnHidden]float64{}, m.Out, "trained")
+	assert.Less(t, len(data), 100<<10, "a small file")
 }

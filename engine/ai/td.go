@@ -307,8 +307,9 @@ func LearnedTD() *TDModel {
 // instead of the embedded one, to measure a model being trained.
 func NewTD(m *TDModel, seed uint64) Player {
 	p, _ := New(Master, seed)
-	p.(*hardPlayer).td = m
-	return p
+	hp := p.(*hardPlayer)
+	hp.td, hp.nn = m, nil
+	return hp
 }
 
 // masterBudget is master's search: hard's (with the learned evaluation).
