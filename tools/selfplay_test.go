@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,6 +93,33 @@ func TestSelfplayErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSelfplayMasterFiles(t *testing.T) {
+	// -master FILE,FILE gives each master of -players its own model:
+	// linear or a network, an empty name the embedded one.
+	dir := t.TempDir()
+	lin, err := ai.MarshalTDModel(ai.HardTDModel(), ai.TDTrainInfo{Players: []int{2}})
+	require.NoError(t, err)
+	linFile := filepath.Join(dir, "hard.json")
+	require.NoError(t, os.WriteFile(linFile, lin, 0o644))
+	nnFile := "../engine/ai/testdata/nn-2p-5000.json"
+	masters, err := readMasters([]string{linFile, "", nnFile})
+	require.NoError(t, err)
+	require.Len(t, masters, 3)
+	assert.NotNil(t, masters[0])
+	assert.Nil(t, masters[1], "the embedded model")
+	assert.NotNil(t, masters[2])
+	_, err = readMasters([]string{filepath.Join(dir, "none.json")})
+	assert.Error(t, err)
+	bad := filepath.Join(dir, "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"features": []}`), 0o644))
+	_, err = readMasters([]string{bad})
+	assert.ErrorContains(t, err, "neither a linear model nor a network")
+
+	code, out, errOut := runSelfplay("-games", "2", "-players", "master,master", "-master", nnFile+",", "-duplicate", "-json")
+	require.Equal(t, 0, code, "stderr %q", errOut)
+	assert.Contains(t, out, `"deals":1`)
 }
 
 func TestWilson(t *testing.T) {

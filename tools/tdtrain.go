@@ -92,7 +92,7 @@ func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 			t = ai.NewNNTrainer(lin, ai.NNTrainConfig{Seed: *seed, Alpha: *alpha, Decay: *decay, Lambda: *lambda,
 				Average: *average, Explore: *explore, Players: players, ScaleGames: *scaleGames})
 		}
-		return runTraining(nnTrainee{t}, *games, *every, *checkpoint, *snapshots, "nn", *out, 0, stdout, stderr)
+		return runTraining(nnTrainee{t}, *games, *every, *checkpoint, *snapshots, "nn", *out, *measure, stdout, stderr)
 	}
 	t := ai.NewTDTrainer(*seed, *alpha, *lambda, players)
 	if *checkpoint != "" {
