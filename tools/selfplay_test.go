@@ -103,7 +103,7 @@ func TestSelfplayMasterFiles(t *testing.T) {
 	require.NoError(t, err)
 	linFile := filepath.Join(dir, "hard.json")
 	require.NoError(t, os.WriteFile(linFile, lin, 0o644))
-	nnFile := "../engine/ai/testdata/nn-2p-5000.json"
+	nnFile := "../engine/ai/nn.json"
 	masters, err := readMasters([]string{linFile, "", nnFile})
 	require.NoError(t, err)
 	require.Len(t, masters, 3)

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -395,6 +396,19 @@ func ParseNNModel(data []byte) (*NNModel, TDTrainInfo, error) {
 	}
 	return m, f.Training, nil
 }
+
+//go:embed nn.json
+var nnJSON []byte
+
+// learnedNN is the embedded network that master plays by for two
+// players.
+var learnedNN = func() *NNModel {
+	m, _, err := ParseNNModel(nnJSON)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}()
 
 // NewNN returns a player that searches like master with the network m as
 // its evaluation.

@@ -3,7 +3,6 @@ package ai
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -306,12 +305,10 @@ func BenchmarkNNEvaluation(b *testing.B) {
 	}
 }
 
-func TestCandidateNNModel(t *testing.T) {
-	// testdata/nn-2p-5000.json: the network after 5,000 two-player
-	// training games from seed 1, the candidate for master (see the
-	// README).
-	data, err := os.ReadFile("testdata/nn-2p-5000.json")
-	require.NoError(t, err)
+func TestEmbeddedNNModel(t *testing.T) {
+	// nn.json: the network after 5,000 two-player training games from
+	// seed 1 (see the README).
+	data := nnJSON
 	m, info, err := ParseNNModel(data)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2}, info.Players)
