@@ -45,7 +45,7 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	sixAgain := fs.Bool("six-again", false, "house rule six-again")
 	safeRow2 := fs.Bool("safe-row-2", false, "house rule safe-row-2")
 	quiet := fs.Bool("q", false, "no progress line on stderr (it is drawn only on a terminal anyway)")
-	masterFile := fs.String("master", "", "play master by the learned evaluation in this file (a checkpoint of malefiz tdtrain) instead of the embedded one (default: the embedded one)")
+	masterFile := fs.String("master", "", "play master by the learned evaluation in this file (a checkpoint or model of malefiz tdtrain, linear or -nn) instead of the embedded one; FILE,FILE,… gives the first, second, … master of -players its own file, an empty name the embedded one (-players master,master -master new.json, pits new.json against master) (default: the embedded one)")
 	duplicate := fs.Bool("duplicate", false, "duplicate dice: each deal of dice is played once per seating (n games for n players, every player in every seat), each seat throwing its own series of the deal, so that luck cancels out; -games and -first must be multiples of the number of players, and the interval is computed over deals (with -json, each player's deal_wins: how many deals it won 0, 1, … n games of, which runs split with -first add up)")
 	if err := fs.Parse(args); err != nil {
 		return subcommand.Fail(stderr, "selfplay: %v", err)
@@ -77,19 +77,24 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 		return subcommand.Fail(stderr, "selfplay: -duplicate plays every deal %d times: -games %d and -first %d must be multiples of %d", len(levels), *games, *first, len(levels))
 	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
-	newPlayer := ai.New
+	newPlayer := func(_ int, l ai.Level, seed uint64) (ai.Player, error) { return ai.New(l, seed) }
 	if *masterFile != "" {
-		data, err := os.ReadFile(*masterFile)
+		masters, err := readMasters(strings.Split(*masterFile, ","))
 		if err != nil {
 			return subcommand.Fail(stderr, "selfplay: %v", err)
 		}
-		m, _, err := ai.ParseTDModel(data)
-		if err != nil {
-			return subcommand.Fail(stderr, "selfplay: %s: %v", *masterFile, err)
-		}
-		newPlayer = func(l ai.Level, seed uint64) (ai.Player, error) {
+		// The k-th master of -players plays by the k-th file.
+		nth := make([]int, len(levels))
+		k := 0
+		for j, l := range levels {
 			if l == ai.Master {
-				return ai.NewTD(m, seed), nil
+				nth[j] = k
+				k++
+			}
+		}
+		newPlayer = func(j int, l ai.Level, seed uint64) (ai.Player, error) {
+			if l == ai.Master && nth[j] < len(masters) && masters[nth[j]] != nil {
+				return masters[nth[j]](seed), nil
 			}
 			return ai.New(l, seed)
 		}
@@ -210,6 +215,31 @@ func selfplayCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// readMasters reads the files of -master: for each, a constructor of a
+// master that plays by it, nil for an empty name (the embedded model).
+func readMasters(names []string) ([]func(uint64) ai.Player, error) {
+	out := make([]func(uint64) ai.Player, len(names))
+	for i, name := range names {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if m, _, err := ai.ParseTDModel(data); err == nil {
+			out[i] = func(seed uint64) ai.Player { return ai.NewTD(m, seed) }
+			continue
+		}
+		m, _, err := ai.ParseNNModel(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: neither a linear model nor a network: %w", name, err)
+		}
+		out[i] = func(seed uint64) ai.Player { return ai.NewNN(m, seed) }
+	}
+	return out, nil
+}
+
 // dealScore is each player's share of the wins of one deal of dice.
 type dealScore [engine.NumColors]float64
 
@@ -256,7 +286,7 @@ func pairedInterval(deals []dealScore, j int) (mean, lo, hi float64) {
 // dice come from the seed and the deal, one series per seat, so that the
 // player in a seat throws in its k-th turn what the other players threw
 // in their k-th turn in that seat, whatever moves were made before.
-func playGame(levels []ai.Level, newPlayer func(ai.Level, uint64) (ai.Player, error), rules engine.Rules, seed uint64, i int, duplicate bool) gameResult {
+func playGame(levels []ai.Level, newPlayer func(int, ai.Level, uint64) (ai.Player, error), rules engine.Rules, seed uint64, i int, duplicate bool) gameResult {
 	n := len(levels)
 	colors := seatColors[n]
 	gameSeed := mix(seed, uint64(i))
@@ -292,7 +322,7 @@ func playGame(levels []ai.Level, newPlayer func(ai.Level, uint64) (ai.Player, er
 		if len(moves) == 0 {
 			continue // the roll passed the turn
 		}
-		player, err := newPlayer(levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
+		player, err := newPlayer(owner[g.Turn()], levels[owner[g.Turn()]], mix(gameSeed, uint64(g.TurnNumber())))
 		if err != nil {
 			return gameResult{err: err}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,6 +93,33 @@ func TestSelfplayErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSelfplayMasterFiles(t *testing.T) {
+	// -master FILE,FILE gives each master of -players its own model:
+	// linear or a network, an empty name the embedded one.
+	dir := t.TempDir()
+	lin, err := ai.MarshalTDModel(ai.HardTDModel(), ai.TDTrainInfo{Players: []int{2}})
+	require.NoError(t, err)
+	linFile := filepath.Join(dir, "hard.json")
+	require.NoError(t, os.WriteFile(linFile, lin, 0o644))
+	nnFile := "../engine/ai/nn.json"
+	masters, err := readMasters([]string{linFile, "", nnFile})
+	require.NoError(t, err)
+	require.Len(t, masters, 3)
+	assert.NotNil(t, masters[0])
+	assert.Nil(t, masters[1], "the embedded model")
+	assert.NotNil(t, masters[2])
+	_, err = readMasters([]string{filepath.Join(dir, "none.json")})
+	assert.Error(t, err)
+	bad := filepath.Join(dir, "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"features": []}`), 0o644))
+	_, err = readMasters([]string{bad})
+	assert.ErrorContains(t, err, "neither a linear model nor a network")
+
+	code, out, errOut := runSelfplay("-games", "2", "-players", "master,master", "-master", nnFile+",", "-duplicate", "-json")
+	require.Equal(t, 0, code, "stderr %q", errOut)
+	assert.Contains(t, out, `"deals":1`)
 }
 
 func TestWilson(t *testing.T) {
@@ -200,7 +229,7 @@ func TestSelfplayDuplicateDealsDiffer(t *testing.T) {
 	assert.Contains(t, out, "split: 6")
 	var results []gameResult
 	for i := range 12 {
-		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, ai.New, engine.Rules{}, 4, i, false))
+		results = append(results, playGame([]ai.Level{ai.Normal, ai.Normal}, func(_ int, l ai.Level, seed uint64) (ai.Player, error) { return ai.New(l, seed) }, engine.Rules{}, 4, i, false))
 	}
 	splits := 0
 	for _, d := range pairedScores(results, 2) {

@@ -69,10 +69,15 @@ type evaluator struct {
 	model *Model
 	// td, when set, is the evaluation instead (master plays by it).
 	td *TDModel
+	// nn, when set, is the evaluation instead: a network (see NNModel).
+	nn *NNModel
 	// attack, when set, gets from terms, for each colour, the turns its
 	// next roll could cost the others' pawns by a capture (tdFeatures).
 	attack *[engine.NumColors]float64
-	rules  engine.Rules
+	// attackBuf is what attack points at, kept here so that an
+	// evaluation does not allocate.
+	attackBuf [engine.NumColors]float64
+	rules     engine.Rules
 	// reach holds, for each square s with reachGen[s] == gen, what a pawn
 	// on s could reach past the barricades reachBars (see reachFrom):
 	// compute fills every square, terms the pawns' squares it asks for,
@@ -331,6 +336,9 @@ func (e *evaluator) chanceAfter(pos engine.Position, m engine.Move, roll int, r 
 
 // chances returns each colour's estimated chance to win from b.
 func (e *evaluator) chances(b *engine.Position) [engine.NumColors]float64 {
+	if e.nn != nil {
+		return e.nn.chances(e, b, e.rules)
+	}
 	if e.td != nil {
 		return e.td.chances(e, b, e.rules)
 	}

@@ -588,5 +588,5 @@ func strongestEvaluator(r engine.Rules) *evaluator {
 	if err != nil {
 		panic(err)
 	}
-	return p.(*hardPlayer).evaluator(r)
+	return p.(*hardPlayer).coachEvaluator(r)
 }

@@ -247,7 +247,7 @@ func NewGrader() *Grader {
 		panic(err)
 	}
 	hp := p.(*hardPlayer)
-	return &Grader{e: hp.evaluator(engine.Rules{}),
+	return &Grader{e: hp.coachEvaluator(engine.Rules{}),
 		budget: budget{depth: 2, replyPlacements: hp.budget.replyPlacements, deepPlacements: hp.budget.deepPlacements}}
 }
 

@@ -49,7 +49,10 @@ type hardPlayer struct {
 	model *Model
 	// td, when set, is the evaluation instead: the evaluation learned by
 	// self-play, for master.
-	td   *TDModel
+	td *TDModel
+	// nn, when set, is the evaluation instead: a network learned by
+	// self-play (see NNModel).
+	nn   *NNModel
 	work int // the work of the last decision, for tests
 }
 
@@ -112,11 +115,19 @@ func (p *hardPlayer) begin(pos engine.Position, roll int, rules engine.Rules, mo
 	return searcher{e: e, rules: rules, me: pos.Turn(), budget: p.budget}, cands, NoMove, false
 }
 
-// evaluator returns a fresh evaluator of p's evaluation under rules: the
-// one the coach uses too, for the strongest level (see NewGrader).
+// evaluator returns a fresh evaluator of p's evaluation under rules.
 func (p *hardPlayer) evaluator(rules engine.Rules) *evaluator {
 	e := newEvaluator(p.p)
-	e.model, e.td, e.rules = p.model, p.td, rules
+	e.model, e.td, e.nn, e.rules = p.model, p.td, p.nn, rules
+	return e
+}
+
+// coachEvaluator returns a fresh evaluator of the evaluation the coach
+// uses, for the strongest level (see NewGrader): p's without its network,
+// master's linear model, so that the grading stays as it was calibrated.
+func (p *hardPlayer) coachEvaluator(rules engine.Rules) *evaluator {
+	e := p.evaluator(rules)
+	e.nn = nil
 	return e
 }
 

@@ -25,7 +25,9 @@ const (
 	// its evaluation (see Models).
 	Expert Level = "expert"
 	// Master searches like hard with an evaluation learned by self-play
-	// (temporal-difference learning, see TDModel).
+	// (temporal-difference learning): for two players a network (see
+	// NNModel) over the linear TDModel, for three and four the linear
+	// model.
 	Master Level = "master"
 	// Greedy captures a pawn when it can, otherwise brings a pawn closest
 	// to the goal, and puts captured barricades on a random square.
@@ -92,7 +94,7 @@ func New(level Level, seed uint64) (Player, error) {
 	case Expert:
 		return &hardPlayer{rng: rng, budget: expertBudget, p: defaultParams, model: learnedPlay}, nil
 	case Master:
-		return &hardPlayer{rng: rng, budget: masterBudget, p: defaultParams, td: learnedTD}, nil
+		return &hardPlayer{rng: rng, budget: masterBudget, p: defaultParams, td: learnedTD, nn: learnedNN}, nil
 	case Greedy:
 		return &greedyPlayer{rng: rng}, nil
 	}

@@ -70,10 +70,11 @@ var freeTable = sync.OnceValue(func() *valueTable {
 func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
 	// attack: for each colour, the expected turns its next roll could cost
 	// the others by a capture, summed over their pawns (terms sees it).
-	var attack [engine.NumColors]float64
-	e.attack = &attack
+	e.attackBuf = [engine.NumColors]float64{}
+	e.attack = &e.attackBuf
 	ts, order, n := e.terms(b)
 	e.attack = nil
+	attack := e.attackBuf
 	var out tdPosition
 	out.order, out.n = order, n
 	bars := b.BarricadeSet()
@@ -230,6 +231,15 @@ type TDTrainInfo struct {
 	Lambda float64 `json:"lambda"`
 	// Players are the player counts of the games, in turn.
 	Players []int `json:"players"`
+	// Decay, for a network, is the games after which the learning rate
+	// has halved (0: it does not decay).
+	Decay float64 `json:"decay,omitempty"`
+	// Average, for a network, is how many games the weights that play
+	// are averaged over at most.
+	Average int `json:"average,omitempty"`
+	// Explore, for a network, is the chance of a random move in a
+	// training game.
+	Explore float64 `json:"explore,omitempty"`
 	// Seconds is the CPU-bound wall time the training took, all sittings
 	// together.
 	Seconds float64 `json:"seconds"`
@@ -297,8 +307,9 @@ func LearnedTD() *TDModel {
 // instead of the embedded one, to measure a model being trained.
 func NewTD(m *TDModel, seed uint64) Player {
 	p, _ := New(Master, seed)
-	p.(*hardPlayer).td = m
-	return p
+	hp := p.(*hardPlayer)
+	hp.td, hp.nn = m, nil
+	return hp
 }
 
 // masterBudget is master's search: hard's (with the learned evaluation).

@@ -170,7 +170,12 @@ func TestMasterPlaysItsLearnedEvaluation(t *testing.T) {
 	require.NoError(t, err)
 	h := p.(*hardPlayer)
 	assert.Same(t, learnedTD, h.td)
+	assert.Same(t, learnedNN, h.nn)
 	assert.Equal(t, defaultHardBudget, h.budget)
+	assert.Nil(t, NewGrader().e.nn, "the coach grades by the linear model")
+	assert.Same(t, learnedTD, NewGrader().e.td)
+	assert.Nil(t, strongestEvaluator(engine.Rules{}).nn)
+	assert.Nil(t, NewTD(learnedTD, 1).(*hardPlayer).nn, "a linear model to measure plays alone")
 	for _, d := range tdSample(t)[:6] {
 		m := p.Choose(d.pos, d.roll, d.rules, d.moves)
 		assert.Contains(t, d.moves, m)

@@ -181,6 +181,18 @@ func ParseTDCheckpoint(data []byte) (*TDTrainer, error) {
 // with a's seat moving round the table, the others playing b, each seat
 // throwing its own series of the deal. It returns a's share of the wins.
 func TDDuel(a, b *TDModel, seed uint64, deals, n int) float64 {
+	return duel(func(e *evaluator) { e.td = a }, func(e *evaluator) { e.td = b }, seed, deals, n)
+}
+
+// NNDuel measures the network a against the linear model b as TDDuel
+// does: both without search, a's seat moving round the table.
+func NNDuel(a *NNModel, b *TDModel, seed uint64, deals, n int) float64 {
+	return duel(func(e *evaluator) { e.nn = a }, func(e *evaluator) { e.td = b }, seed, deals, n)
+}
+
+// duel is TDDuel with the evaluations that setA and setB give an
+// evaluator.
+func duel(setA, setB func(*evaluator), seed uint64, deals, n int) float64 {
 	colors := []engine.Color{engine.Red, engine.Blue}
 	if n > 2 {
 		colors = []engine.Color{engine.Red, engine.Green, engine.Yellow, engine.Blue}[:n]
@@ -198,9 +210,9 @@ func TDDuel(a, b *TDModel, seed uint64, deals, n int) float64 {
 				dice[c] = rand.New(rand.NewPCG(splitmix(seed, uint64(d)), uint64(k)))
 			}
 			var ss [2]searcher
-			for k, m := range []*TDModel{a, b} {
+			for k, set := range []func(*evaluator){setA, setB} {
 				e := newEvaluator(defaultParams)
-				e.td = m
+				set(e)
 				ss[k] = searcher{e: e, budget: defaultHardBudget}
 			}
 			for turns := 0; !pos.Over() && turns < tdMaxTurns; turns++ {
