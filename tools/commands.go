@@ -22,7 +22,7 @@ var (
 		Synopsis: "malefiz train [-games N] [-seed S] [-levels L,L,...] [-unusual N] [-out FILE] [-calibrate N] [-calibrate-seed S] [-calibrate-levels L,L,...] [-rollouts N] [-rollout-every N] [-cache DIR] [-resamples N] [-chances-only] [-embedded] [-q]", Run: trainCommand}
 	// TDTrain learns master's evaluation.
 	TDTrain = subcommand.Command{Summary: "learn master's evaluation by temporal-difference learning over self-play games",
-		Synopsis: "malefiz tdtrain [-games N] [-seed S] [-alpha A] [-lambda L] [-players N,N,...] [-checkpoint FILE] [-every N] [-snapshots DIR] [-measure N] [-out FILE]",
+		Synopsis: "malefiz tdtrain [-games N] [-seed S] [-alpha A] [-lambda L] [-players N,N,...] [-checkpoint FILE] [-every N] [-snapshots DIR] [-measure N] [-out FILE] [-nn] [-decay D] [-average N] [-explore P] [-scale-games N] [-from FILE]",
 		Run:      tdtrainCommand}
 	// Chances prints each seat's chance to win from a position, as the
 	// card shows it and as the coach's search finds it.
