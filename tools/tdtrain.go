@@ -74,19 +74,16 @@ func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		var t *ai.NNTrainer
-		if *checkpoint != "" {
-			data, err := os.ReadFile(*checkpoint)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-			case err != nil:
-				return subcommand.Fail(stderr, "tdtrain: %v", err)
-			default:
-				if t, err = ai.ParseNNCheckpoint(data); err != nil {
-					return subcommand.Fail(stderr, "tdtrain: %s: %v", *checkpoint, err)
-				}
-				fmt.Fprintf(stderr, "resuming %s after %d games (seed %d, alpha %g, decay %g, lambda %g, players %v)\n",
-					*checkpoint, t.Info.Games, t.Info.Seed, t.Info.Alpha, t.Info.Decay, t.Info.Lambda, t.Info.Players)
+		data, err := readCheckpoint(*checkpoint)
+		if err != nil {
+			return subcommand.Fail(stderr, "tdtrain: %v", err)
+		}
+		if data != nil {
+			if t, err = ai.ParseNNCheckpoint(data); err != nil {
+				return subcommand.Fail(stderr, "tdtrain: %s: %v", *checkpoint, err)
 			}
+			fmt.Fprintf(stderr, "resuming %s after %d games (seed %d, alpha %g, decay %g, lambda %g, players %v)\n",
+				*checkpoint, t.Info.Games, t.Info.Seed, t.Info.Alpha, t.Info.Decay, t.Info.Lambda, t.Info.Players)
 		}
 		if t == nil {
 			t = ai.NewNNTrainer(lin, ai.NNTrainConfig{Seed: *seed, Alpha: *alpha, Decay: *decay, Lambda: *lambda,
@@ -95,21 +92,31 @@ func tdtrainCommand(args []string, stdout, stderr io.Writer) int {
 		return runTraining(nnTrainee{t}, *games, *every, *checkpoint, *snapshots, "nn", *out, *measure, stdout, stderr)
 	}
 	t := ai.NewTDTrainer(*seed, *alpha, *lambda, players)
-	if *checkpoint != "" {
-		data, err := os.ReadFile(*checkpoint)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return subcommand.Fail(stderr, "tdtrain: %v", err)
-		default:
-			if t, err = ai.ParseTDCheckpoint(data); err != nil {
-				return subcommand.Fail(stderr, "tdtrain: %s: %v", *checkpoint, err)
-			}
-			fmt.Fprintf(stderr, "resuming %s after %d games (seed %d, alpha %g, lambda %g, players %v)\n",
-				*checkpoint, t.Info.Games, t.Info.Seed, t.Info.Alpha, t.Info.Lambda, t.Info.Players)
+	data, err := readCheckpoint(*checkpoint)
+	if err != nil {
+		return subcommand.Fail(stderr, "tdtrain: %v", err)
+	}
+	if data != nil {
+		if t, err = ai.ParseTDCheckpoint(data); err != nil {
+			return subcommand.Fail(stderr, "tdtrain: %s: %v", *checkpoint, err)
 		}
+		fmt.Fprintf(stderr, "resuming %s after %d games (seed %d, alpha %g, lambda %g, players %v)\n",
+			*checkpoint, t.Info.Games, t.Info.Seed, t.Info.Alpha, t.Info.Lambda, t.Info.Players)
 	}
 	return runTraining(tdTrainee{t}, *games, *every, *checkpoint, *snapshots, "td", *out, *measure, stdout, stderr)
+}
+
+// readCheckpoint reads the checkpoint a run resumes from: nil when path
+// is "" or names no file yet (the run starts afresh and saves there).
+func readCheckpoint(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // trainee is a trainer that runTraining drives: TDTrainer or NNTrainer.
