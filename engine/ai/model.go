@@ -302,15 +302,22 @@ func softmaxOf(w *[numFeatures]float64, rows [][numFeatures]float64) [engine.Num
 		p[i] = s
 		top = max(top, s)
 	}
+	softmax(&p, len(rows), top)
+	return p
+}
+
+// softmax turns the first n scores of p, the largest of them top, into
+// chances that add up to 1 (the conditional logit over the colours in
+// play); top is subtracted first so that no exponential overflows.
+func softmax(p *[engine.NumColors]float64, n int, top float64) {
 	sum := 0.0
-	for i := range rows {
+	for i := range n {
 		p[i] = math.Exp(p[i] - top)
 		sum += p[i]
 	}
-	for i := range rows {
+	for i := range n {
 		p[i] /= sum
 	}
-	return p
 }
 
 // WinChances returns each colour's chance to win from pos under rules r,

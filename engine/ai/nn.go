@@ -208,14 +208,7 @@ func (m *NNModel) probs(p *nnPosition, h *[engine.NumColors][nnHidden]float64) [
 		out[i] = s
 		top = max(top, s)
 	}
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		out[i] = math.Exp(out[i] - top)
-		sum += out[i]
-	}
-	for i := 0; i < n; i++ {
-		out[i] /= sum
-	}
+	softmax(&out, n, top)
 	return out
 }
 

@@ -177,14 +177,7 @@ func (m *TDModel) probs(p *tdPosition) [engine.NumColors]float64 {
 		out[i] = s
 		top = max(top, s)
 	}
-	sum := 0.0
-	for i := 0; i < p.n; i++ {
-		out[i] = math.Exp(out[i] - top)
-		sum += out[i]
-	}
-	for i := 0; i < p.n; i++ {
-		out[i] /= sum
-	}
+	softmax(&out, p.n, top)
 	return out
 }
 
