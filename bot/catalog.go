@@ -2,6 +2,7 @@ package bot
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -44,8 +45,23 @@ func discordLocalesOf(lang string) []discordgo.Locale {
 }
 
 // localizations returns key's translations for Discord's *_localizations
-// fields: one entry per Discord locale whose language is not English.
+// fields: one entry per Discord locale whose language is not English. The
+// map is shared by every caller, made once per key (each bot built the
+// commands' few hundred anew, filling their placeholders by a regular
+// expression): it must not be changed.
 func localizations(key msg) map[discordgo.Locale]string {
+	if m, ok := localized.Load(key); ok {
+		return m.(map[discordgo.Locale]string)
+	}
+	m, _ := localized.LoadOrStore(key, translate(key))
+	return m.(map[discordgo.Locale]string)
+}
+
+// localized holds localizations' maps by key.
+var localized sync.Map
+
+// translate makes localizations' map of key.
+func translate(key msg) map[discordgo.Locale]string {
 	out := map[discordgo.Locale]string{}
 	for _, lang := range languages[1:] {
 		m, ok := catalog.Message(lang, key)

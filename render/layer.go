@@ -40,8 +40,12 @@ type layer struct {
 	badges     map[badgeKey]*sprite
 	composites map[compositeKey]*composite
 
-	canvases sync.Pool // of *canvas, for PNG and GIF frames
+	canvases spares[*canvas] // for PNG and GIF frames
 }
+
+// spareCanvases is how many canvases of one width wait between drawings:
+// as many as boards drawn at once by a busy process's few cores.
+const spareCanvases = 4
 
 // maxLayers is how many widths stay cached at once.
 const maxLayers = 6
@@ -80,7 +84,7 @@ func layerFor(width int) *layer {
 func newLayer(width int) *layer {
 	g := newGeom(width)
 	u := g.u
-	l := &layer{g: g, base: drawBoard(g), badges: map[badgeKey]*sprite{}, composites: map[compositeKey]*composite{}}
+	l := &layer{g: g, base: drawBoard(g), badges: map[badgeKey]*sprite{}, composites: map[compositeKey]*composite{}, canvases: newSpares[*canvas](spareCanvases)}
 	for c := engine.Red; c <= engine.Blue; c++ {
 		dc, x, y := newSprite(2*pawnR*u+0.2*u, 2*pawnR*u+0.2*u)
 		drawPawn(dc, c, x, y, pawnR*u)

@@ -95,13 +95,13 @@ func encodeBands(rs rows, colors, parts int) ([]byte, error) {
 	out.Write([]byte{0x78, 0x5E}) // zlib header: deflate, 32K window, fast (levels 2 to 5)
 	var adler uint32
 	if parts == 1 {
-		fw := flatePool.Get().(*flate.Writer)
+		fw := getFlate()
 		fw.ResetDict(&out, nil)
 		_, err := fw.Write(rs.raw)
 		if err == nil {
 			err = fw.Close()
 		}
-		flatePool.Put(fw)
+		flateSpares.put(fw)
 		if err != nil {
 			return nil, err
 		}
@@ -145,10 +145,9 @@ func deflateBands(out *bytes.Buffer, raw []byte, stride, h, parts int) (uint32, 
 		wg.Go(func() {
 			b := &bands[i]
 			b.adler, b.n = adler32Sum(data), len(data)
-			b.out = bandPool.Get().(*bytes.Buffer)
-			b.out.Reset()
-			fw := flatePool.Get().(*flate.Writer)
-			defer flatePool.Put(fw)
+			b.out = getBand()
+			fw := getFlate()
+			defer flateSpares.put(fw)
 			fw.ResetDict(b.out, dict)
 			if _, err := fw.Write(data); err != nil {
 				b.err = err
@@ -165,7 +164,7 @@ func deflateBands(out *bytes.Buffer, raw []byte, stride, h, parts int) (uint32, 
 			err = bands[i].err
 		}
 		out.Write(bands[i].out.Bytes())
-		bandPool.Put(bands[i].out)
+		bandSpares.put(bands[i].out)
 		adler = adler32Combine(adler, bands[i].adler, bands[i].n)
 	}
 	out.Write([]byte{0x03, 0x00}) // an empty final block with fixed codes
@@ -196,13 +195,33 @@ const deflateLevel = 4
 // maxDistance is how far back deflate may refer.
 const maxDistance = 32 << 10
 
+// spareFlates is how many compressors and band buffers wait between
+// boards: a board's bands (at most 4) and one more board's.
+const spareFlates = 8
+
 var (
-	bandPool  = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-	flatePool = sync.Pool{New: func() any {
-		fw, _ := flate.NewWriter(nil, deflateLevel)
-		return fw
-	}}
+	bandSpares  = newSpares[*bytes.Buffer](spareFlates)
+	flateSpares = newSpares[*flate.Writer](spareFlates)
 )
+
+// getBand returns an empty buffer for a band.
+func getBand() *bytes.Buffer {
+	if b, ok := bandSpares.get(); ok {
+		b.Reset()
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// getFlate returns a compressor at deflateLevel, to be reset on use and
+// put back in flateSpares.
+func getFlate() *flate.Writer {
+	if fw, ok := flateSpares.get(); ok {
+		return fw
+	}
+	fw, _ := flate.NewWriter(nil, deflateLevel)
+	return fw
+}
 
 func writeChunk(b *bytes.Buffer, kind string, data []byte) {
 	var n [4]byte

@@ -107,7 +107,7 @@ func (r *Renderer) PNG(s Scene) ([]byte, error) {
 	img := l.getCanvas()
 	l.drawOn(img, &s)
 	data, err := encodeRows(l.palettedRows(img), paletteSize)
-	l.canvases.Put(img)
+	l.canvases.put(img)
 	return data, err
 }
 
@@ -131,8 +131,8 @@ func (l *layer) baseCopy(dst *image.RGBA) *image.RGBA {
 // getCanvas returns a canvas holding the base layer, for a drawing that is
 // not handed out: put it back in l.canvases when done.
 func (l *layer) getCanvas() *canvas {
-	img, _ := l.canvases.Get().(*canvas)
-	if img == nil {
+	img, ok := l.canvases.get()
+	if !ok {
 		return &canvas{RGBA: l.baseCopy(nil)}
 	}
 	img.RGBA = l.restore(img)

@@ -145,7 +145,7 @@ func ReplayGIF(w io.Writer, frames []Scene, opts *ReplayOptions) error {
 		LoopCount: 0,
 	}
 	img := l.getCanvas()
-	defer l.canvases.Put(img)
+	defer l.canvases.put(img)
 	var prev *image.Paletted
 	for i := range frames {
 		img.RGBA = l.restore(img)

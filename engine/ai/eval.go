@@ -116,6 +116,31 @@ func newEvaluator(p params) *evaluator {
 	return &evaluator{p: p, cache: make(map[engine.SquareSet]*valueTable)}
 }
 
+// spareEvaluators holds evaluators of defaultParams between the calls that
+// value one position and keep nothing (WinChances and the models'
+// Chances): an evaluator is 13 KiB of reach sets, and the card's chances,
+// the turning points and the coach value thousands of positions a game.
+// What an evaluator keeps between uses (its reach sets and value tables)
+// depends on the barricades alone, so a borrowed one answers as a new one.
+var spareEvaluators = sync.Pool{New: func() any { return newEvaluator(defaultParams) }}
+
+// maxSpareTables bounds the value tables a spare evaluator keeps.
+const maxSpareTables = 64
+
+// withEvaluator calls f with an evaluator of defaultParams and takes it
+// back after: f must not keep it.
+func withEvaluator[T any](f func(e *evaluator) T) T {
+	e := spareEvaluators.Get().(*evaluator)
+	defer func() {
+		e.work, e.model, e.td, e.nn, e.attack, e.rules = 0, nil, nil, nil, nil, engine.Rules{}
+		if len(e.cache) > maxSpareTables {
+			clear(e.cache)
+		}
+		spareEvaluators.Put(e)
+	}()
+	return f(e)
+}
+
 // table returns the value table for the barricades bars. A table the
 // evaluator has not used yet costs it tableWork, whether it is computed
 // here or found among the shared tables: the work, which bounds hard's

@@ -219,9 +219,13 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 	var (
 		best   engine.Position
 		bestCh [engine.NumColors]float64
-		order  []engine.Square
+		order  []engine.Square // placementOrder's, once a barricade is captured
 		places []engine.Square
+		// The squares' room, on the stack: the search asks for them at
+		// every captured barricade.
+		orderBuf, placesBuf [engine.NumSquares]engine.Square
 	)
+	places = placesBuf[:0]
 	bestX := -1.0
 	bars := b.BarricadeSet()
 	try := func(m engine.Move) {
@@ -250,7 +254,7 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 			continue
 		}
 		if order == nil {
-			order = s.placementOrder(b)
+			order = s.placementOrder(b, orderBuf[:0])
 			s.e.work += placementOrderWork
 		}
 		places = pickPlacements(order, allowed, limit, places[:0])
@@ -269,8 +273,9 @@ func (s *searcher) reply(b *engine.Position, roll, limit int) (engine.Position, 
 // of value, with a weight that starts at 1 and halves after each
 // opponent's best pawn; a second pawn counts secondPawnWeight of the
 // weight it finds (in a two-player game: 1 for the best pawn, 0.2 for the
-// second). pickPlacements then keeps the legal squares.
-func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
+// second). pickPlacements then keeps the legal squares. The squares are
+// appended to dst.
+func (s *searcher) placementOrder(b *engine.Position, dst []engine.Square) []engine.Square {
 	x := b.Turn()
 	bars := b.BarricadeSet()
 	cells := b.Board()
@@ -279,7 +284,8 @@ func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 		q    engine.Square
 		flow float64
 	}
-	var cands []cand
+	var candBuf [engine.NumSquares]cand
+	cands := candBuf[:0]
 	// The two best pawns of each opponent, a pawn in the house standing
 	// on its entry square (where it also counts as placeable).
 	type lead struct {
@@ -288,7 +294,8 @@ func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 		housed  bool
 		primary bool
 	}
-	var leads []lead
+	var leadBuf [2 * engine.NumColors]lead
+	leads := leadBuf[:0]
 	for c := engine.Red; c <= engine.Blue; c++ {
 		if c == x || !b.InPlay(c) {
 			continue
@@ -340,11 +347,10 @@ func (s *searcher) placementOrder(b *engine.Position) []engine.Square {
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmpFloat(b.flow, a.flow) })
-	order := make([]engine.Square, len(cands))
-	for i, c := range cands {
-		order[i] = c.q
+	for _, c := range cands {
+		dst = append(dst, c.q)
 	}
-	return order
+	return dst
 }
 
 // pickPlacements appends to dst up to limit squares of order that are in

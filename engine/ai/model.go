@@ -327,19 +327,18 @@ func softmax(p *[engine.NumColors]float64, n int, top float64) {
 // It takes about 30 µs (BenchmarkWinChances); its calibration on self-play
 // games is in the package comment.
 func WinChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	return learned.chances(newEvaluator(defaultParams), &pos, r)
+	return withEvaluator(func(e *evaluator) [engine.NumColors]float64 { return learned.chances(e, &pos, r) })
 }
 
 // HeuristicChances returns each colour's chance to win from pos by the
 // hand-made evaluation that normal and hard play by, for comparison with
 // WinChances.
 func HeuristicChances(pos engine.Position, _ engine.Rules) [engine.NumColors]float64 {
-	e := newEvaluator(defaultParams)
-	return e.chances(&pos)
+	return withEvaluator(func(e *evaluator) [engine.NumColors]float64 { return e.chances(&pos) })
 }
 
 // Chances returns each colour's chance to win from pos under rules r by
 // m, as WinChances does by the embedded model.
 func (m *Model) Chances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	return m.chances(newEvaluator(defaultParams), &pos, r)
+	return withEvaluator(func(e *evaluator) [engine.NumColors]float64 { return m.chances(e, &pos, r) })
 }

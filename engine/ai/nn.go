@@ -241,7 +241,7 @@ func (m *NNModel) chances(e *evaluator, b *engine.Position, r engine.Rules) [eng
 // Chances returns each colour's chance to win from pos under rules r by
 // m: indexed by colour, 0 for colours not in play, adding up to 1.
 func (m *NNModel) Chances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	return m.chances(newEvaluator(defaultParams), &pos, r)
+	return withEvaluator(func(e *evaluator) [engine.NumColors]float64 { return m.chances(e, &pos, r) })
 }
 
 // newNNModel returns a network over the linear model lin for the player
