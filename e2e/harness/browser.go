@@ -49,6 +49,12 @@ func Browser(t *testing.T, width, height int) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("force-color-profile", "srgb"),
+		// The reduced motion a player can ask for (prefers-reduced-motion):
+		// the Activity's movable pawns otherwise spin their halo for as long
+		// as it is a player's turn, and Chromium repainted the board at every
+		// frame: 20-21 CPU-seconds of Chromium's processes for
+		// TestActivityBoardHint and TestActivityInTheBrowser, 12-13 with it.
+		chromedp.Flag("force-prefers-reduced-motion", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
 	)
