@@ -260,7 +260,8 @@ func shootEnd(t *testing.T, pages []context.Context, out string) {
 // then its destination; a taken barricade's square) and sees the other's
 // moves pushed; the thread carries the same turn cards and a history line
 // per move; a move clicked in the thread appears in both Activities; both
-// show the winner.
+// show the winner. Alice's page slides the pieces a push moved; Bob's,
+// asking for reduced motion, does not.
 func TestActivityInTheBrowser(t *testing.T) {
 	t.Parallel() // a sandbox and a Chromium of its own
 	// A game of 48 taps with this policy; the test taps faster than a
@@ -279,6 +280,9 @@ func TestActivityInTheBrowser(t *testing.T) {
 			// channel the page says it was opened in.
 			url = srv.URL + "/.proxy/?user=Bob"
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+		}
+		if i == 0 {
+			harness.WithMotion(t, ctx) // Alice's pieces slide; Bob asks for reduced motion
 		}
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 		waitActivity(t, ctx, "the game", func(v activityView) bool { return v.Turn >= 0 })
@@ -371,7 +375,11 @@ func TestActivityInTheBrowser(t *testing.T) {
 	for i, ctx := range pages {
 		v := waitActivity(t, ctx, "the winner", func(v activityView) bool { return v.Winner != "" })
 		assert.Contains(t, v.Said, "wins", "page %d names the winner", i)
-		assert.Positive(t, v.Animated, "page %d slid the pieces the pushes moved", i)
+		if i == 0 {
+			assert.Positive(t, v.Animated, "Alice's page slid the pieces the pushes moved")
+		} else {
+			assert.Zero(t, v.Animated, "Bob's page, asking for reduced motion, slid no piece")
+		}
 	}
 	shootEnd(t, pages, out)
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/malefiz-discord/malefiz/activity"
 	"github.com/malefiz-discord/malefiz/bot"
@@ -69,6 +71,18 @@ func Browser(t *testing.T, width, height int) context.Context {
 	t.Cleanup(cancelTimeout)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))
 	return ctx
+}
+
+// WithMotion lets the page in ctx move again (Browser asks every page for
+// reduced motion): for a test of the page's animations.
+func WithMotion(t *testing.T, ctx context.Context) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "no-preference"}},
+		})
+		return err
+	})))
 }
 
 // Screenshot saves the viewport as a PNG, the mouse moved out of the way
