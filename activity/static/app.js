@@ -705,9 +705,12 @@ function listen(delay = 500) {
   let opened = false;
   ws.onopen = () => { opened = true; };
   ws.onmessage = (e) => {
+    if (state.socket !== ws) return;
+    // Any push says the socket is back, even one of the game as drawn.
+    if ($("note").textContent === state.texts.reconnecting) note("");
     // A push of the state already drawn changes nothing: the board is
     // not rebuilt under a finger that is tapping it.
-    if (state.socket !== ws || e.data === state.lastPush) return;
+    if (e.data === state.lastPush) return;
     state.lastPush = e.data;
     const live = JSON.parse(e.data);
     if (live.error) { note(live.error); return; } // refused: the socket closes
@@ -720,7 +723,6 @@ function listen(delay = 500) {
     announce(state.anims);
     document.body.dataset.turn = live.Turn;
     document.body.dataset.winner = live.Winner || "";
-    if ($("note").textContent === state.texts.reconnecting) note("");
     render();
   };
   ws.onclose = (e) => {

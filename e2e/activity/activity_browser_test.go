@@ -640,6 +640,9 @@ func TestActivitySignsInAgainInTheBrowser(t *testing.T) {
 		return err == nil && open
 	}, 10*time.Second, 20*time.Millisecond, "open again")
 	assert.NotContains(t, logs.String(), "activity socket without a valid session")
+	// The game did not change while the socket was down: the page says
+	// no more that it is reconnecting once the server pushed it again.
+	waitActivity(t, ctx, "reconnected", func(v activityView) bool { return v.Note == "" })
 
 	// A session the server no longer takes, then a drop.
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`state.session = "forged", state.socket.close(), true`))
