@@ -122,34 +122,38 @@ func tdStart(n int, rules engine.Rules) (engine.Position, error) {
 	return g.Position(), nil
 }
 
-// Step plays the next training game (game Info.Games), learns from it and
-// returns what it saw.
-func (t *NNTrainer) Step() (TDGameStats, error) {
-	i := t.Info.Games
-	n := t.Info.Players[i%len(t.Info.Players)]
-	k := (i / len(t.Info.Players)) % 4
+// trainingGame plays game Info.Games of a TD(λ) series by self-play, as
+// both trainers learn from it: the player count and the house rules
+// cycle with the game's index, the dice and the random moves (a chance
+// Info.Explore each) are seeded by the seed and the index only, and every
+// other move is master's reply by the evaluator that use sets up (its
+// model, under the game's rules). It returns what observe made of each
+// position before its move, the winner and the player count; over is
+// false for a game past tdMaxTurns, which is not learned from.
+func trainingGame[P any](info *TDTrainInfo, use func(e *evaluator, rules engine.Rules), observe func(e *evaluator, b *engine.Position, rules engine.Rules) P) (seen []P, winner engine.Color, n int, over bool, err error) {
+	i := info.Games
+	n = info.Players[i%len(info.Players)]
+	k := (i / len(info.Players)) % 4
 	rules := engine.Rules{SixAgain: k&1 != 0, SafeRow2: k&2 != 0}
 	b, err := tdStart(n, rules)
 	if err != nil {
-		return TDGameStats{}, err
+		return nil, engine.NoColor, n, false, err
 	}
-	dice := rand.New(rand.NewPCG(splitmix(t.Info.Seed, uint64(i)), 0x7464))    // "td"
-	explore := rand.New(rand.NewPCG(splitmix(t.Info.Seed, uint64(i)), 0x6578)) // "ex"
+	dice := rand.New(rand.NewPCG(splitmix(info.Seed, uint64(i)), 0x7464))    // "td"
+	explore := rand.New(rand.NewPCG(splitmix(info.Seed, uint64(i)), 0x6578)) // "ex"
 	e := newEvaluator(defaultParams)
-	e.nn, e.rules = t.Model, rules
+	use(e, rules)
 	s := searcher{e: e, rules: rules, budget: defaultHardBudget}
-	var seen []nnPosition
 	for !b.Over() {
 		if len(seen) > tdMaxTurns {
-			t.Info.Games++
-			return TDGameStats{Players: n, Turns: len(seen)}, nil
+			return seen, engine.NoColor, n, false, nil
 		}
-		seen = append(seen, t.Model.inputs(e, &b, rules))
+		seen = append(seen, observe(e, &b, rules))
 		if len(e.cache) > 4096 {
 			clear(e.cache)
 		}
 		roll := dice.IntN(maxRoll) + 1
-		if t.Info.Explore > 0 && explore.Float64() < t.Info.Explore {
+		if info.Explore > 0 && explore.Float64() < info.Explore {
 			if moves := b.Moves(roll, rules); len(moves) > 0 {
 				b.Play(moves[explore.IntN(len(moves))], roll, rules)
 				continue
@@ -157,7 +161,25 @@ func (t *NNTrainer) Step() (TDGameStats, error) {
 		}
 		b, _ = s.reply(&b, roll, defaultHardBudget.replyPlacements)
 	}
-	st := t.learn(seen, b.Winner())
+	return seen, b.Winner(), n, true, nil
+}
+
+// Step plays the next training game (game Info.Games), learns from it and
+// returns what it saw.
+func (t *NNTrainer) Step() (TDGameStats, error) {
+	seen, winner, n, over, err := trainingGame(&t.Info,
+		func(e *evaluator, rules engine.Rules) { e.nn, e.rules = t.Model, rules },
+		func(e *evaluator, b *engine.Position, rules engine.Rules) nnPosition {
+			return t.Model.inputs(e, b, rules)
+		})
+	if err != nil {
+		return TDGameStats{}, err
+	}
+	if !over {
+		t.Info.Games++
+		return TDGameStats{Players: n, Turns: len(seen)}, nil
+	}
+	st := t.learn(seen, winner) // at the rate of game Info.Games
 	st.Players = n
 	t.Info.Games++
 	return st, nil

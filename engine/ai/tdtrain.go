@@ -59,36 +59,17 @@ const tdMaxTurns = 4000
 // Step plays the next training game (game Info.Games), learns from it and
 // returns what it saw.
 func (t *TDTrainer) Step() (TDGameStats, error) {
-	i := t.Info.Games
-	n := t.Info.Players[i%len(t.Info.Players)]
-	colors := []engine.Color{engine.Red, engine.Blue}
-	if n > 2 {
-		colors = []engine.Color{engine.Red, engine.Green, engine.Yellow, engine.Blue}[:n]
-	}
-	k := (i / len(t.Info.Players)) % 4
-	rules := engine.Rules{SixAgain: k&1 != 0, SafeRow2: k&2 != 0}
-	g, err := engine.NewGame(colors, colors[0], rules)
+	seen, winner, n, over, err := trainingGame(&t.Info,
+		func(e *evaluator, rules engine.Rules) { e.td, e.rules = t.Model, rules },
+		func(e *evaluator, b *engine.Position, rules engine.Rules) tdPosition { return e.tdFeatures(b, rules) })
 	if err != nil {
 		return TDGameStats{}, err
 	}
-	b := g.Position()
-	dice := rand.New(rand.NewPCG(splitmix(t.Info.Seed, uint64(i)), 0x7464)) // "td"
-	e := newEvaluator(defaultParams)
-	e.td, e.rules = t.Model, rules
-	s := searcher{e: e, rules: rules, budget: defaultHardBudget}
-	var seen []tdPosition
-	for !b.Over() {
-		if len(seen) > tdMaxTurns {
-			t.Info.Games++
-			return TDGameStats{Players: n, Turns: len(seen)}, nil
-		}
-		seen = append(seen, e.tdFeatures(&b, rules))
-		if len(e.cache) > 4096 {
-			clear(e.cache)
-		}
-		b, _ = s.reply(&b, dice.IntN(maxRoll)+1, defaultHardBudget.replyPlacements)
+	if !over {
+		t.Info.Games++
+		return TDGameStats{Players: n, Turns: len(seen)}, nil
 	}
-	st := t.learn(seen, b.Winner())
+	st := t.learn(seen, winner) // at the rate of game Info.Games
 	st.Players = n
 	t.Info.Games++
 	return st, nil
