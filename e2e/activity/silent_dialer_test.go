@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/malefiz-discord/malefiz/e2e/harness"
 )
 
 // silentDialerEnv, when set in the environment, makes the test binary the
@@ -28,7 +30,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(silentDialerEnv); spec != "" {
 		os.Exit(runSilentDialer(spec, os.Stdin, os.Stdout))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	harness.CloseBrowser()
+	os.Exit(code)
 }
 
 // silentSpec is what the silent dialer is asked: for each second it is

@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"log"
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
@@ -22,21 +24,114 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Browser starts Chromium headless with a fresh profile. Without Chromium
-// the test is skipped, except in CI (the CI variable set), where it fails.
+// Browser opens a window of its own in the test binary's Chromium,
+// headless, at width × height, for the test's life (3 minutes at most).
+// Without Chromium the test is skipped, except in CI (the CI variable
+// set), where it fails.
+//
+// The tests of a binary share one Chromium (see chromium), each in a
+// window of its own: starting a Chromium costs 1.8 CPU-seconds and a
+// window 0.8, and the browser tests open some 50 of them in CI. A window is
+// as much a page of its own as a browser was: no test server sets a cookie
+// or stores anything, and each test's server is an origin of its own.
 func Browser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	browser := chromium.acquire(t)
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	// A guard against a page that hangs, not a bound on the pace: a
+	// whole game played in the browser takes 30 s on a quiet machine and
+	// ran past 90 s with the browser tests run side by side on a loaded
+	// one.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelTimeout)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))
+	return ctx
+}
+
+// CloseBrowser stops the test binary's Chromium, if it runs: from a
+// TestMain, after the tests (otherwise it stops when no test has used it
+// for a few seconds, or with the binary).
+func CloseBrowser() { chromium.close(false) }
+
+// chromium is the test binary's Chromium: started by the first Browser,
+// stopped once no test has had a window in it for browserLinger, or by
+// CloseBrowser.
+var chromium sharedBrowser
+
+// browserLinger is how long the Chromium waits for the next test once
+// the last window's test ended: the browser tests of a package come one
+// after another with other tests between them.
+const browserLinger = 5 * time.Second
+
+type sharedBrowser struct {
+	mu      sync.Mutex
+	browser context.Context // its first tab; nil while none runs
+	stop    func()          // stops it and removes its profile
+	windows int             // the tests with a window open in it
+	idle    *time.Timer     // stops it, once windows went to 0
+}
+
+// acquire returns the Chromium's first tab, starting it if it is not
+// running, and holds it open until t ends.
+func (b *sharedBrowser) acquire(t *testing.T) context.Context {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.idle != nil {
+		b.idle.Stop()
+		b.idle = nil
+	}
+	if b.browser == nil {
+		browser, stop, err := startChromium()
+		if errors.Is(err, errNoChromium) {
+			if os.Getenv("CI") != "" {
+				t.Fatal("chromium is not installed (apt-get install -y chromium); CI needs the Browser test")
+			}
+			t.Skip("chromium is not installed (apt-get install -y chromium)")
+		}
+		require.NoError(t, err, "starting Chromium")
+		b.browser, b.stop = browser, stop
+	}
+	b.windows++
+	t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.windows--
+		if b.windows == 0 {
+			b.idle = time.AfterFunc(browserLinger, func() { b.close(true) })
+		}
+	})
+	return b.browser
+}
+
+// close stops the Chromium if it runs (and, when idleOnly, if no test has
+// a window in it).
+func (b *sharedBrowser) close(idleOnly bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.browser == nil || (idleOnly && b.windows > 0) {
+		return
+	}
+	b.stop()
+	b.browser, b.stop = nil, nil
+}
+
+var errNoChromium = errors.New("chromium is not installed")
+
+// startChromium starts Chromium headless with a fresh profile and returns
+// its first tab.
+func startChromium() (context.Context, func(), error) {
 	path, err := exec.LookPath("chromium")
 	if err != nil {
-		if _, statErr := os.Stat("/usr/bin/chromium"); statErr == nil {
-			path, err = "/usr/bin/chromium", nil
+		if _, statErr := os.Stat("/usr/bin/chromium"); statErr != nil {
+			return nil, nil, errNoChromium
 		}
+		path = "/usr/bin/chromium"
 	}
+	dir, err := os.MkdirTemp("", "malefiz-chromium-")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (apt-get install -y chromium); CI needs the Browser test")
-		}
-		t.Skip("chromium is not installed (apt-get install -y chromium)")
+		return nil, nil, err
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path),
@@ -57,20 +152,29 @@ func Browser(t *testing.T, width, height int) context.Context {
 		// frame: 20-21 CPU-seconds of Chromium's processes for
 		// TestActivityBoardHint and TestActivityInTheBrowser, 12-13 with it.
 		chromedp.Flag("force-prefers-reduced-motion", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
+		// Headless Chromium still builds each window's omnibox, whose popup
+		// is a WebUI page in a renderer of its own, loaded for every window
+		// (each Browser, and each browser context a test opens) though no
+		// test ever sees it: a Chromium cost 3.2 CPU-seconds to start and a
+		// window 2.4, without it 1.8 and 0.8 (Chromium 156; Puppeteer's
+		// launcher turns the same features off, puppeteer/puppeteer#15278).
+		chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup"),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 900),
 	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithErrorf(t.Logf))
-	t.Cleanup(cancel)
-	// A guard against a page that hangs, not a bound on the pace: a
-	// whole game played in the browser takes 30 s on a quiet machine and
-	// ran past 90 s with the browser tests run side by side on a loaded
-	// one.
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancelTimeout)
-	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))
-	return ctx
+	// Its errors are chromedp's own (an event it cannot decode), not a
+	// test's: it outlives the test that started it.
+	browser, cancel := chromedp.NewContext(alloc, chromedp.WithErrorf(log.Printf))
+	stop := func() {
+		cancel()
+		cancelAlloc()
+		_ = os.RemoveAll(dir)
+	}
+	if err := chromedp.Do(browser); err != nil { // starts it
+		stop()
+		return nil, nil, err
+	}
+	return browser, stop, nil
 }
 
 // WithMotion lets the page in ctx move again (Browser asks every page for
