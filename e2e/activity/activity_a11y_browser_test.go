@@ -139,7 +139,7 @@ func walkTo(t *testing.T, ctx context.Context, target string) string {
 // keyboard: its step said in the live region, and no violation at all, on
 // its first step (her move, graded, its arrow drawn) and its end.
 func TestActivityAccessibility(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)

@@ -183,7 +183,7 @@ func hasAct(v boardView, act string) bool {
 // it, not choosing a move; once she taps a square, the barricade is down
 // there for everyone. The header names the game.
 func TestActivityBoardPlacement(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)
@@ -244,7 +244,7 @@ func TestActivityBoardPlacement(t *testing.T) {
 // to her alone, its move marked; the other player has no Hint, and the
 // hint is recorded as the button's is.
 func TestActivityBoardHint(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)
@@ -307,7 +307,7 @@ func TestActivityBoardHint(t *testing.T) {
 // both shown in the channel's lobby card; Bob, seated, may add one but
 // not remove it; the computer is named as in the thread.
 func TestActivityBoardLobby(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)
@@ -384,7 +384,7 @@ func slicesHasPrefix(lines []string, prefix string) bool {
 // opens on the form of a new game, in sight at the top, with no empty
 // board and a bar that says what to do; no game number.
 func TestActivityBoardOpensOnTheForm(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			_, srv, users := fiveSandbox(t)
@@ -412,7 +412,7 @@ func TestActivityBoardOpensOnTheForm(t *testing.T) {
 // (normal)" on the board as in the thread, in the seats, on the board's
 // card and in the winner's line; Alice resigns and the computer wins.
 func TestActivityBoardNamesComputers(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	for _, sz := range boardSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			app, srv, users := fiveSandbox(t)

@@ -263,7 +263,7 @@ func shootEnd(t *testing.T, pages []context.Context, out string) {
 // show the winner. Alice's page slides the pieces a push moved; Bob's,
 // asking for reduced motion, does not.
 func TestActivityInTheBrowser(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	// A game of 48 taps with this policy; the test taps faster than a
 	// person may (TestActivityRefusesBadPlays meets the limit).
 	app, srv, users, _ := activitySandboxWith(t, 7, func(c *activity.Config) { c.PlaysPerMinute = 6000 })
@@ -469,7 +469,7 @@ func lowest(squares []string) string {
 // TestActivityPicksAmongTheChannelsGames opens the Activity in a channel
 // with two games: it shows the user's first and lists both to switch.
 func TestActivityPicksAmongTheChannelsGames(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	app, srv, users := activitySandbox(t)
 	first := newActivityGame(t, app, srv, users)
 	second, _ := newActivityLobby(t, app, srv, users)
@@ -489,7 +489,7 @@ func TestActivityPicksAmongTheChannelsGames(t *testing.T) {
 // lobby, and its card is in the channel; Bob, opening the Activity there,
 // finds it and joins.
 func TestActivityOpensALobby(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	app, srv, _ := activitySandbox(t)
 	alice := harness.Browser(t, 400, 860)
 	require.NoError(t, chromedp.Do(alice, chromedp.Navigate(srv.URL+"/.proxy/?user=Alice"),
@@ -537,7 +537,7 @@ const (
 // embedded in Discord, signs in through the SDK's DiscordSDKMock and the
 // stand-in's OAuth2, and shows the game of the channel.
 func TestSandboxOpensTheActivityInAPane(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	_, srv, id, users := activityGame(t)
 	board := fmt.Sprintf("mf/board/%d/0", id)
 	sizes := []struct {
@@ -604,7 +604,7 @@ func TestSandboxOpensTheActivityInAPane(t *testing.T) {
 // another guild: the page says there is no such game on this server, and
 // stays so (no reconnecting to a refused socket).
 func TestActivitySaysWhyInTheBrowser(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	app, srv, users, logs := activityLoggedSandbox(t)
 	other := gameOfAnotherGuild(t, app, users[0])
 	ctx := harness.Browser(t, 400, 860)
@@ -625,7 +625,7 @@ func TestActivitySaysWhyInTheBrowser(t *testing.T) {
 // before the upgrade (as one that expired while the page slept), the page
 // says to sign in again and stops trying, rather than reconnect for ever.
 func TestActivitySignsInAgainInTheBrowser(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	app, srv, users, logs := activityLoggedSandbox(t)
 	id := newActivityGame(t, app, srv, users)
 	ctx := harness.Browser(t, 400, 860)

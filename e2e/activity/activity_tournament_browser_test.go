@@ -156,7 +156,7 @@ func tableOf(t *testing.T, r malefiz.TournamentRound, user string) malefiz.Tourn
 // round 1 below; her table's Play opens its game on the board. When her
 // game ends, the page shows it within its poll, the tournament finished.
 func TestActivityTournamentInTheBrowser(t *testing.T) {
-	t.Parallel() // a sandbox and a Chromium of its own
+	t.Parallel() // a sandbox and a window of its own
 	app, srv, users, _ := activitySandboxWith(t, 7, nil)
 	alice := users[0].ID
 	resp, err := app.Fake.SlashCommand(t.Context(), fakediscord.Invocation{User: alice, UserName: users[0].Name, Name: "malefiz", Sub: "tournament new",
