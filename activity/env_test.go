@@ -24,6 +24,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -148,8 +149,8 @@ func (l *logBuffer) String() string {
 // tests are about the Activity, not about Discord's components.
 type textLayout struct{}
 
-func (textLayout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Effect {
-	out := outbox.Effect{Op: outbox.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
+func (textLayout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) queue.Effect {
+	out := queue.Effect{Op: queue.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	if e.Message != nil {
 		text := strings.TrimSpace(e.Message.Content + " ")
@@ -171,7 +172,7 @@ func (textLayout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox
 	return out
 }
 
-func (textLayout) WithRatings(string, []malefiz.Result, []outbox.Effect, []int) error { return nil }
+func (textLayout) WithRatings(string, []malefiz.Result, []queue.Effect, []int) error { return nil }
 
 // code is what the Discord client hands the page when u accepts the
 // authorize prompt (scope identify).

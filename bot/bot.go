@@ -28,6 +28,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
@@ -138,7 +139,7 @@ func New(cfg Config) *Bot {
 		b.now = time.Now
 	}
 	if b.owner == "" {
-		b.owner = outbox.DefaultOwner()
+		b.owner = queue.DefaultOwner()
 	}
 	if b.deferAt <= 0 {
 		b.deferAt = defaultDeferAfter

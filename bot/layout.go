@@ -11,7 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
@@ -235,7 +235,7 @@ func editOriginalV2(ctx context.Context, dc Discord, i *discordgo.Interaction, d
 // only sends what it is given.
 
 func init() {
-	if table.LinkPlaceholder != outbox.LinkPlaceholder {
+	if table.LinkPlaceholder != queue.LinkPlaceholder {
 		panic("bot: the table's and the outbox's link placeholders differ")
 	}
 }
@@ -258,8 +258,8 @@ var _ game.Layout = layout{}
 // Effect is e as the outbox keeps it, for game sg; an Adopt names
 // the interaction via. A result's ratings are added in the commit (see
 // WithRatings).
-func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Effect {
-	out := outbox.Effect{Op: outbox.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
+func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) queue.Effect {
+	out := queue.Effect{Op: queue.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	switch e.Kind {
 	case table.Post:
@@ -281,7 +281,7 @@ func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Eff
 			// The scoreboard card's edits wait in a queue of their
 			// own: the newest supersedes the pending one, a few
 			// seconds apart, and never hold back the turn posts.
-			out.Queue = outbox.CardQueue
+			out.Queue = queue.CardQueue
 		}
 	case table.Adopt:
 		if via != nil {
@@ -295,7 +295,7 @@ func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Eff
 	if e.Followup && via != nil && via.Click && via.Token != "" {
 		at, err := discordgo.SnowflakeTimestamp(via.ID)
 		if err == nil {
-			out.Via = &outbox.Interaction{App: via.App, Token: via.Token, Channel: via.Channel, At: at}
+			out.Via = &queue.Interaction{App: via.App, Token: via.Token, Channel: via.Channel, At: at}
 		}
 	}
 	return out
@@ -304,7 +304,7 @@ func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) outbox.Eff
 // WithRatings completes the result posts efs[i], i in posts, with the
 // rating changes of rated, in lang, inside the commit that finishes the
 // game.
-func (layout) WithRatings(lang string, rated []malefiz.Result, efs []outbox.Effect, posts []int) error {
+func (layout) WithRatings(lang string, rated []malefiz.Result, efs []queue.Effect, posts []int) error {
 	for _, i := range posts {
 		body, err := withRatings(lang, rated, efs[i].Body)
 		if err != nil {

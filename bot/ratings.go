@@ -10,7 +10,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
-	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
 
@@ -79,7 +79,7 @@ func withRatings(lang string, results []malefiz.Result, data json.RawMessage) (j
 // locales know. An effect delivered meanwhile (by an older process) is
 // left as it is. It returns how many it completed.
 func upgradeRatings(ctx context.Context, db Outbox) (int, error) {
-	posts, err := db.UndeliveredEffects(ctx, string(outbox.Post))
+	posts, err := db.UndeliveredEffects(ctx, string(queue.Post))
 	if err != nil {
 		return 0, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
-	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/store"
 )
@@ -26,7 +26,7 @@ type Outcome struct {
 	// Settings are the acting user's settings, read with the game.
 	Settings malefiz.UserSettings
 
-	delivery   *outbox.Delivery
+	delivery   queue.Reservation
 	unlock     func()
 	loaded     time.Time // when the game was read
 	unrecorded bool      // the click came from a message not recorded then
@@ -168,7 +168,7 @@ func (s *Service) load(ctx context.Context, id int64, user string) (*table.Table
 // changed nothing writes nothing (and returns a nil commit). For a new
 // game, named (when set) adds in that transaction what names the game
 // (see Create).
-func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named func(t *table.Table)) (*store.Commit, []outbox.Effect, error) {
+func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named func(t *table.Table)) (*store.Commit, []queue.Effect, error) {
 	effects := t.Effects()
 	if !t.Dirty && len(effects) == 0 {
 		return nil, nil, nil
@@ -190,9 +190,9 @@ func (s *Service) commit(ctx context.Context, via *Via, t *table.Table, named fu
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &store.Commit{Game: sg, Events: t.Events, Owner: s.owner, Lease: outbox.Lease, Results: results, Rate: table.Elo,
+	c := &store.Commit{Game: sg, Events: t.Events, Owner: s.owner, Lease: queue.Lease, Results: results, Rate: table.Elo,
 		Coach: !s.coach.off && graded(t.Events) && t.Coached()}
-	efs := make([]outbox.Effect, len(effects))
+	efs := make([]queue.Effect, len(effects))
 	var resultPosts []int // the indexes of the result's posts, completed with the ratings
 	for i, e := range effects {
 		efs[i] = s.layout.Effect(via, sg, e)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
@@ -84,7 +84,7 @@ const DefaultCoachBehind = 10 * time.Minute
 type coach struct {
 	db     Coaching
 	log    *slog.Logger
-	out    *outbox.Sender
+	out    queue.Outbox
 	layout Layout
 	off    bool
 	owner  string
@@ -95,7 +95,7 @@ type coach struct {
 	gradeMu sync.Mutex
 }
 
-func newCoach(db Coaching, log *slog.Logger, out *outbox.Sender, layout Layout, off bool, owner string) *coach {
+func newCoach(db Coaching, log *slog.Logger, out queue.Outbox, layout Layout, off bool, owner string) *coach {
 	return &coach{db: db, log: log, out: out, layout: layout, off: off, owner: owner, stale: DefaultCoachBehind,
 		wake: make(chan struct{}, 1), grader: ai.NewGrader()}
 }

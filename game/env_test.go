@@ -15,6 +15,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
@@ -77,8 +78,8 @@ func (t toFake) RoundTrip(r *http.Request) (*http.Response, error) {
 // Discord's components (package bot's layout).
 type textLayout struct{}
 
-func (textLayout) Effect(via *Via, sg *malefiz.Game, e table.Effect) outbox.Effect {
-	out := outbox.Effect{Op: outbox.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
+func (textLayout) Effect(via *Via, sg *malefiz.Game, e table.Effect) queue.Effect {
+	out := queue.Effect{Op: queue.Op(e.Kind), Channel: sg.ChannelID, InPlay: e.InPlay, Target: e.Target, Record: e.Record,
 		Repost: e.RepostIfGone, Text: e.Text, LinkTo: e.LinkTo, Name: e.Name, User: e.User}
 	if e.Message != nil {
 		out.Body = textBody(*e.Message)
@@ -89,7 +90,7 @@ func (textLayout) Effect(via *Via, sg *malefiz.Game, e table.Effect) outbox.Effe
 	return out
 }
 
-func (textLayout) WithRatings(lang string, rated []malefiz.Result, efs []outbox.Effect, posts []int) error {
+func (textLayout) WithRatings(lang string, rated []malefiz.Result, efs []queue.Effect, posts []int) error {
 	for _, i := range posts {
 		var lines []string
 		for _, r := range rated {

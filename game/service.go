@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/malefiz-discord/malefiz"
-	"github.com/malefiz-discord/malefiz/bot/outbox"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/store"
@@ -63,11 +63,11 @@ type Store interface {
 type Layout interface {
 	// Effect is e, an effect of a change to game sg, as the outbox keeps
 	// it; via is the interaction the change answers, if any.
-	Effect(via *Via, sg *malefiz.Game, e table.Effect) outbox.Effect
+	Effect(via *Via, sg *malefiz.Game, e table.Effect) queue.Effect
 	// WithRatings completes the bodies of the result posts efs[i], i in
 	// posts, with the rating changes of rated, in lang: the store rates a
 	// game inside the commit that finishes it.
-	WithRatings(lang string, rated []malefiz.Result, efs []outbox.Effect, posts []int) error
+	WithRatings(lang string, rated []malefiz.Result, efs []queue.Effect, posts []int) error
 }
 
 // Via is the Discord interaction a command answers, as plain data: the
@@ -102,7 +102,7 @@ const (
 // Config is what a Service needs. Store, Outbox and Layout are required.
 type Config struct {
 	Store  Store
-	Outbox *outbox.Sender
+	Outbox queue.Outbox
 	Layout Layout
 	// Dice rolls for the players; nil means a fair random die.
 	Dice engine.Dice
@@ -139,7 +139,7 @@ type Config struct {
 // Service runs the commands of every front-end. Create it with New.
 type Service struct {
 	db       Store
-	out      *outbox.Sender
+	out      queue.Outbox
 	layout   Layout
 	dice     engine.Dice
 	draw     func(n int) int
@@ -152,8 +152,8 @@ type Service struct {
 	log   *slog.Logger
 	coach *coach // grades the people's moves in the background
 
-	locks    outbox.KeyedLocks // one command at a time per game
-	inflight sync.WaitGroup    // deliveries left running after an answer
+	locks    queue.KeyedLocks // one command at a time per game
+	inflight sync.WaitGroup   // deliveries left running after an answer
 
 	wakeScheduler chan struct{} // the scheduler looks at the deadlines again
 	// schedulerNext is when the scheduler looks next (Unix ms; 0: soon, or
@@ -194,7 +194,7 @@ func New(cfg Config) *Service {
 		s.now = time.Now
 	}
 	if s.owner == "" {
-		s.owner = outbox.DefaultOwner()
+		s.owner = queue.DefaultOwner()
 	}
 	s.coach = newCoach(cfg.Store, s.log, cfg.Outbox, cfg.Layout, cfg.CoachOff, s.owner)
 	if cfg.CoachBehind > 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 )
 
 // A turn card goes out as a follow-up of the click that ended the turn
@@ -48,7 +49,7 @@ const (
 )
 
 // live reports whether interaction i's token may still be used.
-func (s *Sender) live(i *Interaction) bool {
+func (s *Sender) live(i *queue.Interaction) bool {
 	return i != nil && i.Token != "" && s.cfg.Now().Sub(i.At) < tokenLife
 }
 
@@ -56,7 +57,7 @@ func (s *Sender) live(i *Interaction) bool {
 // of its interaction: one made in the channel the post goes to, whose body
 // carries custom IDs (what a repeat is recognised by) and no reply (a
 // webhook message cannot reply); none otherwise.
-func followable(ef Effect, body map[string]json.RawMessage) []string {
+func followable(ef queue.Effect, body map[string]json.RawMessage) []string {
 	if ef.Via == nil || ef.Via.Channel != ef.Channel {
 		return nil
 	}
@@ -90,7 +91,7 @@ func customIDs(v any, out []string) []string {
 
 // followup sends body as a follow-up of the effect's interaction and
 // returns the new message's ID.
-func (s *Sender) followup(ctx context.Context, ef Effect, body map[string]json.RawMessage) (string, error) {
+func (s *Sender) followup(ctx context.Context, ef queue.Effect, body map[string]json.RawMessage) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, followupTimeout)
 	defer cancel()
 	delete(body, "nonce")

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
@@ -23,9 +24,9 @@ func card(content, customID string) json.RawMessage {
 
 // clicked is a click on the button customID of the bot's message msg,
 // answered by a deferred update, as the interaction a follow-up names.
-func (e *env) clicked(msg, customID string) *Interaction {
+func (e *env) clicked(msg, customID string) *queue.Interaction {
 	e.t.Helper()
-	got := make(chan *Interaction, 1)
+	got := make(chan *queue.Interaction, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var i struct {
 			Type      int    `json:"type"`
@@ -39,7 +40,7 @@ func (e *env) clicked(msg, customID string) *Interaction {
 			_, _ = w.Write([]byte(`{"type":1}`))
 			return
 		}
-		got <- &Interaction{App: i.App, Token: i.Token, Channel: i.ChannelID, At: time.Now()}
+		got <- &queue.Interaction{App: i.App, Token: i.Token, Channel: i.ChannelID, At: time.Now()}
 		_, _ = w.Write([]byte(`{"type":6}`))
 	}))
 	e.t.Cleanup(srv.Close)
@@ -50,15 +51,15 @@ func (e *env) clicked(msg, customID string) *Interaction {
 }
 
 // turnOne posts the first turn's card by bot and clicks it.
-func (e *env) turnOne() *Interaction {
+func (e *env) turnOne() *queue.Interaction {
 	e.t.Helper()
-	require.NoError(e.t, e.deliver(Effect{Op: Post, InPlay: true, Body: card("turn 1", "roll/1/1"), Record: malefiz.RoleTurn}))
+	require.NoError(e.t, e.deliver(queue.Effect{Op: queue.Post, InPlay: true, Body: card("turn 1", "roll/1/1"), Record: malefiz.RoleTurn}))
 	return e.clicked(e.stored().TurnMessageID, "roll/1/1")
 }
 
 // next is the second turn's card, a follow-up of via where it may.
-func next(via *Interaction) Effect {
-	return Effect{Op: Post, InPlay: true, Body: card("turn 2", "roll/1/2"), Record: malefiz.RoleTurn, Via: via}
+func next(via *queue.Interaction) queue.Effect {
+	return queue.Effect{Op: queue.Post, InPlay: true, Body: card("turn 2", "roll/1/2"), Record: malefiz.RoleTurn, Via: via}
 }
 
 // cardsOfTurnTwo counts the messages of the channel with turn 2's button.
@@ -114,7 +115,7 @@ func TestTheNextCardIsAFollowup(t *testing.T) {
 			assert.Equal(t, "turn 2", m.Content)
 			assert.Equal(t, tc.followup, m.InteractionID != "", "made by the interaction's webhook")
 
-			require.NoError(t, e.deliver(Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("turn 2: played")}))
+			require.NoError(t, e.deliver(queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("turn 2: played")}))
 			m, _ = e.fake.Message(turn)
 			assert.Equal(t, "turn 2: played", m.Content, "edited by the bot's token")
 			assert.Equal(t, 0, e.calls(fakediscord.RouteWebhookMessageEdit))
@@ -147,7 +148,7 @@ func TestAFollowupIsNeverSentTwice(t *testing.T) {
 			other := e.sender("p2")
 			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteFollowup), tc.at, func(fakediscord.Call) bool {
 				if tc.other {
-					assert.Equal(t, 1, e.pass(other, Lease+time.Second), "taken over")
+					assert.Equal(t, 1, e.pass(other, queue.Lease+time.Second), "taken over")
 					return false
 				}
 				return true // the connection closes: no answer

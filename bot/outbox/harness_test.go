@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
@@ -120,9 +121,9 @@ func (e *env) sender(owner string, cfg ...func(*Config)) *Sender {
 
 // commit commits efs for the env's game, claimed by s's owner as the bot
 // does, and returns the reserved delivery.
-func (e *env) commit(s *Sender, efs ...Effect) (*store.Commit, *Delivery) {
+func (e *env) commit(s *Sender, efs ...queue.Effect) (*store.Commit, queue.Reservation) {
 	e.t.Helper()
-	c := &store.Commit{Game: e.game, Owner: s.owner, Lease: Lease}
+	c := &store.Commit{Game: e.game, Owner: s.owner, Lease: queue.Lease}
 	for _, ef := range efs {
 		if ef.Channel == "" {
 			ef.Channel = e.game.ChannelID
@@ -142,7 +143,7 @@ func (e *env) commit(s *Sender, efs ...Effect) (*store.Commit, *Delivery) {
 
 // deliver commits efs and delivers them as the bot does after an answer.
 // The game is loaded first, as a change does.
-func (e *env) deliver(efs ...Effect) error {
+func (e *env) deliver(efs ...queue.Effect) error {
 	e.t.Helper()
 	e.game = e.stored()
 	loaded := time.Now()
@@ -201,8 +202,8 @@ func text(content string) json.RawMessage {
 }
 
 // post is a post of content recording its ID as role.
-func post(content string, role malefiz.MessageRole) Effect {
-	return Effect{Op: Post, InPlay: true, Body: text(content), Record: role}
+func post(content string, role malefiz.MessageRole) queue.Effect {
+	return queue.Effect{Op: queue.Post, InPlay: true, Body: text(content), Record: role}
 }
 
 // ctx is a context for a call of the test.

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -19,28 +20,28 @@ import (
 
 // attempt makes the request of effect ef of game g, and returns what
 // Discord answered and where a new message's ID goes.
-func (s *Sender) attempt(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+func (s *Sender) attempt(ctx context.Context, e store.Effect, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	if ef.InPlay && g.ThreadID != "" {
 		ef.Channel = g.ThreadID
 	}
 	switch ef.Op {
-	case DM:
+	case queue.DM:
 		return s.sendDM(ctx, e, ef, g)
-	case Thread, Member, Archive, Settle:
+	case queue.Thread, queue.Member, queue.Archive, queue.Settle:
 		return s.threadOp(ctx, ef, g)
-	case Delete:
+	case queue.Delete:
 		return s.deleteMessage(ctx, ef, g)
-	case Post:
+	case queue.Post:
 		id, err := s.postMessage(ctx, e, ef)
 		if err != nil {
 			return "", nil, err
 		}
 		return id, record(ef.Record, id), nil
-	case Edit:
+	case queue.Edit:
 		return s.editMessage(ctx, e, ef, g)
-	case Adopt:
+	case queue.Adopt:
 		return s.adopt(ctx, ef)
 	}
 	return "", nil, fmt.Errorf("unknown effect %q", ef.Op)
@@ -61,7 +62,7 @@ func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
 // interaction that made the change where it may (see followup), else with
 // the bot's token and Discord's nonce, so that sending it again creates
 // nothing new.
-func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (string, error) {
+func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef queue.Effect) (string, error) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -69,7 +70,7 @@ func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (st
 	// Discord's edit body names attachments to keep; a new message has none.
 	delete(body, "attachments")
 	if ids := followable(ef, body); len(ids) > 0 {
-		if !ef.firstTry {
+		if !ef.FirstTry {
 			// An earlier try may have made it as a follow-up, which
 			// has no nonce: look for it before posting again.
 			if id, err := s.findPosted(ctx, ef.Channel, ids); err != nil || id != "" {
@@ -106,7 +107,7 @@ func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef Effect) (st
 
 // editMessage edits the game's message that the effect targets; when it is
 // gone and the effect says so, the message is posted again.
-func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
 	id := messageID(g, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
@@ -138,7 +139,7 @@ func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef Effect, g *
 // same way every time: the message goes without it (Config.WithoutPicture:
 // what shows it dropped, which Discord would refuse without the file)
 // rather than not at all.
-func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, body json.RawMessage, ef Effect) ([]byte, error) {
+func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, body json.RawMessage, ef queue.Effect) ([]byte, error) {
 	var files []*discordgo.File
 	for _, p := range []struct {
 		want bool
@@ -197,8 +198,8 @@ func messageID(g *malefiz.Game, role malefiz.MessageRole) string {
 // threadOp makes the request of a thread effect. A thread that was never
 // made (no permission, no lobby message) leaves the game in its channel:
 // the ops on it are done with nothing to do.
-func (s *Sender) threadOp(ctx context.Context, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
-	if ef.Op == Thread {
+func (s *Sender) threadOp(ctx context.Context, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	if ef.Op == queue.Thread {
 		if g.LobbyMessageID == "" {
 			// The lobby's ID was never recorded: the game plays in its
 			// channel.
@@ -224,7 +225,7 @@ func (s *Sender) threadOp(ctx context.Context, ef Effect, g *malefiz.Game) (stri
 	}
 	endpoint := discordgo.EndpointChannel(g.ThreadID)
 	switch ef.Op {
-	case Settle:
+	case queue.Settle:
 		// Discord archives it an hour after its last message; the bot
 		// edits nothing there any more.
 		_, err := s.dc.RequestWithBucketID(http.MethodPatch, endpoint, map[string]any{"auto_archive_duration": settledArchiveMinutes}, endpoint, discordgo.WithContext(ctx))
@@ -232,7 +233,7 @@ func (s *Sender) threadOp(ctx context.Context, ef Effect, g *malefiz.Game) (stri
 			return "archived already", nil, nil
 		}
 		return "settled", nil, err
-	case Member:
+	case queue.Member:
 		member := discordgo.EndpointThreadMember(g.ThreadID, ef.User)
 		_, err := s.dc.RequestWithBucketID(http.MethodPut, member, nil, discordgo.EndpointThreadMembers(g.ThreadID), discordgo.WithContext(ctx))
 		return ef.User, nil, err
@@ -243,7 +244,7 @@ func (s *Sender) threadOp(ctx context.Context, ef Effect, g *malefiz.Game) (stri
 
 // deleteMessage deletes the game's message the effect targets, if it has
 // one and it is still there.
-func (s *Sender) deleteMessage(ctx context.Context, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+func (s *Sender) deleteMessage(ctx context.Context, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
 	id := messageID(g, ef.Target)
 	if id == "" {
 		return "none", nil, nil
@@ -270,7 +271,7 @@ const settledArchiveMinutes = 60
 
 // adopt reads the message Discord made of an interaction's answer, for
 // the effect that records it.
-func (s *Sender) adopt(ctx context.Context, ef Effect) (string, *malefiz.MessageRecord, error) {
+func (s *Sender) adopt(ctx context.Context, ef queue.Effect) (string, *malefiz.MessageRecord, error) {
 	m, err := s.original(ctx, &discordgo.Interaction{AppID: ef.App, Token: ef.Token})
 	if err != nil {
 		return "", nil, err
@@ -331,10 +332,10 @@ func jumpLink(g *malefiz.Game, id string) string {
 // game's message of the target's role. When Discord refuses it (the
 // user's DMs are closed), the refusal is recorded for the user to hear of
 // the next time they act on a game, and the ping stays their notice.
-func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
 	link := ""
-	if ef.linked != "" {
-		link = jumpLink(g, ef.linked) // the post this DM follows
+	if ef.Linked != "" {
+		link = jumpLink(g, ef.Linked) // the post this DM follows
 	} else if id := messageID(g, ef.Target); id != "" {
 		link = jumpLink(g, id)
 		if ef.Target == malefiz.RoleLobby {
@@ -390,7 +391,7 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		channel = ch.ID
 		s.dms.put(ef.User, channel)
 	}
-	body := map[string]any{"content": strings.ReplaceAll(ef.Text, LinkPlaceholder, link),
+	body := map[string]any{"content": strings.ReplaceAll(ef.Text, queue.LinkPlaceholder, link),
 		"allowed_mentions": map[string]any{"parse": []string{}},
 		"nonce":            nonce(e), "enforce_nonce": true}
 	endpoint := discordgo.EndpointChannelMessages(channel)
@@ -403,4 +404,13 @@ func (s *Sender) sendDM(ctx context.Context, e store.Effect, ef Effect, g *malef
 		return "", nil, &notYet{err}
 	}
 	return channel, nil, err
+}
+
+// mustJSON marshals a value that always marshals.
+func mustJSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("outbox: %v", err))
+	}
+	return data
 }

@@ -39,7 +39,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -47,18 +46,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 const (
-	// Lease is how long the process that commits effects keeps them to
-	// deliver itself (store.Commit.Lease); after that the sender of any
-	// process takes them (after a crash, the restarted process). A
-	// delivery that outlasts it may be sent a second time by another
-	// process, which Discord's nonce makes harmless.
-	Lease = 5 * time.Second
 	// batch is how many effects one pass of the sender claims.
 	batch = 20
 	// idle is the longest the sender sleeps: other processes' new effects
@@ -117,14 +111,6 @@ const (
 	ChartFile = "chances.png" // a result's chance chart
 )
 
-// DefaultOwner names this process in the outbox's claims when nothing
-// else does: its host, process ID and a random number, so that a restarted
-// process is another owner.
-func DefaultOwner() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s/%d/%d", host, os.Getpid(), rand.Uint32())
-}
-
 // Config is what a Sender needs. Store and Discord are required.
 type Config struct {
 	Store   Store
@@ -155,15 +141,15 @@ type Sender struct {
 	dc    Discord
 	log   *slog.Logger
 	owner string
-	locks KeyedLocks // one delivery at a time per game, of its main queue
+	locks queue.KeyedLocks // one delivery at a time per game, of its main queue
 	// queued: one delivery at a time per game of its other queues (the
 	// card's edits), apart from the main queue's.
-	queued KeyedLocks
+	queued queue.KeyedLocks
 	ids    recordings // when deliveries recorded message IDs, per game
 	dms    dmChannels // the DM channels opened, by user
 	// dmOpens makes the DMs to one user wait for the open of their
 	// channel that is going on, by user ID.
-	dmOpens KeyedLocks
+	dmOpens queue.KeyedLocks
 	wake    chan struct{}
 }
 
@@ -185,7 +171,7 @@ type Delivery struct {
 	s       *Sender
 	game    *malefiz.Game
 	effects []store.Effect
-	efs     []Effect
+	efs     []queue.Effect
 	// head: the effects are the head of the game's queue, and held
 	// unlocks the game's delivery (taken at the commit, so that no
 	// delivery that starts after the commit takes them first).
@@ -201,7 +187,7 @@ type Delivery struct {
 // the commit, under the game's lock: when the effects head the game's
 // queue it takes the game's delivery, so that they go out before any
 // later change's. Deliver or Release the result.
-func (s *Sender) Reserve(c *store.Commit, efs []Effect) *Delivery {
+func (s *Sender) Reserve(c *store.Commit, efs []queue.Effect) queue.Reservation {
 	d := &Delivery{s: s, held: func() {}, reserved: time.Now()}
 	if c == nil || len(c.Effects) == 0 {
 		return d
@@ -236,7 +222,7 @@ func (d *Delivery) Deliver(loaded time.Time, reread bool) (refused error) {
 	}
 	s := d.s
 	if !d.head {
-		return s.deliverPending(d.game.ID, d.reserved.Add(Lease/2))
+		return s.deliverPending(d.game.ID, d.reserved.Add(queue.Lease/2))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*callTimeout)
 	defer cancel()
@@ -268,9 +254,9 @@ func (d *Delivery) Deliver(loaded time.Time, reread bool) (refused error) {
 // mainQueue is effects (and efs, index for index) without those of the
 // card's queue, which the loop delivers; a DM's link to a post keeps
 // pointing at the same post.
-func mainQueue(effects []store.Effect, efs []Effect) ([]store.Effect, []Effect) {
+func mainQueue(effects []store.Effect, efs []queue.Effect) ([]store.Effect, []queue.Effect) {
 	var outE []store.Effect
-	var outF []Effect
+	var outF []queue.Effect
 	newIndex := make([]int, len(effects)) // 1 + the index in out; 0: dropped
 	for i, e := range effects {
 		if e.Queue != "" {
@@ -343,13 +329,13 @@ func (s *Sender) deliverHeld(gameID int64) (done bool, refused error) {
 		return true, nil
 	}
 	var effects []store.Effect
-	var efs []Effect
+	var efs []queue.Effect
 	for _, e := range claimed {
 		if e.Queue != "" {
 			s.Nudge()
 			break // the card's edits are the loop's; the rest keeps its order
 		}
-		ef, err := Decode(e)
+		ef, err := queue.Decode(e)
 		if err != nil {
 			s.Nudge() // the loop gives it up
 			break
@@ -365,7 +351,7 @@ func (s *Sender) deliverHeld(gameID int64) (done bool, refused error) {
 // that links to an earlier effect of the list. The outcomes are recorded
 // in one transaction at the end. An effect that fails for now is left to
 // the loop, with the ones after it.
-func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []store.Effect, efs []Effect, linked bool) (refused error) {
+func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []store.Effect, efs []queue.Effect, linked bool) (refused error) {
 	var done []store.Delivery
 	defer func() {
 		if err := s.record(ctx, g.ID, done); err != nil {
@@ -376,7 +362,7 @@ func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []
 	posted := make([]string, len(effects)) // the message IDs of the posts
 	until := claimsEnd(effects)
 	for i, e := range effects {
-		if !s.db.Time().Add(Lease / 2).Before(until) {
+		if !s.db.Time().Add(queue.Lease / 2).Before(until) {
 			// Half the claim is gone (Discord's buckets held the
 			// batch back, say): what went out is recorded and the
 			// rest kept, or another process would send it all again.
@@ -390,13 +376,13 @@ func (s *Sender) deliverInOrder(ctx context.Context, g *malefiz.Game, effects []
 		}
 		ef := efs[i]
 		if k := ef.LinkTo; linked && k > 0 && k <= i {
-			ef.linked = posted[k-1]
+			ef.Linked = posted[k-1]
 		}
 		// Delivered by the process that committed it: an effect it has
 		// not tried yet has no earlier outcome to look for.
-		ef.firstTry = e.Attempts == 0
+		ef.FirstTry = e.Attempts == 0
 		d, next, err := s.deliver(ctx, e, ef, g)
-		if d != nil && !d.Failed && ef.Op == Post {
+		if d != nil && !d.Failed && ef.Op == queue.Post {
 			posted[i] = d.Result
 		}
 		if refused == nil && (isCode(err, discordgo.ErrCodeMissingPermissions) || isCode(err, discordgo.ErrCodeMissingAccess)) {
@@ -434,7 +420,7 @@ func (s *Sender) keepClaims(ctx context.Context, gameID int64, done []store.Deli
 	for i, e := range rest {
 		ids[i] = e.ID
 	}
-	return s.db.RenewClaims(ctx, s.owner, ids, Lease)
+	return s.db.RenewClaims(ctx, s.owner, ids, queue.Lease)
 }
 
 // Run delivers the outbox until ctx ends: what could not be delivered at
@@ -477,7 +463,7 @@ func sleep(ctx context.Context, d time.Duration, nudge <-chan struct{}) bool {
 // many it took. Each is delivered with the game read as it is now (the
 // effects of a pass may come from other processes) and recorded at once.
 func (s *Sender) Pass(ctx context.Context) (int, error) {
-	effects, err := s.db.ClaimEffects(ctx, s.owner, Lease, batch)
+	effects, err := s.db.ClaimEffects(ctx, s.owner, queue.Lease, batch)
 	if err != nil {
 		return 0, err
 	}
@@ -499,7 +485,7 @@ func (s *Sender) Pass(ctx context.Context) (int, error) {
 
 // deliverClaimed delivers one effect the loop claimed.
 func (s *Sender) deliverClaimed(ctx context.Context, e store.Effect) {
-	ef, err := Decode(e)
+	ef, err := queue.Decode(e)
 	if err != nil {
 		s.giveUp(ctx, e, "unreadable: "+err.Error())
 		return
@@ -590,7 +576,7 @@ var errPanic = errors.New("panic while delivering (logged with its stack)")
 // effect refused for now is put back for a retry (recorded at once; no
 // outcome), however often that happened before: Discord's outages end, and
 // nothing is lost to one. A final refusal gives the effect up at once.
-func (s *Sender) deliver(ctx context.Context, e store.Effect, ef Effect, g *malefiz.Game) (d *store.Delivery, next bool, err error) {
+func (s *Sender) deliver(ctx context.Context, e store.Effect, ef queue.Effect, g *malefiz.Game) (d *store.Delivery, next bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic while delivering an effect", "panic", p, "game", e.GameID, "effect", e.ID,
@@ -598,7 +584,7 @@ func (s *Sender) deliver(ctx context.Context, e store.Effect, ef Effect, g *male
 			d, next, err = &store.Delivery{ID: e.ID, Failed: true, Result: fmt.Sprintf("panic: %v", p)}, true, errPanic
 		}
 	}()
-	if ef.Queue != "" || ef.Op == DM || ef.Op == Settle {
+	if ef.Queue != "" || ef.Op == queue.DM || ef.Op == queue.Settle {
 		// No one waits on these: near Discord's ban threshold the
 		// limiter holds them back (see ratelimit.Deferrable).
 		ctx = ratelimit.Deferrable(ctx)

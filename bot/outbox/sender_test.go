@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/render"
@@ -31,15 +32,15 @@ import (
 // thread settled.
 func TestAGamesLifeInOrder(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.deliver(Effect{Op: Post, Body: text("lobby"), Record: malefiz.RoleLobby}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("lobby"), Record: malefiz.RoleLobby}))
 	lobby := e.stored().LobbyMessageID
 	require.NotEmpty(t, lobby)
 
 	require.NoError(t, e.deliver(
-		Effect{Op: Thread, Name: "Malefiz #1", Record: malefiz.RoleThread},
-		Effect{Op: Member, InPlay: true, User: "1"},
+		queue.Effect{Op: queue.Thread, Name: "Malefiz #1", Record: malefiz.RoleThread},
+		queue.Effect{Op: queue.Member, InPlay: true, User: "1"},
 		post("turn 1", malefiz.RoleTurn),
-		Effect{Op: DM, User: "1", Text: "your turn: " + LinkPlaceholder, LinkTo: 3, Target: malefiz.RoleTurn},
+		queue.Effect{Op: queue.DM, User: "1", Text: "your turn: " + queue.LinkPlaceholder, LinkTo: 3, Target: malefiz.RoleTurn},
 	))
 	g := e.stored()
 	assert.Equal(t, lobby, g.ThreadID, "a thread has its message's ID")
@@ -51,11 +52,11 @@ func TestAGamesLifeInOrder(t *testing.T) {
 	assert.Equal(t, "your turn: https://discord.com/channels/"+g.GuildID+"/"+g.ThreadID+"/"+g.TurnMessageID, dms[0].Content)
 
 	require.NoError(t, e.deliver(
-		Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("turn 1: played")},
+		queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("turn 1: played")},
 		post("reminder", malefiz.RoleReminder),
-		Effect{Op: Delete, InPlay: true, Target: malefiz.RoleReminder},
-		Effect{Op: DM, User: "1", Text: "over: " + LinkPlaceholder, Target: malefiz.RoleLobby},
-		Effect{Op: Settle, InPlay: true},
+		queue.Effect{Op: queue.Delete, InPlay: true, Target: malefiz.RoleReminder},
+		queue.Effect{Op: queue.DM, User: "1", Text: "over: " + queue.LinkPlaceholder, Target: malefiz.RoleLobby},
+		queue.Effect{Op: queue.Settle, InPlay: true},
 	))
 	assert.Equal(t, []string{"turn 1: played"}, e.messages(g.ThreadID), "edited, and the reminder deleted")
 	dms = e.fake.DMMessages("1")
@@ -64,7 +65,7 @@ func TestAGamesLifeInOrder(t *testing.T) {
 		"a link to the card goes to the channel")
 	assert.Equal(t, 1, e.calls(fakediscord.RouteDMCreate), "the DM channel is opened once")
 
-	require.NoError(t, e.deliver(Effect{Op: Archive, InPlay: true}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Archive, InPlay: true}))
 	for _, st := range e.effects() {
 		assert.True(t, st.Done && !st.Failed, "effect %d (%s): %s", st.ID, st.Kind, st.Result)
 	}
@@ -80,12 +81,12 @@ func TestAGamesLifeInOrder(t *testing.T) {
 func TestOpsWithNothingToDo(t *testing.T) {
 	e := newEnv(t)
 	require.NoError(t, e.deliver(
-		Effect{Op: Thread, Name: "no lobby", Record: malefiz.RoleThread},
-		Effect{Op: Member, InPlay: true, User: "1"},
-		Effect{Op: Settle, InPlay: true},
-		Effect{Op: Archive, InPlay: true},
-		Effect{Op: Delete, InPlay: true, Target: malefiz.RoleReminder},
-		Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("nothing to edit")},
+		queue.Effect{Op: queue.Thread, Name: "no lobby", Record: malefiz.RoleThread},
+		queue.Effect{Op: queue.Member, InPlay: true, User: "1"},
+		queue.Effect{Op: queue.Settle, InPlay: true},
+		queue.Effect{Op: queue.Archive, InPlay: true},
+		queue.Effect{Op: queue.Delete, InPlay: true, Target: malefiz.RoleReminder},
+		queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("nothing to edit")},
 	))
 	results := map[string]int{}
 	for _, st := range e.effects() {
@@ -97,12 +98,12 @@ func TestOpsWithNothingToDo(t *testing.T) {
 	require.NoError(t, e.deliver(post("turn", malefiz.RoleTurn)))
 	turn := e.stored().TurnMessageID
 	require.True(t, e.fake.DeleteMessage(e.game.ChannelID, turn))
-	require.NoError(t, e.deliver(Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("again"), Repost: true}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("again"), Repost: true}))
 	again := e.stored().TurnMessageID
 	assert.NotEqual(t, turn, again, "a message gone is posted again and recorded")
 	assert.Equal(t, []string{"again"}, e.messages(e.game.ChannelID))
 	require.True(t, e.fake.DeleteMessage(e.game.ChannelID, again))
-	require.NoError(t, e.deliver(Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("never mind")}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("never mind")}))
 	assert.Equal(t, "gone", e.effects()[len(e.effects())-1].Result)
 }
 
@@ -110,14 +111,14 @@ func TestOpsWithNothingToDo(t *testing.T) {
 // they are; settling it is done.
 func TestArchivedThread(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.deliver(Effect{Op: Post, Body: text("lobby"), Record: malefiz.RoleLobby},
-		Effect{Op: Thread, Name: "Malefiz #1", Record: malefiz.RoleThread}, post("turn", malefiz.RoleTurn)))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("lobby"), Record: malefiz.RoleLobby},
+		queue.Effect{Op: queue.Thread, Name: "Malefiz #1", Record: malefiz.RoleThread}, post("turn", malefiz.RoleTurn)))
 	g := e.stored()
 	require.True(t, e.fake.SetThreadArchived(g.ThreadID, true))
 	require.NoError(t, e.deliver(
-		Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("edited")},
-		Effect{Op: Delete, InPlay: true, Target: malefiz.RoleTurn},
-		Effect{Op: Settle, InPlay: true},
+		queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("edited")},
+		queue.Effect{Op: queue.Delete, InPlay: true, Target: malefiz.RoleTurn},
+		queue.Effect{Op: queue.Settle, InPlay: true},
 	))
 	var results []string
 	for _, st := range e.effects()[3:] {
@@ -197,7 +198,7 @@ func TestClaimRunsOutMidRequest(t *testing.T) {
 			e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.AfterServe, func(fakediscord.Call) bool {
 				// Discord made the message; before it answers, the
 				// claim runs out and the other process takes over.
-				took.Store(int32(e.pass(other, Lease+time.Second)))
+				took.Store(int32(e.pass(other, queue.Lease+time.Second)))
 				return tc.drop
 			})
 			require.NoError(t, e.deliver(post("turn", malefiz.RoleTurn)))
@@ -241,7 +242,7 @@ func TestMessageIDsReadAgain(t *testing.T) {
 			}
 			e.game = &stale
 			e.game.Version = e.stored().Version
-			_, d := e.commit(e.s, Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("played")})
+			_, d := e.commit(e.s, queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("played")})
 			require.NoError(t, d.Deliver(loaded, tc.reread))
 			assert.Equal(t, []string{"played"}, e.messages(e.game.ChannelID), "the recorded message is edited")
 		})
@@ -256,7 +257,7 @@ func TestA429Storm(t *testing.T) {
 		RetryAfter: 5 * time.Millisecond}, 20)
 	e.fake.FailNext(nil, fakediscord.Fault{Status: http.StatusTooManyRequests, Message: "You are being rate limited.",
 		RetryAfter: 5 * time.Millisecond, Global: true}, 5)
-	var efs []Effect
+	var efs []queue.Effect
 	for i := range 5 {
 		efs = append(efs, post(fmt.Sprintf("post %d", i), ""))
 	}
@@ -295,7 +296,7 @@ func TestAnOutageGivesNothingUp(t *testing.T) {
 	e.fake.FailNext(func(fakediscord.Call) bool { return down.Load() }, fakediscord.ServerError, 1<<30)
 	for i, g := range games {
 		e.game = g
-		require.NoError(t, e.deliver(Effect{Op: Post, Body: text(fmt.Sprintf("card %d", i)), Record: malefiz.RoleLobby},
+		require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text(fmt.Sprintf("card %d", i)), Record: malefiz.RoleLobby},
 			post(fmt.Sprintf("game %d turn 1", i), malefiz.RoleTurn)))
 	}
 	var outage time.Duration
@@ -336,15 +337,15 @@ func TestDMs(t *testing.T) {
 	e := newEnv(t)
 	require.NoError(t, e.db.SetUserSettings(ctx(t), "2", malefiz.UserSettings{DM: true, PingAlways: true}))
 	e.fake.SetDMsClosed("2", true)
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "hello"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "2", Text: "hello"}))
 	us, err := e.db.UserSettings(ctx(t), "2")
 	require.NoError(t, err)
 	assert.Equal(t, malefiz.UserSettings{DM: true, DMRefused: true, PingAlways: true}, us)
 	assert.Equal(t, "refused", e.effects()[0].Result)
 
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "one"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "3", Text: "one"}))
 	e.fake.SetDMsClosed("3", true)
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "two"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "3", Text: "two"}))
 	us, err = e.db.UserSettings(ctx(t), "3")
 	require.NoError(t, err)
 	assert.True(t, us.DMRefused, "refused at the message, the channel open")
@@ -352,7 +353,7 @@ func TestDMs(t *testing.T) {
 
 	e.fake.SetDMsClosed("3", false)
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteMessageCreate), fakediscord.UnknownChannel, 1)
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "three"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "3", Text: "three"}))
 	assert.Equal(t, 1, e.pass(e.s, maxBackoff))
 	assert.Equal(t, 3, e.calls(fakediscord.RouteDMCreate), "a channel Discord forgot is opened again")
 	dms := e.fake.DMMessages("3")
@@ -364,7 +365,7 @@ func TestDMs(t *testing.T) {
 	// behind it), the user's DMs are not marked closed.
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate),
 		fakediscord.Fault{Status: http.StatusBadRequest, Code: 40003, Message: "You are opening direct messages too fast"}, 1)
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "4", Text: "four"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "4", Text: "four"}))
 	st := e.effects()[len(e.effects())-1]
 	assert.True(t, st.Failed, "given up: %s", st.Result)
 	assert.Empty(t, e.fake.DMMessages("4"))
@@ -381,14 +382,14 @@ func TestDMChannelOpenedOnce(t *testing.T) {
 	other := *e.game
 	other.ID, other.ChannelID = 0, "2000000000000000099"
 	require.NoError(t, e.db.CreateGame(ctx(t), &other))
-	var deliveries []*Delivery
+	var deliveries []queue.Reservation
 	for _, g := range []*malefiz.Game{e.game, &other} {
-		ef := Effect{Op: DM, User: "5", Text: fmt.Sprintf("game %d", g.ID), Channel: g.ChannelID}
+		ef := queue.Effect{Op: queue.DM, User: "5", Text: fmt.Sprintf("game %d", g.ID), Channel: g.ChannelID}
 		se, err := ef.Stored()
 		require.NoError(t, err)
-		c := &store.Commit{Game: g, Owner: e.s.owner, Lease: Lease, Effects: []store.Effect{se}}
+		c := &store.Commit{Game: g, Owner: e.s.owner, Lease: queue.Lease, Effects: []store.Effect{se}}
 		require.NoError(t, e.db.Commit(ctx(t), c))
-		deliveries = append(deliveries, e.s.Reserve(c, []Effect{ef}))
+		deliveries = append(deliveries, e.s.Reserve(c, []queue.Effect{ef}))
 	}
 	e.fake.OnNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), fakediscord.BeforeServe, func(fakediscord.Call) bool {
 		time.Sleep(100 * time.Millisecond) // the other DM comes meanwhile
@@ -430,7 +431,7 @@ func TestPictures(t *testing.T) {
 	chart := json.RawMessage(`{"series":[]}`)
 	t.Run("drawn", func(t *testing.T) {
 		e := newEnv(t)
-		require.NoError(t, e.deliver(Effect{Op: Post, Body: text("result"), Board: scene, Chart: chart}))
+		require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("result"), Board: scene, Chart: chart}))
 		msgs := e.fake.ChannelMessages(e.game.ChannelID)
 		require.Len(t, msgs, 1)
 		var names []string
@@ -449,7 +450,7 @@ func TestPictures(t *testing.T) {
 				return text("without pictures")
 			}
 		})
-		require.NoError(t, e.deliver(Effect{Op: Post, Body: text("result"), Board: scene, Chart: chart}))
+		require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("result"), Board: scene, Chart: chart}))
 		assert.Equal(t, []string{BoardFile, ChartFile}, dropped)
 		assert.Equal(t, []string{"without pictures"}, e.messages(e.game.ChannelID))
 	})
@@ -463,12 +464,12 @@ func TestGiveUps(t *testing.T) {
 	})
 	c := &store.Commit{Game: e.game, Effects: []store.Effect{{Kind: "post", Payload: []byte("{not json")}}}
 	require.NoError(t, e.db.Commit(ctx(t), c))
-	_, d := e.commit(e.s, Effect{Op: Post, Body: text("drawn"), Chart: json.RawMessage(`{"series":[]}`)}, post("next", ""))
+	_, d := e.commit(e.s, queue.Effect{Op: queue.Post, Body: text("drawn"), Chart: json.RawMessage(`{"series":[]}`)}, post("next", ""))
 	require.NoError(t, d.Deliver(time.Now(), false))
 	assert.Equal(t, 1, e.pass(e.s, 0), "the unreadable one")
 	// The two behind it were claimed at their commit: the loop takes them
 	// once that claim runs out.
-	assert.Equal(t, 1, e.pass(e.s, Lease+time.Second), "the panicking one")
+	assert.Equal(t, 1, e.pass(e.s, queue.Lease+time.Second), "the panicking one")
 	assert.Equal(t, 1, e.pass(e.s, 0), "the next")
 	states := e.effects()
 	require.Len(t, states, 3)
@@ -484,7 +485,7 @@ func TestGiveUps(t *testing.T) {
 // made a message of yet is asked for a few times, then tried again later.
 func TestAdoptionWaitsForTheAnswer(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.deliver(Effect{Op: Adopt, App: e.fake.AppID, Token: "no-such-token", Record: malefiz.RoleTurn}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Adopt, App: e.fake.AppID, Token: "no-such-token", Record: malefiz.RoleTurn}))
 	st := e.effects()[0]
 	assert.False(t, st.Done)
 	assert.Equal(t, 1, st.Attempts)
@@ -498,8 +499,8 @@ func TestAdoptionWaitsForTheAnswer(t *testing.T) {
 func TestBehindOlderEffects(t *testing.T) {
 	e := newEnv(t)
 	_, first := e.commit(e.s, post("first", malefiz.RoleTurn))
-	c, second := e.commit(e.s, Effect{Op: Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("first, edited")},
-		Effect{Op: DM, User: "1", Text: "see " + LinkPlaceholder, LinkTo: 0, Target: malefiz.RoleTurn})
+	c, second := e.commit(e.s, queue.Effect{Op: queue.Edit, InPlay: true, Target: malefiz.RoleTurn, Body: text("first, edited")},
+		queue.Effect{Op: queue.DM, User: "1", Text: "see " + queue.LinkPlaceholder, LinkTo: 0, Target: malefiz.RoleTurn})
 	require.False(t, c.Head)
 	first.Release() // its answer panicked: it is never delivered by itself
 	first.Release() // more than once is fine
@@ -533,7 +534,7 @@ func TestBehindAnotherProcesssDelivery(t *testing.T) {
 	}{
 		{name: "the older post is recorded a moment later", hold: 150 * time.Millisecond,
 			want: []string{"first", "second"}},
-		{name: "the older post outlasts half the lease", hold: Lease/2 + time.Second,
+		{name: "the older post outlasts half the lease", hold: queue.Lease/2 + time.Second,
 			want: []string{"first"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -556,7 +557,7 @@ func TestBehindAnotherProcesssDelivery(t *testing.T) {
 			require.NoError(t, <-firstDone)
 			if len(tc.want) == 1 {
 				assert.Zero(t, e.pass(e.s, 0), "the claim is still the committer's")
-				assert.Equal(t, 1, e.pass(other, Lease), "once it ran out, the loop of any process takes it")
+				assert.Equal(t, 1, e.pass(other, queue.Lease), "once it ran out, the loop of any process takes it")
 				assert.Equal(t, []string{"first", "second"}, e.messages(e.game.ChannelID))
 			}
 			for _, st := range e.effects() {
@@ -590,8 +591,8 @@ func TestBehindARetryNoLooks(t *testing.T) {
 // main queue; a card edit (queue "card") is the loop's, and a DM's link
 // to a post of the commit survives the skip.
 func TestCardQueueIsTheLoops(t *testing.T) {
-	effects := []store.Effect{{ID: 1}, {ID: 2, Queue: CardQueue}, {ID: 3}, {ID: 4}}
-	efs := []Effect{{Op: Post}, {Op: Edit, Queue: CardQueue}, {Op: Post}, {Op: DM, LinkTo: 3}}
+	effects := []store.Effect{{ID: 1}, {ID: 2, Queue: queue.CardQueue}, {ID: 3}, {ID: 4}}
+	efs := []queue.Effect{{Op: queue.Post}, {Op: queue.Edit, Queue: queue.CardQueue}, {Op: queue.Post}, {Op: queue.DM, LinkTo: 3}}
 	gotE, gotF := mainQueue(effects, efs)
 	require.Len(t, gotE, 3)
 	assert.Equal(t, []int64{1, 3, 4}, []int64{gotE[0].ID, gotE[1].ID, gotE[2].ID})
@@ -599,7 +600,8 @@ func TestCardQueueIsTheLoops(t *testing.T) {
 
 	e := newEnv(t)
 	_, d := e.commit(e.s, post("turn", ""))
-	d.efs[0].Queue, d.effects[0].Queue = CardQueue, CardQueue
+	dd := d.(*Delivery)
+	dd.efs[0].Queue, dd.effects[0].Queue = queue.CardQueue, queue.CardQueue
 	require.NoError(t, d.Deliver(time.Now(), false))
 	assert.Empty(t, e.messages(e.game.ChannelID), "left to the loop")
 	select {
@@ -618,11 +620,11 @@ func TestAnOutdatedCardEditIsNotSent(t *testing.T) {
 	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
 	edit := func(body string) {
 		e.game = e.stored()
-		_, d := e.commit(e.s, Effect{Op: Edit, Target: malefiz.RoleLobby, Body: text(body), Queue: CardQueue})
+		_, d := e.commit(e.s, queue.Effect{Op: queue.Edit, Target: malefiz.RoleLobby, Body: text(body), Queue: queue.CardQueue})
 		require.NoError(t, d.Deliver(time.Now(), false), "left to the loop")
 	}
 	edit("card, turn 1")
-	claimed, err := e.db.ClaimEffects(ctx(t), e.s.owner, Lease, batch)
+	claimed, err := e.db.ClaimEffects(ctx(t), e.s.owner, queue.Lease, batch)
 	require.NoError(t, err)
 	require.Len(t, claimed, 1)
 	edit("card, turn 2")
@@ -654,13 +656,13 @@ func TestDMOpensTooFastPause(t *testing.T) {
 			return now
 		}
 	})
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "open"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "1", Text: "open"}))
 	tooFast := fakediscord.Fault{Status: http.StatusBadRequest, Code: discordgo.ErrCodeOpeningDirectMessagesTooFast,
 		Message: "You are opening direct messages too fast"}
 	e.fake.FailNext(fakediscord.OnRoute(fakediscord.RouteDMCreate), tooFast, 1)
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "2", Text: "refused"}))
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "paused"}))
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "1", Text: "kept"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "2", Text: "refused"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "3", Text: "paused"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "1", Text: "kept"}))
 	assert.Equal(t, 2, e.calls(fakediscord.RouteDMCreate), "no open while paused")
 	states := e.effects()
 	require.Len(t, states, 4)
@@ -672,7 +674,7 @@ func TestDMOpensTooFastPause(t *testing.T) {
 	mu.Lock()
 	now = now.Add(dmOpenPause)
 	mu.Unlock()
-	require.NoError(t, e.deliver(Effect{Op: DM, User: "3", Text: "resumed"}))
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.DM, User: "3", Text: "resumed"}))
 	assert.Equal(t, 3, e.calls(fakediscord.RouteDMCreate))
 	assert.Len(t, e.fake.DMMessages("3"), 1)
 }
@@ -691,7 +693,7 @@ func TestACardEditHoldsBackNoPost(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.Discord = ratelimit.Session{Session: c.Discord.(*discordgo.Session)} })
 	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
 	e.game = e.stored()
-	_, d := e.commit(e.s, Effect{Op: Edit, Target: malefiz.RoleLobby, Body: text("card, edited"), Queue: CardQueue})
+	_, d := e.commit(e.s, queue.Effect{Op: queue.Edit, Target: malefiz.RoleLobby, Body: text("card, edited"), Queue: queue.CardQueue})
 	require.NoError(t, d.Deliver(time.Now(), false), "the card's edit is left to the loop")
 
 	held, release := make(chan struct{}), make(chan struct{})
@@ -767,7 +769,7 @@ func TestTheBrakeHoldsBackWhatCanWait(t *testing.T) {
 	dc := e.session()
 	dc.Client.Transport = braking{dc.Client.Transport}
 	s := e.sender("p1", func(c *Config) { c.Discord = dc })
-	_, d := e.commit(s, post("turn", malefiz.RoleTurn), Effect{Op: DM, User: "2", Text: "your turn"})
+	_, d := e.commit(s, post("turn", malefiz.RoleTurn), queue.Effect{Op: queue.DM, User: "2", Text: "your turn"})
 	require.NoError(t, d.Deliver(time.Now(), false))
 	assert.Equal(t, []string{"turn"}, e.messages(e.game.ChannelID), "the post is not deferrable")
 	states := e.effects()
@@ -788,7 +790,7 @@ func TestTheBrakeHoldsBackWhatCanWait(t *testing.T) {
 func TestASlowBatchKeepsItsClaims(t *testing.T) {
 	e := newEnv(t)
 	other := e.sender("p2")
-	slow := 3 * Lease / 4
+	slow := 3 * queue.Lease / 4
 	var took []int
 	var hold func(fakediscord.Call) bool
 	hold = func(fakediscord.Call) bool {
@@ -809,5 +811,5 @@ func TestASlowBatchKeepsItsClaims(t *testing.T) {
 	for _, st := range e.effects() {
 		assert.True(t, st.Done && !st.Failed, "effect %d", st.ID)
 	}
-	assert.Zero(t, e.pass(other, Lease), "nothing left")
+	assert.Zero(t, e.pass(other, queue.Lease), "nothing left")
 }

@@ -5,46 +5,6 @@ import (
 	"time"
 )
 
-// KeyedLocks hands out one mutex per key (a game's ID), so that one piece
-// of work at a time runs on a game in this process: the sender's
-// deliveries, and the bot's changes with a KeyedLocks of their own. Other
-// processes are kept apart by the store (its claims and version check).
-// The zero value is ready to use.
-type KeyedLocks struct {
-	mu sync.Mutex
-	m  map[int64]*keyedLock
-}
-
-type keyedLock struct {
-	sync.Mutex
-	users int
-}
-
-// Lock locks key id and returns its unlock function.
-func (l *KeyedLocks) Lock(id int64) func() {
-	l.mu.Lock()
-	if l.m == nil {
-		l.m = map[int64]*keyedLock{}
-	}
-	kl := l.m[id]
-	if kl == nil {
-		kl = &keyedLock{}
-		l.m[id] = kl
-	}
-	kl.users++
-	l.mu.Unlock()
-	kl.Lock()
-	return func() {
-		kl.Unlock()
-		l.mu.Lock()
-		kl.users--
-		if kl.users == 0 {
-			delete(l.m, id)
-		}
-		l.mu.Unlock()
-	}
-}
-
 // recordings keeps, per game, when a delivery of this process last
 // recorded message IDs of it (after they were written): a change loads the
 // game while an earlier change's effects may still be delivered, so the

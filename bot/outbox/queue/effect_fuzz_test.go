@@ -1,4 +1,4 @@
-package outbox
+package queue
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package outbox
+package queue
 
 import (
 	"encoding/json"
@@ -69,10 +69,11 @@ type Effect struct {
 	Token string `json:"token,omitempty"`
 	// Text is a direct message's text; LinkTo, when set, is 1 + the index
 	// in its commit of the post whose message the text links to, at
-	// LinkPlaceholder; linked is that message's ID once delivered.
+	// LinkPlaceholder; Linked is that message's ID, set by the sender
+	// once it delivered that post (not stored).
 	Text   string `json:"text,omitempty"`
 	LinkTo int    `json:"link_to,omitempty"`
-	linked string
+	Linked string `json:"-"`
 	// Name is a new thread's name; User the user a thread member op adds
 	// or a DM goes to.
 	Name string `json:"name,omitempty"`
@@ -81,9 +82,10 @@ type Effect struct {
 	// (see Interaction): Discord's interaction routes count against no
 	// global limit.
 	Via *Interaction `json:"via,omitempty"`
-	// firstTry: delivered by the process that committed it, never tried
-	// before (no earlier request's outcome to look for).
-	firstTry bool
+	// FirstTry, set by the sender (not stored): delivered by the process
+	// that committed it, never tried before (no earlier request's outcome
+	// to look for).
+	FirstTry bool `json:"-"`
 	// Queue is the outbox queue the effect waits in (see store.Effect):
 	// "" for the game's main queue, CardQueue for the card's edits. It is
 	// the store's column, not part of the payload.
@@ -117,13 +119,4 @@ func Decode(e store.Effect) (Effect, error) {
 	}
 	ef.Queue = e.Queue
 	return ef, nil
-}
-
-// mustJSON marshals a value that always marshals.
-func mustJSON(v any) json.RawMessage {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("outbox: %v", err))
-	}
-	return data
 }
