@@ -78,6 +78,12 @@ func checkInvariants(t *testing.T, g *Game) {
 			t.Fatalf("%s has %d pawns: %s", c, n, p)
 		}
 	}
+	// The pawn set is the cells that hold a pawn.
+	for q := Square(0); q < NumSquares; q++ {
+		if p.PawnSet().Has(q) != p.At(q).IsPawn() {
+			t.Fatalf("pawn set has %s: %v, the cell holds %v: %s", q, p.PawnSet().Has(q), p.At(q), p)
+		}
+	}
 	// The cell array holds one piece per square by construction; check that
 	// the notation agrees (it rejects two pieces on one square).
 	if _, err := ParsePosition(p.String()); err != nil {

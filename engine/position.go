@@ -39,6 +39,7 @@ const PawnsPerColor = 5
 type Position struct {
 	cells  [NumSquares]Piece
 	bars   SquareSet // the squares of cells that hold a barricade
+	pawns  SquareSet // the squares of cells that hold a pawn
 	home   [NumColors]int8
 	inPlay [NumColors]bool
 	turn   Color
@@ -122,6 +123,9 @@ func (p Position) Pawns(c Color) []Square {
 	return out
 }
 
+// PawnSet returns the squares that hold a pawn, of any colour.
+func (p Position) PawnSet() SquareSet { return p.pawns }
+
 // BarricadeSet returns the squares holding a barricade, as a set.
 func (p Position) BarricadeSet() SquareSet { return p.bars }
 
@@ -187,6 +191,7 @@ func (p *Position) movePieces(m Move) Color {
 		p.home[c]--
 	} else {
 		p.cells[m.From] = Empty
+		p.pawns.Remove(m.From)
 	}
 	captured := NoColor
 	switch t := p.cells[m.To]; {
@@ -201,6 +206,7 @@ func (p *Position) movePieces(m Move) Color {
 		}
 	}
 	p.cells[m.To] = PawnOf(c)
+	p.pawns.Add(m.To)
 	return captured
 }
 
@@ -209,6 +215,7 @@ func (p *Position) remove(c Color) {
 	for s := range p.cells {
 		if p.cells[s] == PawnOf(c) {
 			p.cells[s] = Empty
+			p.pawns.Remove(Square(s))
 		}
 	}
 	p.home[c] = 0
@@ -294,6 +301,7 @@ func ParsePosition(text string) (Position, error) {
 				return Position{}, fmt.Errorf("%w: two pieces on %s", ErrInvalidPosition, s)
 			}
 			p.cells[s] = PawnOf(c)
+			p.pawns.Add(s)
 		}
 		p.home[c] = int8(PawnsPerColor - len(squares))
 	}

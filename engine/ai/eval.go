@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -432,10 +433,11 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 		cnt  [engine.NumColors]int
 		set  [engine.NumColors]engine.SquareSet
 	)
-	cells := b.Board()
-	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		if p := cells[s]; p.IsPawn() {
-			c := p.Color()
+	pawns := b.PawnSet() // in square order, as the board
+	for w := range pawns {
+		for word := pawns[w]; word != 0; word &= word - 1 {
+			s := engine.Square(w*64 + bits.TrailingZeros64(word))
+			c := b.At(s).Color()
 			if k := cnt[c]; k < engine.PawnsPerColor {
 				vals[c][k], sqs[c][k] = t.sq[s], s
 				cnt[c]++

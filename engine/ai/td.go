@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -80,7 +81,6 @@ func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
 	bars := b.BarricadeSet()
 	t := e.table(bars)
 	free := freeTable()
-	cells := b.Board()
 	// Each colour's leading pawn's square (its entry when a pawn in the
 	// house is better).
 	var (
@@ -95,14 +95,17 @@ func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
 			lead[c], leadV[c], homeLead[c] = engine.Entry(c), t.home[c], true
 		}
 	}
-	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		p := cells[s]
-		if !p.IsPawn() || s == engine.Goal {
-			continue
-		}
-		c := p.Color()
-		if t.sq[s] < leadV[c] {
-			lead[c], leadV[c], homeLead[c] = s, t.sq[s], false
+	pawns := b.PawnSet() // in square order, as the board
+	for w := range pawns {
+		for word := pawns[w]; word != 0; word &= word - 1 {
+			s := engine.Square(w*64 + bits.TrailingZeros64(word))
+			if s == engine.Goal {
+				continue
+			}
+			c := b.At(s).Color()
+			if t.sq[s] < leadV[c] {
+				lead[c], leadV[c], homeLead[c] = s, t.sq[s], false
+			}
 		}
 	}
 	for i := 0; i < n; i++ {
