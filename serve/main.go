@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -57,8 +58,10 @@ type Main struct {
 	hub      *activity.Hub    // the Activity's pushes; nil when it is off
 	activity *activity.Server // the Activity; nil when it is off
 	draining chan struct{}    // closed when Close begins: /readyz answers 503
-	stop     context.CancelFunc
-	done     chan struct{}
+	// committed: the game service committed a change (see Run).
+	committed atomic.Bool
+	stop      context.CancelFunc
+	done      chan struct{}
 }
 
 // Run opens the database, connects to Discord (the gateway shards, or the
@@ -67,12 +70,17 @@ type Main struct {
 // the commands are registered; the bot keeps running until Close.
 //
 // A start that fails leaves no new database behind: a SQLite file that Run
-// created is removed again (a bad token, no network).
+// created is removed again (a bad token, no network), unless the bot
+// committed a change in it before the start failed or was stopped (a
+// player's lobby, answered by a shard already connected while another
+// still connects): what a player saw answered stays.
 func (m *Main) Run(ctx context.Context) error {
 	fresh := newSQLiteFile(m.Config.Database.Path)
 	if err := m.run(ctx); err != nil {
 		m.Close()
-		removeUnusedSQLite(fresh)
+		if !m.committed.Load() {
+			removeUnusedSQLite(fresh)
+		}
 		return err
 	}
 	return nil
@@ -117,6 +125,15 @@ func (m *Main) run(ctx context.Context) error {
 		}}
 	if m.Options != nil {
 		m.Options(&cfg)
+	}
+	observe := cfg.Hooks.Commit
+	cfg.Hooks.Commit = func(d time.Duration, err error) {
+		if err == nil {
+			m.committed.Store(true)
+		}
+		if observe != nil {
+			observe(d, err)
+		}
 	}
 	m.activityConfig(&cfg)
 	m.bot = bot.New(cfg)

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"github.com/malefiz-discord/malefiz/fakediscord"
 	"github.com/malefiz-discord/malefiz/store"
 	"github.com/malefiz-discord/malefiz/subcommand"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHelperProcess is the child of TestSIGTERMStopsCleanly: it runs the
@@ -69,4 +72,37 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	if _, err := db.OpenGame(t.Context(), fake.GuildID, fake.ChannelID); err != nil {
 		t.Errorf("the lobby did not survive the shutdown: %v", err)
 	}
+}
+
+// TestStopDuringStartKeepsWhatItAnswered: a start stopped (SIGTERM) after
+// the bot began answering keeps the database it created. Shard 0 of two
+// answers /malefiz new while shard 1 waits out the identify window; the
+// start is stopped then, and the lobby the player saw is in the database
+// (a stopped start used to remove the SQLite file it had created, the
+// lobby with it: TestSIGTERMStopsCleanly failed so under load).
+func TestStopDuringStartKeepsWhatItAnswered(t *testing.T) {
+	guild := fakediscord.GuildIDOnShard(0, 2)
+	fake := fakediscord.New(t, fakediscord.WithShards(2, 1), fakediscord.WithGuild(fakediscord.Guild{ID: guild}))
+	cfg := DefaultConfig()
+	cfg.Discord.Token, cfg.Discord.APIURL, cfg.Discord.GuildIDs = fake.Token(), fake.URL(), []string{guild}
+	dbPath := filepath.Join(t.TempDir(), "malefiz.db")
+	cfg.Database.Path = dbPath
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	started := make(chan error, 1)
+	go func() { started <- m.Run(ctx) }()
+	require.Eventually(t, func() bool { return len(fake.Commands(guild)) > 0 }, 10*time.Second, 10*time.Millisecond,
+		"shard 0 registers the commands")
+	channel := fake.Guilds()[0].Channels[0]
+	resp, err := fake.SlashCommand(t.Context(), fakediscord.Invocation{User: alice, Guild: guild, Channel: channel, Name: "malefiz", Sub: "new"})
+	require.NoError(t, err)
+	require.False(t, resp.Ephemeral(), "the lobby is answered")
+	stop()
+	require.ErrorIs(t, <-started, context.Canceled, "stopped before shard 1 connected")
+	db, err := store.Open(t.Context(), dbPath)
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = db.OpenGame(t.Context(), guild, channel)
+	require.NoError(t, err, "the lobby the player saw survives the stopped start")
 }
