@@ -2,7 +2,6 @@ package ai
 
 import (
 	"math"
-	"math/bits"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -433,18 +432,14 @@ func (e *evaluator) terms(b *engine.Position) (ts [engine.NumColors]colorTerms, 
 		cnt  [engine.NumColors]int
 		set  [engine.NumColors]engine.SquareSet
 	)
-	pawns := b.PawnSet() // in square order, as the board
-	for w := range pawns {
-		for word := pawns[w]; word != 0; word &= word - 1 {
-			s := engine.Square(w*64 + bits.TrailingZeros64(word))
-			c := b.At(s).Color()
-			if k := cnt[c]; k < engine.PawnsPerColor {
-				vals[c][k], sqs[c][k] = t.sq[s], s
-				cnt[c]++
-				set[c].Add(s)
-			}
+	b.PawnSet().Each(func(s engine.Square) { // in square order, as the board
+		c := b.At(s).Color()
+		if k := cnt[c]; k < engine.PawnsPerColor {
+			vals[c][k], sqs[c][k] = t.sq[s], s
+			cnt[c]++
+			set[c].Add(s)
 		}
-	}
+	})
 	for i := 0; i < n; i++ {
 		c := order[i]
 		k := cnt[c]

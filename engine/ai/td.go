@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/bits"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -95,19 +94,15 @@ func (e *evaluator) tdFeatures(b *engine.Position, r engine.Rules) tdPosition {
 			lead[c], leadV[c], homeLead[c] = engine.Entry(c), t.home[c], true
 		}
 	}
-	pawns := b.PawnSet() // in square order, as the board
-	for w := range pawns {
-		for word := pawns[w]; word != 0; word &= word - 1 {
-			s := engine.Square(w*64 + bits.TrailingZeros64(word))
-			if s == engine.Goal {
-				continue
-			}
-			c := b.At(s).Color()
-			if t.sq[s] < leadV[c] {
-				lead[c], leadV[c], homeLead[c] = s, t.sq[s], false
-			}
+	b.PawnSet().Each(func(s engine.Square) { // in square order, as the board
+		if s == engine.Goal {
+			return
 		}
-	}
+		c := b.At(s).Color()
+		if t.sq[s] < leadV[c] {
+			lead[c], leadV[c], homeLead[c] = s, t.sq[s], false
+		}
+	})
 	for i := 0; i < n; i++ {
 		c := order[i]
 		tc := &ts[c]
