@@ -168,7 +168,7 @@ func chromium(t *testing.T, width, height int) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.Flag("force-prefers-reduced-motion", true), // see e2e/harness.Browser
+		chromedp.Flag("force-prefers-reduced-motion", true),                         // see e2e/harness.Browser
 		chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup"), // see e2e/harness.Browser
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),

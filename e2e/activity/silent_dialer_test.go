@@ -30,9 +30,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(silentDialerEnv); spec != "" {
 		os.Exit(runSilentDialer(spec, os.Stdin, os.Stdout))
 	}
-	code := m.Run()
-	harness.CloseBrowser()
-	os.Exit(code)
+	os.Exit(harness.RunTests(m))
 }
 
 // silentSpec is what the silent dialer is asked: for each second it is

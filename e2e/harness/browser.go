@@ -54,6 +54,15 @@ func Browser(t *testing.T, width, height int) context.Context {
 // for a few seconds, or with the binary).
 func CloseBrowser() { chromium.close(false) }
 
+// RunTests runs m's tests, then stops the Chromium they shared, and
+// returns their exit code: a browser test package's TestMain is
+// os.Exit(harness.RunTests(m)).
+func RunTests(m *testing.M) int {
+	code := m.Run()
+	CloseBrowser()
+	return code
+}
+
 // chromium is the test binary's Chromium: started by the first Browser,
 // stopped once no test has had a window in it for browserLinger, or by
 // CloseBrowser.

@@ -9,7 +9,5 @@ import (
 
 // TestMain stops the Chromium the browser tests share once they are done.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	harness.CloseBrowser()
-	os.Exit(code)
+	os.Exit(harness.RunTests(m))
 }
