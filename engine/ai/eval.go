@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -78,36 +79,52 @@ type evaluator struct {
 	// evaluation does not allocate.
 	attackBuf [engine.NumColors]float64
 	rules     engine.Rules
-	// reach holds, for each square s with reachGen[s] == gen, what a pawn
-	// on s could reach past the barricades reachBars (see reachFrom):
-	// compute fills every square, terms the pawns' squares it asks for,
-	// and a change of barricades starts a new generation.
+	// reach holds, for each square s with reachOK[s], what a pawn on s
+	// could reach past the barricades reachBars (see reachFrom): compute
+	// fills every square, terms the pawns' squares it asks for. A change
+	// of barricades keeps the squares whose walks pass none of the
+	// squares changed (reachDeps).
 	reach     [engine.NumSquares][maxRoll + 1]engine.SquareSet
-	reachGen  [engine.NumSquares]uint32
-	gen       uint32
+	reachOK   [engine.NumSquares]bool
 	reachBars engine.SquareSet
 }
+
+// reachDeps holds, for each square s, the squares a walk from s passes
+// through within a roll (not those it ends on): what reachFrom finds for
+// s depends on the barricades there and nowhere else.
+var reachDeps = func() (deps [engine.NumSquares]engine.SquareSet) {
+	for s := range deps {
+		for _, n := range engine.Paths(engine.Square(s)) {
+			if n.Steps < maxRoll {
+				deps[s].Add(n.Square)
+			}
+		}
+	}
+	return deps
+}()
 
 // reachOf returns what a pawn on s could reach past the barricades bars,
 // computed once for each square while the barricades stay the same.
 func (e *evaluator) reachOf(bars engine.SquareSet, s engine.Square) *[maxRoll + 1]engine.SquareSet {
-	if e.gen == 0 || bars != e.reachBars {
-		e.newReach(bars)
+	if bars != e.reachBars {
+		e.moveReach(bars)
 	}
-	if e.reachGen[s] != e.gen {
+	if !e.reachOK[s] {
 		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
 		reachFrom(bars, engine.Paths(s), &e.reach[s])
-		e.reachGen[s] = e.gen
+		e.reachOK[s] = true
 	}
 	return &e.reach[s]
 }
 
-// newReach starts a generation of e.reach for the barricades bars.
-func (e *evaluator) newReach(bars engine.SquareSet) {
-	e.gen++
-	if e.gen == 0 { // wrapped: no square may look current
-		e.reachGen = [engine.NumSquares]uint32{}
-		e.gen = 1
+// moveReach makes e.reach that of the barricades bars: it forgets the
+// squares whose walks pass a square where bars and e.reachBars differ.
+func (e *evaluator) moveReach(bars engine.SquareSet) {
+	d := engine.SquareSet{bars[0] ^ e.reachBars[0], bars[1] ^ e.reachBars[1]}
+	for s := range e.reachOK {
+		if e.reachOK[s] && (reachDeps[s][0]&d[0] != 0 || reachDeps[s][1]&d[1] != 0) {
+			e.reachOK[s] = false
+		}
 	}
 	e.reachBars = bars
 }
@@ -216,11 +233,15 @@ func solve(m [maxRoll]float64) float64 {
 }
 
 func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
-	e.newReach(*bars)
+	if *bars != e.reachBars {
+		e.moveReach(*bars)
+	}
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		e.reach[s] = [maxRoll + 1]engine.SquareSet{}
-		reachFrom(*bars, engine.Paths(s), &e.reach[s])
-		e.reachGen[s] = e.gen
+		if !e.reachOK[s] {
+			e.reach[s] = [maxRoll + 1]engine.SquareSet{}
+			reachFrom(*bars, engine.Paths(s), &e.reach[s])
+			e.reachOK[s] = true
+		}
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
@@ -229,8 +250,8 @@ func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
 		tent    [engine.NumSquares]float64
 		sum     [engine.NumSquares]float64
 		good    [engine.NumSquares]uint8
-		seen    [engine.NumSquares]uint8 // bit d-1: roll d has arrived
-		settled [engine.NumSquares]bool
+		seen    [maxRoll + 1]engine.SquareSet // seen[d]: roll d has arrived
+		settled engine.SquareSet
 	)
 	inf := math.Inf(1)
 	for s := range tent {
@@ -251,29 +272,31 @@ func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
 		uv := tent[u]
 		open[k] = open[len(open)-1]
 		open = open[:len(open)-1]
-		settled[u] = true
+		settled.Add(u)
 		t.sq[u] = uv
 		for d := 1; d <= maxRoll; d++ {
-			bit := uint8(1) << (d - 1)
-			e.reach[u][d].Each(func(s engine.Square) {
-				if settled[s] || seen[s]&bit != 0 {
-					return
+			r := &e.reach[u][d]
+			fresh := engine.SquareSet{r[0] &^ (settled[0] | seen[d][0]), r[1] &^ (settled[1] | seen[d][1])}
+			seen[d][0] |= fresh[0]
+			seen[d][1] |= fresh[1]
+			for w := range fresh {
+				for b := fresh[w]; b != 0; b &= b - 1 {
+					s := engine.Square(w*64 + bits.TrailingZeros64(b))
+					if uv >= tent[s] {
+						continue // waiting beats landing on u
+					}
+					if good[s] == 0 {
+						open = append(open, s)
+					}
+					good[s]++
+					sum[s] += uv
+					tent[s] = (maxRoll + sum[s]) / float64(good[s])
 				}
-				seen[s] |= bit
-				if uv >= tent[s] {
-					return // waiting beats landing on u
-				}
-				if good[s] == 0 {
-					open = append(open, s)
-				}
-				good[s]++
-				sum[s] += uv
-				tent[s] = (maxRoll + sum[s]) / float64(good[s])
-			})
+			}
 		}
 	}
-	for s := range settled {
-		if !settled[s] {
+	for s := engine.Square(0); s < engine.NumSquares; s++ {
+		if !settled.Has(s) {
 			t.sq[s] = unreachable
 		}
 	}

@@ -29,6 +29,32 @@ func BenchmarkValueTable(b *testing.B) {
 	}
 }
 
+// BenchmarkPlacementTables computes, one after another, the value tables
+// a search asks for when a barricade is captured in midGame: each
+// barricade moved to each square a barricade may take, one table each.
+func BenchmarkPlacementTables(b *testing.B) {
+	pos := mustPosition(b, midGame)
+	bars := pos.BarricadeSet()
+	var sets []engine.SquareSet
+	bars.Each(func(from engine.Square) {
+		for q := engine.Square(0); q < engine.NumSquares; q++ {
+			if pos.At(q) == engine.Empty && q != engine.Goal && !bars.Has(q) {
+				s := bars
+				s.Remove(from)
+				s.Add(q)
+				sets = append(sets, s)
+			}
+		}
+	})
+	e := newEvaluator(defaultParams)
+	var t valueTable
+	i := 0
+	for b.Loop() {
+		e.compute(&sets[i%len(sets)], &t)
+		i++
+	}
+}
+
 func BenchmarkChances(b *testing.B) {
 	pos := mustPosition(b, midGame)
 	e := newEvaluator(defaultParams)
