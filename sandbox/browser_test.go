@@ -153,10 +153,7 @@ func newFixturePage(t *testing.T) (*httptest.Server, *fakediscord.Fake) {
 // test without one (and fails in CI, the CI variable set).
 func chromium(t *testing.T, width, height int) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium-headless-shell") // see e2e/harness's chromiumPath
-	if err != nil {
-		path, err = exec.LookPath("chromium")
-	}
+	path, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("chromium is not installed (apt-get install -y chromium)")

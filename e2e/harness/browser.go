@@ -128,35 +128,15 @@ func (b *sharedBrowser) close(idleOnly bool) {
 
 var errNoChromium = errors.New("chromium is not installed")
 
-// chromiumPath finds the browser the tests drive: Debian's
-// chromium-headless-shell when it is installed, else chromium. The shell is
-// Chromium's headless mode as a program of its own, the same Blink and V8
-// without the browser's windows, tabs and omnibox; the browser tests'
-// Chromium used a sixth less CPU with it (see .ci/run).
-func chromiumPath() (string, error) {
-	for _, name := range []string{"chromium-headless-shell", "chromium"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path, nil
-		}
-		if path := "/usr/bin/" + name; fileExists(path) {
-			return path, nil
-		}
-	}
-	return "", errNoChromium
-}
-
-// fileExists reports whether path names an existing file.
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // startChromium starts Chromium headless with a fresh profile and returns
 // its first tab.
 func startChromium() (context.Context, func(), error) {
-	path, err := chromiumPath()
+	path, err := exec.LookPath("chromium")
 	if err != nil {
-		return nil, nil, err
+		if _, statErr := os.Stat("/usr/bin/chromium"); statErr != nil {
+			return nil, nil, errNoChromium
+		}
+		path = "/usr/bin/chromium"
 	}
 	dir, err := os.MkdirTemp("", "malefiz-chromium-")
 	if err != nil {
