@@ -208,7 +208,7 @@ func squaresOf(b gametable.ReviewBoard) []string {
 // cursor at the step, and says the step in the live region.
 func TestActivityReviewInTheBrowser(t *testing.T) {
 	t.Parallel() // a sandbox and a window of its own
-	app, srv, users, _ := activitySandboxWith(t, 11, func(c *activity.Config) { c.PlaysPerMinute = 6000 })
+	app, srv, users, _ := activitySandboxWith(t, 4, func(c *activity.Config) { c.PlaysPerMinute = 6000 })
 	id, session := reviewedGame(t, app, srv, users)
 	rv := reviewOf(t, srv, id, session)
 	require.True(t, rv.Final)
