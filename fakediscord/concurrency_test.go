@@ -125,7 +125,7 @@ func TestParallelGames(t *testing.T) {
 }
 
 // clickAndWait clicks the roll button of turn and waits until the next
-// turn's message is there.
+// turn's message is there and the clicked one edited.
 func clickAndWait(ctx context.Context, fake *fakediscord.Fake, ch string, turn int) error {
 	last, ok := fake.LastMessage(ch)
 	if !ok {
@@ -135,8 +135,10 @@ func clickAndWait(ctx context.Context, fake *fakediscord.Fake, ch string, turn i
 	if err != nil {
 		return err
 	}
+	// The edit that went through: under load one can be answered 429
+	// first, and the session sends it again once the limit allows.
 	_, err = fake.WaitFor(ctx, func(c fakediscord.Call) bool {
-		return c.Seq > resp.Call.Seq && c.Route == fakediscord.RouteMessageEdit && c.Param("message") == last.ID
+		return c.Seq > resp.Call.Seq && c.Route == fakediscord.RouteMessageEdit && c.Param("message") == last.ID && c.OK()
 	})
 	return err
 }
