@@ -233,15 +233,8 @@ func solve(m [maxRoll]float64) float64 {
 }
 
 func (e *evaluator) compute(bars *engine.SquareSet, t *valueTable) {
-	if *bars != e.reachBars {
-		e.moveReach(*bars)
-	}
 	for s := engine.Square(0); s < engine.NumSquares; s++ {
-		if !e.reachOK[s] {
-			e.reach[s] = [maxRoll + 1]engine.SquareSet{}
-			reachFrom(*bars, engine.Paths(s), &e.reach[s])
-			e.reachOK[s] = true
-		}
+		e.reachOf(*bars, s)
 	}
 	// Squares are settled in increasing value, so the rolls that take a
 	// square to settled squares arrive best first: each roll counts once,
