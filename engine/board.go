@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Square is a square of the board, numbered 0 to NumSquares-1 in row order
 // (row 1 first, columns left to right within a row). NoSquare means none; as a
@@ -43,6 +46,12 @@ var (
 	grid       [numRows + 1][numCols]Square // grid[row][col], NoSquare where none
 	neighbors  [NumSquares][]Square
 	goalDist   [NumSquares]int8
+	// nameRank is each square's place among the squares' names in text
+	// order ("a1" < "a3" < "a5" < … < "q3"), homeRank that of "home" (a
+	// pawn's house, as a move's From) among them: moves compare by these
+	// as their notation sorts (moveKey).
+	nameRank [NumSquares]uint8
+	homeRank uint8
 )
 
 // Goal is the goal square, i14.
@@ -84,6 +93,15 @@ func init() {
 			if t := grid[nr][nc]; t != NoSquare {
 				neighbors[s] = append(neighbors[s], t)
 			}
+		}
+	}
+	names := append(slices.Clone(squareName[:]), "home")
+	slices.Sort(names)
+	for i, name := range names {
+		if name == "home" {
+			homeRank = uint8(i)
+		} else {
+			nameRank[mustSquare(name)] = uint8(i)
 		}
 	}
 	buildPaths()

@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // movesText returns the legal moves as sorted notation, as `malefiz moves` prints them.
@@ -90,4 +94,42 @@ func TestCompareMovesMatchesNotationOrder(t *testing.T) {
 			t.Errorf("roll %d: CompareMoves order differs from the notation's", roll)
 		}
 	}
+}
+
+// TestSortMovesMatchesNotationOrder: the legal moves a game offers (sorted
+// by sortMoves, short lists by insertion and long ones by their keys) are
+// in the order of their text, at every roll of random four-player games,
+// whatever order they came in.
+func TestSortMovesMatchesNotationOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	dice := DiceFunc(func() int { return rng.IntN(6) + 1 })
+	short, long := 0, 0
+	for range 20 {
+		g, err := NewGame([]Color{Red, Green, Yellow, Blue}, Red, Rules{})
+		require.NoError(t, err)
+		for !g.Over() {
+			if g.Phase() == PhaseRoll {
+				_, err := g.Roll(dice)
+				require.NoError(t, err)
+				continue
+			}
+			moves := g.LegalMoves()
+			byText := slices.Clone(moves)
+			slices.SortFunc(byText, func(a, b Move) int { return strings.Compare(a.String(), b.String()) })
+			require.Equal(t, byText, moves, "the moves of %s", g.Position())
+			shuffled := slices.Clone(moves)
+			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			sortMoves(shuffled)
+			require.Equal(t, byText, shuffled, "the moves of %s, shuffled", g.Position())
+			if len(moves) <= 24 {
+				short++
+			} else {
+				long++
+			}
+			require.NoError(t, g.Move(moves[rng.IntN(len(moves))]))
+		}
+	}
+	assert.Positive(t, short, "lists sorted by insertion")
+	assert.Positive(t, long, "lists sorted by their keys")
+	t.Logf("%d short lists, %d long", short, long)
 }

@@ -1,30 +1,81 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // CompareMoves orders moves as their notation sorts, without building strings:
 // '-' and '/' sort before every letter and digit, so comparing FROM, then TO,
 // then PLACE by name gives the order of the whole text.
-func CompareMoves(a, b Move) int {
-	if c := strings.Compare(a.From.String(), b.From.String()); c != 0 {
-		return c
+func CompareMoves(a, b Move) int { return cmp.Compare(moveKey(a), moveKey(b)) }
+
+// moveKey is m's place in the notation's order as a number: FROM's, TO's
+// and PLACE's ranks among the names, a byte each, PLACE's 0 when it has
+// none (the shorter text, "c1-e3" before "c1-e3/a1").
+func moveKey(m Move) uint32 {
+	place := uint32(0)
+	if m.Place != NoSquare {
+		place = uint32(rankOf(m.Place)) + 1
 	}
-	if c := strings.Compare(a.To.String(), b.To.String()); c != 0 {
-		return c
+	return uint32(rankOf(m.From))<<16 | uint32(rankOf(m.To))<<8 | place
+}
+
+// rankOf is s's place among the names, a square off the board named
+// "home" as String names it.
+func rankOf(s Square) uint8 {
+	if s < 0 || s >= NumSquares {
+		return homeRank
 	}
-	switch {
-	case a.Place == b.Place:
-		return 0
-	case a.Place == NoSquare:
-		return -1
-	case b.Place == NoSquare:
-		return 1
+	return nameRank[s]
+}
+
+// sortMoves sorts moves by CompareMoves. A roll's moves, every placement
+// of a captured barricade expanded, run to hundreds and are sorted at every
+// roll a game plays or replays: a few are sorted by insertion, more by
+// their keys' three bytes (moveKey), one counting pass each.
+func sortMoves(moves []Move) {
+	if len(moves) <= 24 {
+		for i := 1; i < len(moves); i++ {
+			m, k := moves[i], moveKey(moves[i])
+			j := i
+			for ; j > 0 && moveKey(moves[j-1]) > k; j-- {
+				moves[j] = moves[j-1]
+			}
+			moves[j] = m
+		}
+		return
 	}
-	return strings.Compare(a.Place.String(), b.Place.String())
+	n := len(moves)
+	var keyBuf [2 * 256]uint32 // on the stack for up to 256 moves
+	var moveBuf [256]Move
+	keys, tmp := keyBuf[:], moveBuf[:]
+	if n > len(moveBuf) {
+		keys, tmp = make([]uint32, 2*n), make([]Move, n)
+	}
+	src, dst := moves, tmp[:n]
+	srcKeys, dstKeys := keys[:n], keys[n:2*n]
+	for i, m := range moves {
+		srcKeys[i] = moveKey(m)
+	}
+	for shift := 0; shift < 24; shift += 8 {
+		var start [257]int // start[d+1] counts digit d, then start[d] is where d's run begins
+		for _, k := range srcKeys {
+			start[(k>>shift)&0xff+1]++
+		}
+		for d := 1; d < len(start); d++ {
+			start[d] += start[d-1]
+		}
+		for i, k := range srcKeys {
+			d := (k >> shift) & 0xff
+			dst[start[d]], dstKeys[start[d]] = src[i], k
+			start[d]++
+		}
+		src, dst = dst, src
+		srcKeys, dstKeys = dstKeys, srcKeys
+	}
+	copy(moves, src)
 }
 
 // Phase is what a game waits for next.
@@ -206,7 +257,7 @@ func (g *Game) Roll(d Dice) (int, error) {
 		g.turn++
 		return roll, nil
 	}
-	slices.SortFunc(moves, CompareMoves)
+	sortMoves(moves)
 	g.roll, g.moves, g.phase = roll, moves, PhaseMove
 	return roll, nil
 }

@@ -155,7 +155,7 @@ func (s *snapshot) game() (*Game, error) {
 		if len(g.moves) == 0 {
 			return nil, fmt.Errorf("a roll of %d with no legal move", s.Roll)
 		}
-		slices.SortFunc(g.moves, CompareMoves)
+		sortMoves(g.moves)
 		if phase == PhasePlace {
 			m, err := ParseMove(s.Pending)
 			if err != nil {
