@@ -304,6 +304,25 @@ func pageText(t *testing.T, ctx context.Context, sel string) string {
 	return strings.Join(strings.Fields(text), " ")
 }
 
+// waitPageText reads the text of sel until it holds want, for up to
+// timeout, and returns it. It reads from the test, a read every 50 ms,
+// where a chromedp.Poll runs its check in the page at every animation
+// frame (and checks its own timeout there too).
+func waitPageText(t *testing.T, ctx context.Context, sel, want string, timeout time.Duration) string {
+	t.Helper()
+	var text string
+	deadline := time.Now().Add(timeout)
+	for {
+		text = pageText(t, ctx, sel)
+		if strings.Contains(text, want) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.Contains(t, text, want, "the page's %s", sel)
+	return text
+}
+
 // pageUsers returns the page's user IDs by name.
 func pageUsers(t *testing.T, ctx context.Context) map[string]string {
 	t.Helper()
