@@ -68,14 +68,12 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 	// coach's work in the database (it grades at half a core, behind the
 	// game, so on a loaded machine it can take minutes), then the page.
 	db := app.Main.DB()
-	var id int64
 	require.Eventually(t, func() bool {
 		games, err := db.RecentGames(t.Context(), app.Fake.GuildID, 1)
 		if err != nil || len(games) == 0 {
 			return false
 		}
-		id = games[0].GameID
-		_, final, err := db.Grades(t.Context(), id)
+		_, final, err := db.Grades(t.Context(), games[0].GameID)
 		return err == nil && final
 	}, 3*time.Minute, 100*time.Millisecond, "the coach grades the game")
 	text := waitPageText(t, ctx, `#messages`, "The coach's verdict", 30*time.Second)
