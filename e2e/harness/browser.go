@@ -42,8 +42,9 @@ func Browser(t *testing.T, width, height int) context.Context {
 	// A guard against a page that hangs, not a bound on the pace: a
 	// whole game played in the browser takes 30 s on a quiet machine and
 	// ran past 90 s with the browser tests run side by side on a loaded
-	// one; TestSandboxShowsTheCoach, a whole game and then the coach's
-	// grading of it, ran into a 3-minute guard twice in CI.
+	// one; a whole game and then the coach's grading of it (now
+	// TestSandboxShowsTheChancesAndTheCoach) ran into a 3-minute guard
+	// twice in CI.
 	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(cancelTimeout)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,17 +20,25 @@ import (
 
 // chancesScreenshot is the README's picture of a finished game's result in
 // the sandbox, its turning points and chart, written by
-// TestSandboxShowsTheChances with -update.
+// TestSandboxShowsTheChancesAndTheCoach with -update.
 const chancesScreenshot = "../../docs/chances.png"
 
-// TestSandboxShowsTheChances plays a game against a hard computer in the
-// sandbox page and looks at what issue 20 added: the card's chances, the
-// computer's reasons, and the result's turning points and chart, at a
-// desktop's width and at a phone's.
-func TestSandboxShowsTheChances(t *testing.T) {
-	_, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
+// TestSandboxShowsTheChancesAndTheCoach plays a game against a hard
+// computer in the sandbox page, on a server with hints on, to its end, and
+// looks at what issues 20 and 42 added. On the way: the card's chances, the
+// computer's reasons, and a hint Alice asks for once, which only she sees.
+// After it: the result's turning points and chart at a desktop's width and
+// at a phone's, then the coach's verdict, which says she asked, and her
+// review, which only she sees. One game serves both: a whole game played
+// by clicks in Chromium is most of what a browser test costs CI.
+func TestSandboxShowsTheChancesAndTheCoach(t *testing.T) {
+	app, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
 	ctx := harness.Browser(t, 1280, 800)
 	out := t.ArtifactDir()
+	gs, err := app.Main.DB().GuildSettings(context.Background(), app.Fake.GuildID)
+	require.NoError(t, err)
+	gs.Hints = true
+	require.NoError(t, app.Main.DB().SetGuildSettings(context.Background(), app.Fake.GuildID, gs))
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL),
@@ -47,11 +56,25 @@ func TestSandboxShowsTheChances(t *testing.T) {
 	openThread(t, ctx)
 
 	view := playToTheEnd(t, ctx, func(moves int) {
-		if moves == 8 {
+		switch moves {
+		case 0:
+			askForAHint(t, ctx, out)
+		case 8:
 			harness.Screenshot(t, ctx, filepath.Join(out, "chances-lines.png"))
 		}
 	})
 	require.NotEmpty(t, view.Winner)
+	chancesAfterTheGame(t, ctx, srv, out)
+	coachAfterTheGame(t, ctx, app, out)
+	t.Logf("screenshots in %s", out)
+}
+
+// chancesAfterTheGame checks the finished game's page for what issue 20
+// added: the computer's reasons, the turning points, and the result with
+// its board and chart at a desktop's width and, in a new window, at a
+// phone's.
+func chancesAfterTheGame(t *testing.T, ctx context.Context, srv *httptest.Server, out string) {
+	t.Helper()
 	text := pageText(t, ctx, `#messages`)
 	assert.Regexp(t, `Computer \(hard\) rolled \d: [^\n]*→[^\n]* — `, text, "a computer's line says why")
 	assert.Contains(t, text, "Turning points")
@@ -85,7 +108,6 @@ func TestSandboxShowsTheChances(t *testing.T) {
 	shot, err = chromedp.Run(phone, chromedp.Screenshot(result))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(out, "chances-phone.png"), shot, 0o644))
-	t.Logf("screenshots in %s", out)
 }
 
 // scrollToEnd scrolls the element with ID id up to the bottom of the

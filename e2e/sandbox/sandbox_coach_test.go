@@ -4,12 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 	"github.com/malefiz-discord/malefiz/e2e/harness"
 	"github.com/malefiz-discord/malefiz/sandbox"
 	"github.com/stretchr/testify/assert"
@@ -17,53 +15,33 @@ import (
 )
 
 // coachScreenshot is the README's picture of the coach's verdict and a
-// player's review in the sandbox, written by TestSandboxShowsTheCoach with
-// -update.
+// player's review in the sandbox, written by
+// TestSandboxShowsTheChancesAndTheCoach with -update.
 const coachScreenshot = "../../docs/coach.png"
 
-// TestSandboxShowsTheCoach plays a game against a hard computer in the
-// sandbox page, on a server with hints on, to its end: Alice asks for a
-// hint once, which only she sees; then it looks at the coach's verdict
-// after the result, which says she asked, and at her review, which only
-// she sees.
-func TestSandboxShowsTheCoach(t *testing.T) {
-	app, srv := seededSandbox(t, strings.Split(sandbox.DefaultUsers, ",")...)
-	ctx := harness.Browser(t, 1280, 800)
-	out := t.ArtifactDir()
-	gs, err := app.Main.DB().GuildSettings(context.Background(), app.Fake.GuildID)
-	require.NoError(t, err)
-	gs.Hints = true
-	require.NoError(t, app.Main.DB().SetGuildSettings(context.Background(), app.Fake.GuildID, gs))
-
+// askForAHint asks for a hint on Alice's first move, which only she
+// sees, and dismisses it as a player would: the page is as before.
+func askForAHint(t *testing.T, ctx context.Context, out string) {
+	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
-		chromedp.SendKeys(chromedp.ID("command"), "/malefiz new bots:1 seats:2 level:hard"+kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`button[data-cid^="mf/start/"]:not(:disabled)`)),
-		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`)),
+		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
+			chromedp.WithPollingTimeout(10*time.Second)),
 	))
-	openThread(t, ctx)
-	view := playToTheEnd(t, ctx, func(moves int) {
-		if moves != 0 {
-			return
-		}
-		require.NoError(t, chromedp.Do(ctx,
-			chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
-			chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
-				chromedp.WithPollingTimeout(10*time.Second)),
-		))
-		harness.Screenshot(t, ctx, filepath.Join(out, "hint.png"))
-		// Dismissed, as a player would: the page is as before the hint.
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+	harness.Screenshot(t, ctx, filepath.Join(out, "hint.png"))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
   [...document.querySelectorAll('#messages .msg.ephemeral button')].filter((b) => b.textContent === 'Dismiss message').forEach((b) => b.click());
   return true;
 })()`))
-		require.NoError(t, err)
-		require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
-			chromedp.WithPollingTimeout(10*time.Second))))
-	})
-	require.NotEmpty(t, view.Winner)
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
+		chromedp.WithPollingTimeout(10*time.Second))))
+}
 
+// coachAfterTheGame checks the coach's verdict on the finished game, which
+// says that Alice asked for a hint, and her review, which only she sees.
+func coachAfterTheGame(t *testing.T, ctx context.Context, app *sandbox.App, out string) {
+	t.Helper()
 	// The verdict follows the result once the game is graded: first the
 	// coach's work in the database (it grades at half a core, behind the
 	// game, so on a loaded machine it can take minutes), then the page.
@@ -84,7 +62,7 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Your review of game')`,
 			chromedp.WithPollingTimeout(10*time.Second)),
 	))
-	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
   const msgs = [...document.querySelectorAll('#messages .msg')];
   const v = msgs.filter((m) => m.textContent.includes("The coach's verdict")).pop();
   const r = msgs.filter((m) => m.textContent.includes('Your review of game')).pop();
@@ -99,5 +77,4 @@ func TestSandboxShowsTheCoach(t *testing.T) {
 	if *harness.Update {
 		require.NoError(t, os.WriteFile(coachScreenshot, shot, 0o644))
 	}
-	t.Logf("screenshots in %s", out)
 }
