@@ -161,16 +161,20 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
 
-	// A bound on a game that would never end, not on the pace: a whole
-	// game took past 70 s under -race beside three other test binaries.
-	deadline := time.Now().Add(150 * time.Second)
+	// A bound on a game that no longer moves, not on the pace: a whole
+	// game took past 70 s under -race beside three other test binaries,
+	// and more on CI's slower machines.
+	const stall = time.Minute
 	clicks, retries, humanMoves, refused := 0, 0, 0, false
 	var view turnView
-	for time.Now().Before(deadline) {
+	for seen, changed := "", time.Now(); time.Since(changed) < stall; {
 		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
 		require.NoError(t, err)
 		if view.Winner != "" {
 			break
+		}
+		if view.Signature != seen {
+			seen, changed = view.Signature, time.Now()
 		}
 		if view.Pending {
 			time.Sleep(20 * time.Millisecond)
@@ -228,7 +232,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 			require.Less(t, retries, 5, "the page did not change after click %d: %+v", clicks, view)
 		}
 	}
-	require.NotEmpty(t, view.Winner, "no winner after %d clicks", clicks)
+	require.NotEmpty(t, view.Winner, "the page stood still for %s after %d clicks: %+v", stall, clicks, view)
 	t.Logf("%d clicks (%d again), %d moves of Alice; %s", clicks, retries, humanMoves, view.Winner)
 	turns := regexp.MustCompile(`wins after (\d+) turns`).FindStringSubmatch(view.Winner)
 	require.Len(t, turns, 2, "winner line %q", view.Winner)

@@ -142,18 +142,25 @@ func markResult(t *testing.T, ctx context.Context) chromedp.ID {
 
 // playToTheEnd plays Alice's turns by what the page offers, the move
 // nearest the goal first, until the winner's line; before each of her
-// moves it calls before with the number of moves she made.
+// moves it calls before with the number of moves she made. It gives up
+// when the page stands still for a minute: a whole game's time is no bound
+// (CI's slower machines took more than two minutes for one), a page that
+// no longer changes is.
 func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int)) turnView {
 	t.Helper()
-	deadline := time.Now().Add(120 * time.Second)
+	const stall = time.Minute
 	retries, moves := 0, 0
 	var view turnView
 	var err error
-	for time.Now().Before(deadline) {
+	seen, changed := "", time.Now()
+	for time.Since(changed) < stall {
 		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
 		require.NoError(t, err)
 		if view.Winner != "" {
 			return view
+		}
+		if view.Signature != seen {
+			seen, changed = view.Signature, time.Now()
 		}
 		if view.Pending {
 			time.Sleep(20 * time.Millisecond)
@@ -192,6 +199,6 @@ func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int)) tur
 			require.Less(t, retries, 5, "the page did not change after a click: %+v", view)
 		}
 	}
-	t.Fatal("no winner in time")
+	t.Fatalf("the page stood still for %s before the game's end: %+v", stall, view)
 	return view
 }
