@@ -498,7 +498,7 @@ func (t *Transport) learn(r route, res *http.Response) time.Duration {
 		}
 	}
 	if after, ok := seconds(h.Get("X-RateLimit-Reset-After")); ok && b.limit > 0 {
-		b.reset = now.Add(after)
+		b.reset = now.Add(after + resetRounding)
 		if b.remaining == b.limit-1 || after > b.window {
 			b.window = after
 		}
@@ -581,6 +581,14 @@ func (t *Transport) sweep(now time.Time) {
 		clear(t.hashes) // learned again from the next answers
 	}
 }
+
+// resetRounding is how much later than X-RateLimit-Reset-After says a
+// bucket's window is taken to end. Discord gives it in milliseconds
+// ("Can have decimals to match previous millisecond ratelimit precision",
+// rate-limits, Header Format), rounded: the window may end up to half a
+// millisecond after the header's figure, and a request sent at that
+// figure finds the bucket still spent (a 429, one more invalid request).
+const resetRounding = time.Millisecond
 
 // seconds parses a count of seconds with a fraction ("1.5").
 func seconds(s string) (time.Duration, bool) {

@@ -175,6 +175,33 @@ func TestBucketsAreLearnedFromTheHeaders(t *testing.T) {
 	assert.Equal(t, 4, tr.Buckets(), "two routes' hashes and two channels' buckets")
 }
 
+// TestABucketsRoundedResetIsWaitedOut: Discord gives a bucket's
+// X-RateLimit-Reset-After in milliseconds, rounded, so a window may end up
+// to half a millisecond after what the header says; a request sent at
+// the header's reset finds the bucket still spent, and its 429 counts
+// against the invalid-request limit. The transport waits past it.
+func TestABucketsRoundedResetIsWaitedOut(t *testing.T) {
+	c := newClock()
+	d := newDiscord(t, c)
+	d.limit, d.window = 2, 2*time.Second
+	var limited []string
+	tr := newTransport(c, Options{Hooks: Hooks{RateLimited: func(s string) { limited = append(limited, s) }}})
+	send := func() {
+		t.Helper()
+		status, _, err := do(t, tr, context.Background(), "POST", d.srv.URL+"/api/v10/channels/1/messages", "{}")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, status)
+	}
+	send() // the bucket's window: 2 s from now
+	c.Advance(600 * time.Microsecond)
+	send() // the bucket spent; Reset-After 1.9994 s, which reads "1.999"
+	send() // after the reset
+	assert.Empty(t, limited, "sent before the window's end")
+	calls := d.log()
+	require.Len(t, calls, 3)
+	assert.False(t, calls[2].At.Before(calls[0].At.Add(2*time.Second)), "sent %v after the first", calls[2].At.Sub(calls[0].At))
+}
+
 func TestA429IsHonoured(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -584,7 +611,7 @@ func TestAnOldAnswerDoesNotRaiseTheCount(t *testing.T) {
 	require.Negative(t, tr.learn(r, answer("3"))) // the answer to the first of them
 	before := c.Now()
 	require.NoError(t, tr.wait(context.Background(), r))
-	assert.Equal(t, before.Add(5*time.Second), c.Now(), "the fifth waits for the reset")
+	assert.Equal(t, before.Add(5*time.Second+resetRounding), c.Now(), "the fifth waits for the reset")
 }
 
 // BenchmarkStorm offers globally limited requests at twice Discord's
