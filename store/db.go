@@ -325,7 +325,8 @@ func explain(err error) error {
 }
 
 // Close closes the database; calls after the first do nothing. Calls in
-// progress may fail.
+// progress may fail. It returns once every connection is closed (or after
+// closeWait), so that no file of the database is open any more.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		var errs []error
@@ -334,6 +335,7 @@ func (db *DB) Close() error {
 		}
 		if db.r != nil && db.r != db.w {
 			errs = append(errs, db.r.Close())
+			waitClosed(db.r)
 		}
 		if db.st != nil {
 			errs = append(errs, db.st.close())
@@ -347,10 +349,28 @@ func (db *DB) Close() error {
 				errs = append(errs, err)
 			}
 			errs = append(errs, db.w.Close())
+			waitClosed(db.w)
 		}
 		db.closeErr = errors.Join(errs...)
 	})
 	return db.closeErr
+}
+
+// closeWait bounds how long Close waits for the connections in use.
+const closeWait = 10 * time.Second
+
+// waitClosed waits until pool, closed, has no connection open, at most
+// closeWait. sql.DB.Close closes the idle connections and leaves those in
+// use to close when they are given back; and a transaction whose context
+// ends is rolled back, and its connection closed, by a goroutine of
+// database/sql's own, after the caller's Rollback has returned. Until the
+// last connection closes, SQLite keeps the -wal and -shm files, which
+// `malefiz run` that could not start took for another process's: it left
+// its new database behind (TestFailedRunLeavesNoDatabase, once in CI).
+func waitClosed(pool *sql.DB) {
+	for end := time.Now().Add(closeWait); pool.Stats().OpenConnections > 0 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // Time is the store's time: Now to the millisecond, in UTC (the outbox's
