@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
 )
@@ -173,4 +174,44 @@ func TestTwoCoachesShareTheGrading(t *testing.T) {
 		}
 		assert.Equal(t, 1, verdicts, "game %d: one verdict", id)
 	}
+}
+
+// TestTheCoachEndsACancelledGame: a game cancelled while it runs is
+// graded no further; its grading is final at once.
+func TestTheCoachEndsACancelledGame(t *testing.T) {
+	e := newEnv(t)
+	id := e.running()
+	_, err := e.s.Apply(t.Context(), Command{Game: id, Guild: e.fake.GuildID, User: ann, Action: e.firstMove(id, ann)})
+	require.NoError(t, err)
+	manager := ann
+	manager.Manager = true
+	e.must(id, manager, Cancel{})
+	require.Equal(t, malefiz.StatusCancelled, e.stored(id).Status)
+	e.s.Wait()
+
+	runCtx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { e.s.RunCoach(runCtx); close(done) }()
+	require.Eventually(t, func() bool {
+		_, final, err := e.db.Grades(t.Context(), id)
+		return err == nil && final
+	}, 60*time.Second, 20*time.Millisecond, "the grading ended")
+	stop()
+	<-done
+}
+
+// TestTheCoachOffGradesNothing: with the coach off, RunCoach returns at
+// once and a finished game is not graded.
+func TestTheCoachOffGradesNothing(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.CoachOff = true })
+	id := e.running()
+	_, err := e.s.Apply(t.Context(), Command{Game: id, Guild: e.fake.GuildID, User: ann, Action: e.firstMove(id, ann)})
+	require.NoError(t, err)
+	e.must(id, ben, Resign{})
+	e.s.Wait()
+	e.s.RunCoach(t.Context()) // returns: nothing to run
+	grades, final, err := e.db.Grades(t.Context(), id)
+	require.NoError(t, err)
+	assert.Empty(t, grades)
+	assert.False(t, final)
 }
