@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -151,13 +150,7 @@ func TestTournamentCancelEndsItsGames(t *testing.T) {
 // by itself once it passes, and one whose field is then too small is
 // cancelled, saying why in its channel.
 func TestTournamentStartsAtItsTime(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Now().Add(time.Minute) // ahead of the store's clock, which keeps the wake
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
+	clock := newTourClock()
 	for _, tc := range []struct {
 		name   string
 		field  []table.Actor
@@ -167,10 +160,10 @@ func TestTournamentStartsAtItsTime(t *testing.T) {
 		{"a field of one", []table.Actor{ann}, malefiz.TournamentCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, func(c *Config) { c.Now = clock })
+			e := newEnv(t, func(c *Config) { c.Now = clock.now })
 			out, err := e.s.OpenTournament(t.Context(), NewTournament{Guild: e.fake.GuildID, Channel: e.fake.ChannelID,
 				User: ann, Lang: "en", Name: "Cup", Setup: malefiz.TournamentSetup{Format: "knockout", TableSize: 2,
-					StartAt: clock().Add(time.Hour)}})
+					StartAt: clock.now().Add(time.Hour)}})
 			require.NoError(t, err)
 			id := out.Tournament.ID
 			for _, a := range tc.field {
@@ -181,9 +174,7 @@ func TestTournamentStartsAtItsTime(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, malefiz.TournamentSignUp, e.tournament(id).Status, "not before its time")
 
-			mu.Lock()
-			now = now.Add(time.Hour + time.Second)
-			mu.Unlock()
+			clock.advance(time.Hour + time.Second)
 			_, err = e.s.TickTournaments(t.Context())
 			require.NoError(t, err)
 			kept := e.tournament(id)

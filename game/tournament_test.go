@@ -41,6 +41,28 @@ func (e *env) tournamentDo(id int64, a table.Actor, act TournamentAction) (*Tour
 		Channel: e.fake.ChannelID, Action: act})
 }
 
+// tourClock is a clock a test moves on, for the service's Config.Now.
+type tourClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// newTourClock starts a clock a minute ahead of the store's, which keeps
+// the tournaments' wake times.
+func newTourClock() *tourClock { return &tourClock{t: time.Now().Add(time.Minute)} }
+
+func (c *tourClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *tourClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 func TestTournamentRefusalsChangeNothing(t *testing.T) {
 	e := newEnv(t)
 	swiss := malefiz.TournamentSetup{Format: "swiss", TableSize: 4, Computers: true}
@@ -234,14 +256,8 @@ func TestTournamentPauseAndRemove(t *testing.T) {
 }
 
 func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Now().Add(time.Minute) // ahead of the store's clock, which keeps the wake
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
-	e := newEnv(t, func(c *Config) { c.Now = clock })
+	clock := newTourClock()
+	e := newEnv(t, func(c *Config) { c.Now = clock.now })
 	tt := e.openTournament(malefiz.TournamentSetup{Format: "knockout", TableSize: 2, TurnTimeout: 5 * time.Minute})
 	for _, a := range []table.Actor{ann, ben} {
 		_, err := e.tournamentDo(tt.ID, a, TournamentJoin{})
@@ -254,15 +270,13 @@ func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
 	kept, err := e.db.Tournament(t.Context(), tt.ID)
 	require.NoError(t, err)
 	r := kept.Rounds[0]
-	assert.WithinDuration(t, clock().Add(RoundTurns*5*time.Minute), r.Deadline, time.Millisecond)
+	assert.WithinDuration(t, clock.now().Add(RoundTurns*5*time.Minute), r.Deadline, time.Millisecond)
 	gameID := r.Tables[0].GameID
 	require.NotZero(t, gameID)
 
 	// Nobody plays; the round's deadline passes (the turns' timers are
 	// not run here: the game is still open at the deadline).
-	mu.Lock()
-	now = now.Add(RoundTurns*5*time.Minute + time.Second)
-	mu.Unlock()
+	clock.advance(RoundTurns*5*time.Minute + time.Second)
 	_, err = e.s.TickTournaments(t.Context())
 	require.NoError(t, err)
 	sg, err := e.db.Game(t.Context(), gameID)
