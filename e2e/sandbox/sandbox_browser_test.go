@@ -161,17 +161,70 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
 
-	// A bound on a game that no longer moves, not on the pace: a whole
-	// game took past 70 s under -race beside three other test binaries,
-	// and more on CI's slower machines.
+	// Before Alice's sixth move: the V2 turn whole, from its header to its
+	// legend, on a desktop's width, then on a phone's; and Bob presses a
+	// button of her turn.
+	refused := false
+	view := playToTheEnd(t, ctx, func(moves int, view turnView) {
+		if moves != 5 {
+			return
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1060)))
+		time.Sleep(200 * time.Millisecond) // the page lays itself out again
+		harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-midgame.png"))
+		if *harness.Update {
+			harness.Screenshot(t, ctx, readmeScreenshot)
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
+		time.Sleep(200 * time.Millisecond) // the page lays itself out again
+		harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-phone.png"))
+		if *harness.Update {
+			harness.Screenshot(t, ctx, phoneScreenshot)
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
+		refusedAsBob(t, ctx, out, view)
+		refused = true
+	})
+	turns := regexp.MustCompile(`wins after (\d+) turns`).FindStringSubmatch(view.Winner)
+	require.Len(t, turns, 2, "winner line %q", view.Winner)
+	assert.True(t, refused, "the game ended before Bob could try a button")
+	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-end.png"))
+
+	// The result is recorded: /malefiz history lists the game.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	))
+	history := pageText(t, ctx, `#messages .msg:last-child`)
+	assert.Contains(t, history, "Alice used /malefiz history")
+	assert.Contains(t, history, "#1 · 🏆")
+	assert.Contains(t, history, turns[1]+" turns")
+	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-history.png"))
+}
+
+// playToTheEnd plays Alice's turns by what the page offers, the move
+// nearest the goal first, until the winner's line, and returns the page's
+// last view; before each of her moves it calls before with the number of
+// moves she made and the view. The first choice of squares for a captured
+// barricade is kept as places.png among the test's artifacts. It gives up when the page stands still for
+// a minute: a whole game's time is no bound (it took past 70 s under
+// -race beside three other test binaries, and more than two minutes on
+// CI's slower machines), a page that no longer changes is.
+func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int, view turnView)) turnView {
+	t.Helper()
 	const stall = time.Minute
-	clicks, retries, humanMoves, refused := 0, 0, 0, false
+	clicks, retries, moves := 0, 0, 0
+	placesShot := false
 	var view turnView
-	for seen, changed := "", time.Now(); time.Since(changed) < stall; {
+	var err error
+	seen, changed := "", time.Now()
+	for time.Since(changed) < stall {
 		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
 		require.NoError(t, err)
 		if view.Winner != "" {
-			break
+			t.Logf("%d clicks (%d again), %d moves of Alice; %s", clicks, retries, moves, view.Winner)
+			return view
 		}
 		if view.Signature != seen {
 			seen, changed = view.Signature, time.Now()
@@ -180,38 +233,23 @@ func TestSandboxInTheBrowser(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		if !refused && humanMoves >= 5 && len(view.Moves) > 0 {
-			// The V2 turn whole, from its header to its legend, on a
-			// desktop's width; then on a phone's.
-			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1060)))
-			time.Sleep(200 * time.Millisecond) // the page lays itself out again
-			harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-midgame.png"))
-			if *harness.Update {
-				harness.Screenshot(t, ctx, readmeScreenshot)
-			}
-			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 860)))
-			time.Sleep(200 * time.Millisecond) // the page lays itself out again
-			harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-phone.png"))
-			if *harness.Update {
-				harness.Screenshot(t, ctx, phoneScreenshot)
-			}
-			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
-			refusedAsBob(t, ctx, out, view)
-			refused = true
-			continue
-		}
 		var act func() error
 		switch {
 		case view.Roll != "":
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
 		case len(view.Moves) > 0:
+			before(moves, view)
+			moves++
 			cid := nearestMove(t, view.Moves)
-			humanMoves++
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
 		case len(view.Pawns) > 0:
 			cid := nearestPawn(view.Pawns)
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
 		case len(view.Places) > 0:
+			if len(view.Places) > 1 && !placesShot {
+				harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "places.png"))
+				placesShot = true
+			}
 			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
 		case len(view.Menus) > 0:
 			cid := view.Menus[len(view.Menus)-1]
@@ -232,24 +270,8 @@ func TestSandboxInTheBrowser(t *testing.T) {
 			require.Less(t, retries, 5, "the page did not change after click %d: %+v", clicks, view)
 		}
 	}
-	require.NotEmpty(t, view.Winner, "the page stood still for %s after %d clicks: %+v", stall, clicks, view)
-	t.Logf("%d clicks (%d again), %d moves of Alice; %s", clicks, retries, humanMoves, view.Winner)
-	turns := regexp.MustCompile(`wins after (\d+) turns`).FindStringSubmatch(view.Winner)
-	require.Len(t, turns, 2, "winner line %q", view.Winner)
-	assert.True(t, refused, "the game ended before Bob could try a button")
-	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-end.png"))
-
-	// The result is recorded: /malefiz history lists the game.
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
-			chromedp.WithPollingTimeout(10*time.Second)),
-	))
-	history := pageText(t, ctx, `#messages .msg:last-child`)
-	assert.Contains(t, history, "Alice used /malefiz history")
-	assert.Contains(t, history, "#1 · 🏆")
-	assert.Contains(t, history, turns[1]+" turns")
-	harness.Screenshot(t, ctx, filepath.Join(out, "sandbox-history.png"))
+	t.Fatalf("the page stood still for %s before the game's end: %+v", stall, view)
+	return view
 }
 
 // waitForChange waits a few seconds for the page to differ from

@@ -55,7 +55,7 @@ func TestSandboxShowsTheChancesAndTheCoach(t *testing.T) {
 	harness.Screenshot(t, ctx, filepath.Join(out, "chances-card.png"))
 	openThread(t, ctx)
 
-	view := playToTheEnd(t, ctx, func(moves int) {
+	view := playToTheEnd(t, ctx, func(moves int, _ turnView) {
 		switch moves {
 		case 0:
 			askForAHint(t, ctx, out)
@@ -138,67 +138,4 @@ func markResult(t *testing.T, ctx context.Context) chromedp.ID {
   return [...m.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0);
 })()`, chromedp.WithPollingTimeout(10*time.Second))))
 	return chromedp.ID("chances-result")
-}
-
-// playToTheEnd plays Alice's turns by what the page offers, the move
-// nearest the goal first, until the winner's line; before each of her
-// moves it calls before with the number of moves she made. It gives up
-// when the page stands still for a minute: a whole game's time is no bound
-// (CI's slower machines took more than two minutes for one), a page that
-// no longer changes is.
-func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int)) turnView {
-	t.Helper()
-	const stall = time.Minute
-	retries, moves := 0, 0
-	var view turnView
-	var err error
-	seen, changed := "", time.Now()
-	for time.Since(changed) < stall {
-		view, err = chromedp.Run(ctx, chromedp.Evaluate[turnView](turnJS))
-		require.NoError(t, err)
-		if view.Winner != "" {
-			return view
-		}
-		if view.Signature != seen {
-			seen, changed = view.Signature, time.Now()
-		}
-		if view.Pending {
-			time.Sleep(20 * time.Millisecond)
-			continue
-		}
-		var act func() error
-		switch {
-		case view.Roll != "":
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
-		case len(view.Moves) > 0:
-			before(moves)
-			moves++
-			cid := nearestMove(t, view.Moves)
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
-		case len(view.Pawns) > 0:
-			cid := nearestPawn(view.Pawns)
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
-		case len(view.Places) > 0:
-			if len(view.Places) > 1 {
-				harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "chances-places.png"))
-			}
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
-		case len(view.Menus) > 0:
-			cid := view.Menus[len(view.Menus)-1]
-			act = func() error {
-				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](chooseSelectJS+"("+fmt.Sprintf("%q", cid)+")"))
-				return err
-			}
-		default:
-			time.Sleep(30 * time.Millisecond)
-			continue
-		}
-		require.NoError(t, act())
-		if !waitForChange(t, ctx, view.Signature) {
-			retries++
-			require.Less(t, retries, 5, "the page did not change after a click: %+v", view)
-		}
-	}
-	t.Fatalf("the page stood still for %s before the game's end: %+v", stall, view)
-	return view
 }
