@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -186,7 +187,7 @@ func orderGamesToGrade(t *testing.T) []gradedGame {
 	errs := make([]error, len(kept))
 	inParallel(len(kept), func(i int) {
 		k := kept[i]
-		if fmt.Sprint(k.Levels) != fmt.Sprint(orderLevels(i)) || k.Seed != splitmix(orderSeed, uint64(i)) {
+		if !slices.Equal(k.Levels, orderLevels(i)) || k.Seed != splitmix(orderSeed, uint64(i)) {
 			errs[i] = fmt.Errorf("levels %v and seed %d, not those of orderLevels and orderSeed", k.Levels, k.Seed)
 			return
 		}
@@ -204,7 +205,7 @@ func orderGamesToGrade(t *testing.T) []gradedGame {
 		}
 		for c := range orderChecks {
 			r := decisions[(2*c+1)*len(decisions)/(2*orderChecks)]
-			p, err := New(k.Levels[seatIndex(&g, r.Color)], splitmix(k.Seed, uint64(r.Turn)))
+			p, err := selfPlayer(k.Levels, k.Seed, &g, r.Color, r.Turn)
 			if err != nil {
 				errs[i] = err
 				return
@@ -229,6 +230,12 @@ func seatIndex(g *engine.Game, c engine.Color) int {
 		}
 	}
 	return -1
+}
+
+// selfPlayer is the player selfPlay asks for colour c's decision at turn
+// of g: its seat's level, seeded from seed and the turn.
+func selfPlayer(levels []Level, seed uint64, g *engine.Game, c engine.Color, turn int) (Player, error) {
+	return New(levels[seatIndex(g, c)], splitmix(seed, uint64(turn)))
 }
 
 // selfPlay plays one game between the levels (seats in order, Red
@@ -256,7 +263,7 @@ func selfPlay(levels []Level, seed uint64) (*engine.Game, error) {
 		if len(moves) == 0 {
 			continue
 		}
-		p, err := New(levels[seatIndex(g, g.Turn())], splitmix(seed, uint64(g.TurnNumber())))
+		p, err := selfPlayer(levels, seed, g, g.Turn(), g.TurnNumber())
 		if err != nil {
 			return nil, err
 		}
