@@ -13,7 +13,8 @@ import (
 )
 
 // chancesCommand prints each seat's chance to win from a position as the
-// turn card shows it (ai.SteadyChances, the card's estimator) and as the
+// card shows it (ai.CardChances: short rollouts valued by the learned
+// model, a tenth of a second or so) and as the
 // coach's search finds it (ai.SearchChances), so that anyone can check
 // the card on a position.
 func chancesCommand(args []string, stdout, stderr io.Writer) int {
@@ -29,7 +30,7 @@ func chancesCommand(args []string, stdout, stderr io.Writer) int {
 		return subcommand.Fail(stderr, "chances: %v", err)
 	}
 	rules := engine.Rules{SixAgain: *sixAgain, SafeRow2: *safeRow2}
-	card, search := ai.SteadyChances(pos, rules), ai.SearchChances(pos, rules)
+	card, search := ai.CardChances(pos, rules), ai.SearchChances(pos, rules)
 	if *asJSON {
 		fmt.Fprintf(stdout, `{"card":%s,"search":%s}`+"\n", chancesJSON(pos, card), chancesJSON(pos, search))
 		return 0

@@ -20,7 +20,7 @@ const lateRunner = "players=rgy turn=y r=c1,c4,j9 g=d1 y=m7 x=i2,q3,f7,k7,l7,g9,
 func TestChancesCommand(t *testing.T) {
 	pos, err := engine.ParsePosition(lateRunner)
 	require.NoError(t, err)
-	card, search := ai.SteadyChances(pos, engine.Rules{}), ai.SearchChances(pos, engine.Rules{})
+	card, search := ai.CardChances(pos, engine.Rules{}), ai.SearchChances(pos, engine.Rules{})
 
 	code, out, errOut := runCLI("chances", lateRunner)
 	require.Equal(t, 0, code, errOut)
@@ -36,7 +36,7 @@ func TestChancesCommand(t *testing.T) {
 	code, out, errOut = runCLI(append([]string{"chances", "-json", "-six-again"}, strings.Fields(lateRunner)...)...)
 	require.Equal(t, 0, code, errOut)
 	six := engine.Rules{SixAgain: true}
-	card, search = ai.SteadyChances(pos, six), ai.SearchChances(pos, six)
+	card, search = ai.CardChances(pos, six), ai.SearchChances(pos, six)
 	assert.Regexp(t, `^\{"card":\{"r":[0-9.]+,"g":[0-9.]+,"y":[0-9.]+\},"search":\{"r":[0-9.]+,"g":[0-9.]+,"y":[0-9.]+\}\}\n$`, out,
 		"one line, the colours by letter in seat order")
 	var got struct{ Card, Search map[string]float64 }

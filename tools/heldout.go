@@ -179,11 +179,13 @@ func estimateAll(cases []ai.HeldOutCase, est ai.RolloutEstimator, progressOut io
 
 // writeHeldOutSummary writes what the set holds: its positions by kind and
 // number of players, the truth's own 95 % error, and how near the card's
-// chances (ai.SteadyChances) come to the truth; with search, the coach's
+// chances (ai.CardChances) and the learned model alone (ai.SteadyChances,
+// what the card shows when its rollouts are over budget) come to the
+// truth; with search, the coach's
 // search's too (ai.SearchChances, some milliseconds a position).
 func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet, search bool) {
 	counts := map[string]int{}
-	seats, near, searchNear := 0, 0, 0
+	seats, near, modelNear, searchNear := 0, 0, 0, 0
 	worst := 0.0
 	for _, c := range set.Cases {
 		n := len(c.Position.Players())
@@ -192,7 +194,7 @@ func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet, search bool) {
 			key += ", six-again"
 		}
 		counts[key]++
-		card := ai.SteadyChances(c.Position, c.Rules)
+		card, model := ai.CardChances(c.Position, c.Rules), ai.SteadyChances(c.Position, c.Rules)
 		var found [engine.NumColors]float64
 		if search {
 			found = ai.SearchChances(c.Position, c.Rules)
@@ -202,6 +204,9 @@ func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet, search bool) {
 			seats++
 			if math.Abs(card[col]-truth[col]) <= ai.HeldOutTolerance {
 				near++
+			}
+			if math.Abs(model[col]-truth[col]) <= ai.HeldOutTolerance {
+				modelNear++
 			}
 			if math.Abs(found[col]-truth[col]) <= ai.HeldOutTolerance {
 				searchNear++
@@ -222,6 +227,8 @@ func writeHeldOutSummary(w io.Writer, set *ai.HeldOutSet, search bool) {
 	share := func(k int) float64 { return 100 * float64(k) / float64(max(seats, 1)) }
 	fmt.Fprintf(w, "the card's chances within %.0f points of the truth: %d of %d seats (%.1f %%)\n",
 		100*ai.HeldOutTolerance, near, seats, share(near))
+	fmt.Fprintf(w, "the learned model alone within %.0f points of the truth: %d of %d seats (%.1f %%)\n",
+		100*ai.HeldOutTolerance, modelNear, seats, share(modelNear))
 	if search {
 		fmt.Fprintf(w, "the coach's search within %.0f points of the truth: %d of %d seats (%.1f %%)\n",
 			100*ai.HeldOutTolerance, searchNear, seats, share(searchNear))

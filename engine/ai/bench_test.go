@@ -120,3 +120,8 @@ func BenchmarkWinChances(b *testing.B) { benchmarkEstimates(b, WinChances) }
 func BenchmarkRolloutChances(b *testing.B) {
 	benchmarkEstimates(b, RolloutEstimator{Rollouts: rolloutsCompared, Seed: 1}.Chances)
 }
+
+// BenchmarkCardChances measures the card's chances (CardChances without
+// its cache) over the benchmark's positions of whole games, from the
+// first turn to the last.
+func BenchmarkCardChances(b *testing.B) { benchmarkEstimates(b, cardChances) }
