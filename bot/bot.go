@@ -30,6 +30,7 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
@@ -116,6 +117,13 @@ type Bot struct {
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
 const maxHeavy = 2
 
+// CardChanceShare is the share of one core the scoreboard cards' and the
+// live boards' chances may take (ai.Budget): reading a position's chances
+// plays it out, about a tenth of a second or more of CPU late in a game
+// (ai.CardChances); past the share, a card shows the learned model's
+// chances, which cost well under a millisecond.
+const CardChanceShare = 0.25
+
 // BoardWidth is the width of the boards the bot posts: Discord shows an
 // embed's image at most about 400 px wide on a phone and 520 px on a
 // desktop, so 640 px stays sharp on both at
@@ -145,10 +153,11 @@ func New(cfg Config) *Bot {
 		b.deferAt = defaultDeferAfter
 	}
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
+	chances := &ai.Budget{Share: CardChanceShare}
 	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
-		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture})
+		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture, Chances: chanceWords(chances.Chances)})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
-		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
+		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity, Chances: chances.Chances,
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
 		CoachBehind: cfg.CoachBehind, Tournaments: b.db})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}

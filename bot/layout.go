@@ -13,6 +13,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
 )
@@ -271,12 +272,14 @@ func (layout) Effect(via *game.Via, sg *malefiz.Game, e table.Effect) queue.Effe
 		}
 		out.Body = mustJSON(body)
 		out.Board, out.Chart = pictures(msg)
+		out.Chances = chancesOf(msg)
 	case table.Edit:
 		// An edit replaces the message's attachments: the pictures its
 		// layout shows go with it (a turn card edited by a play on the
 		// board shows the board as it is now).
 		out.Body = mustJSON(editBody(*e.Message))
 		out.Board, out.Chart = pictures(*e.Message)
+		out.Chances = chancesOf(*e.Message)
 		if e.Target == malefiz.RoleLobby || e.Target == malefiz.RoleTournament {
 			// The scoreboard card's edits wait in a queue of their
 			// own: the newest supersedes the pending one, a few
@@ -323,6 +326,27 @@ func pictures(msg table.Message) (*render.Scene, json.RawMessage) {
 		chart = mustJSON(msg.Chart)
 	}
 	return msg.Board, chart
+}
+
+// chancesOf is what msg needs to fill in its chances (as stored), for
+// the outbox to read them at delivery (chanceWords).
+func chancesOf(msg table.Message) json.RawMessage {
+	if msg.Chances == nil {
+		return nil
+	}
+	return mustJSON(msg.Chances)
+}
+
+// chanceWords reads the chances a message shows (a table.ChanceFill as
+// stored) by est: the words to put in place of each token.
+func chanceWords(est ai.Estimator) func(json.RawMessage) (map[string]string, error) {
+	return func(data json.RawMessage) (map[string]string, error) {
+		var f table.ChanceFill
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, err
+		}
+		return f.Words(est), nil
+	}
 }
 
 // chartFile draws a result's chance chart (a table.Chart as stored) as

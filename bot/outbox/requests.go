@@ -140,6 +140,7 @@ func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef queue.Effec
 // what shows it dropped, which Discord would refuse without the file)
 // rather than not at all.
 func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, body json.RawMessage, ef queue.Effect) ([]byte, error) {
+	body = s.withChances(body, ef)
 	var files []*discordgo.File
 	for _, p := range []struct {
 		want bool
@@ -180,6 +181,31 @@ func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, b
 		return nil, err
 	}
 	return s.dc.RequestRaw(method, endpoint, contentType, data, bucket, 0, discordgo.WithContext(ctx))
+}
+
+// withChances is body with the chances it shows (the effect's Chances,
+// read now) in place of their tokens. The scoreboard card's chances are
+// read at delivery, not at commit: reading them plays the position out,
+// which a click must not wait for, and an edit a newer one supersedes is
+// never read.
+func (s *Sender) withChances(body json.RawMessage, ef queue.Effect) json.RawMessage {
+	if len(ef.Chances) == 0 || s.cfg.Chances == nil {
+		return body
+	}
+	words, err := s.cfg.Chances(ef.Chances)
+	if err != nil {
+		s.log.Error("outbox: could not read the chances", "channel", ef.Channel, "err", err)
+		return body
+	}
+	out := string(body)
+	for token, w := range words {
+		quoted, err := json.Marshal(w)
+		if err != nil {
+			continue
+		}
+		out = strings.ReplaceAll(out, token, string(quoted[1:len(quoted)-1]))
+	}
+	return json.RawMessage(out)
 }
 
 // messageID is the recorded ID of the game's message of role.

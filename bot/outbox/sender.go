@@ -127,6 +127,10 @@ type Config struct {
 	// attachment named file, for a picture that could not be drawn; nil
 	// sends the body as it is.
 	WithoutPicture func(body json.RawMessage, file string) json.RawMessage
+	// Chances reads the chances an effect's body shows (the effect's
+	// Chances): the words to put in place of each token. nil: the body
+	// goes as it is.
+	Chances func(json.RawMessage) (map[string]string, error)
 	// Now is Discord's time, which an interaction token's life is
 	// measured by; nil: time.Now.
 	Now func() time.Time

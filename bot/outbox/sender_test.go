@@ -456,6 +456,29 @@ func TestPictures(t *testing.T) {
 	})
 }
 
+// TestChancesReadAtDelivery: the chances a body shows are read when it is
+// delivered and put in place of their tokens, escaped for JSON; without a
+// reader the body goes as it is.
+func TestChancesReadAtDelivery(t *testing.T) {
+	fill := json.RawMessage(`{"position":"x"}`)
+	var read []string
+	e := newEnv(t, func(c *Config) {
+		c.Chances = func(data json.RawMessage) (map[string]string, error) {
+			read = append(read, string(data))
+			return map[string]string{"{chance:r}": `57 "%"`, "{chance:g}": "43 %"}, nil
+		}
+	})
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("red {chance:r} · green {chance:g}"), Chances: fill}))
+	assert.Equal(t, []string{`red 57 "%" · green 43 %`}, e.messages(e.game.ChannelID))
+	assert.Equal(t, []string{string(fill)}, read)
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("no chances")}))
+	assert.Len(t, read, 1, "a body without chances reads none")
+
+	e = newEnv(t)
+	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("red {chance:r}"), Chances: fill}))
+	assert.Equal(t, []string{"red {chance:r}"}, e.messages(e.game.ChannelID))
+}
+
 // TestGiveUps: an effect that cannot be read, or whose delivery panics, is
 // given up, and the game's next effect goes.
 func TestGiveUps(t *testing.T) {

@@ -17,6 +17,9 @@ import (
 // thread while the game runs, and at the end the result with Rematch.
 func (t *Table) CardMessage() Message {
 	m := Message{Embeds: []Embed{t.cardEmbed()}}
+	if _, ok := t.chances(); ok {
+		m.Chances = &ChanceFill{Position: t.State.Position(), Rules: t.Rules(), Lang: t.Game.Locale}
+	}
 	if t.State != nil && t.State.Over() && t.Game.Status != malefiz.StatusCancelled {
 		m.Rows = []Row{t.rematchRow()}
 	} else if row, ok := t.boardRow(); ok {
@@ -36,7 +39,7 @@ func (t *Table) cardEmbed() Embed {
 	sg := t.Game
 	var lines []string
 	toMove := t.ToMove()
-	chances, showChances := t.chances()
+	_, showChances := t.chances()
 	for i := range sg.Seats {
 		s := &sg.Seats[i]
 		who := Mention(s.UserID)
@@ -56,7 +59,7 @@ func (t *Table) cardEmbed() Embed {
 		case t.State != nil:
 			line += " · " + tr(lang, locales.CardToGo, distance(t.State.Position(), SeatColor(s)))
 			if showChances {
-				line += " · " + Percent(lang, chances[SeatColor(s)])
+				line += " · " + ChanceToken(SeatColor(s))
 			}
 		}
 		lines = append(lines, line)

@@ -26,14 +26,59 @@ func Percent(lang string, chance float64) string {
 	return tr(lang, locales.FormatPercent, int(math.Round(100*chance)))
 }
 
-// chances are the win chances of the running game's colours, by the
-// learned estimator with the tempo taken out (ai.SteadyChances), when the
-// server shows them; ok is false otherwise.
+// chances are the win chances of the running game's colours, by
+// t.Chances (the learned estimator with the tempo taken out,
+// ai.SteadyChances, when nil), when the server shows them; ok is false
+// otherwise.
 func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
 	if !t.Settings.Chances || t.State == nil || t.State.Over() {
 		return ch, false
 	}
-	return ai.SteadyChances(t.State.Position(), t.Rules()), true
+	est := t.Chances
+	if est == nil {
+		est = ai.SteadyChances
+	}
+	return est(t.State.Position(), t.Rules()), true
+}
+
+// The scoreboard card's chances are read when the card is delivered, not
+// when its change is committed: the card's estimator plays the position
+// out (ai.CardChances, a tenth of a second or more of CPU), which a click
+// must not wait for, and a card edit that a newer one supersedes is never
+// sent, so its chances are never read. The card's text holds a
+// ChanceToken for each seat's chance, and its Message a ChanceFill that
+// says what to put there.
+
+// ChanceToken is what the card's text holds in place of colour c's chance
+// until delivery fills it in (ChanceFill.Words).
+func ChanceToken(c engine.Color) string { return "{chance:" + string(c.Letter()) + "}" }
+
+// ChanceFill is what a message needs to fill in its chances: the position
+// they are of, its house rules and the message's language.
+type ChanceFill struct {
+	Position engine.Position `json:"position"`
+	Rules    engine.Rules    `json:"rules"`
+	Lang     string          `json:"lang"`
+}
+
+// Words returns each colour's chance in play by est, in f's language, by
+// its ChanceToken.
+func (f *ChanceFill) Words(est ai.Estimator) map[string]string {
+	ch := est(f.Position, f.Rules)
+	out := map[string]string{}
+	for _, c := range f.Position.Players() {
+		out[ChanceToken(c)] = Percent(f.Lang, ch[c])
+	}
+	return out
+}
+
+// Filled returns text with the chances of f by est in place of their
+// tokens: the card's text as delivery sends it.
+func (f *ChanceFill) Filled(text string, est ai.Estimator) string {
+	for token, words := range f.Words(est) {
+		text = strings.ReplaceAll(text, token, words)
+	}
+	return text
 }
 
 // said is what a reason's words already say of a move, for its line to

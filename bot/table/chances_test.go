@@ -13,18 +13,32 @@ import (
 	"github.com/malefiz-discord/malefiz/engine/ai"
 )
 
+// TestCardShowsEachSeatsChance checks the card's chances: a token for
+// each seat's in its text, which the message's fill turns into the
+// chance of the position by the estimator delivery gives it, in the
+// card's language.
 func TestCardShowsEachSeatsChance(t *testing.T) {
 	tb := running(t, "start", RollButton, dice(6))
 	tb.Settings.Chances = true
-	desc := tb.CardMessage().Embeds[0].Description
-	lines := strings.Split(desc, "\n")
+	tb.Game.Locale = "de"
+	msg := tb.CardMessage()
+	require.NotNil(t, msg.Chances)
+	assert.Equal(t, tb.State.Position(), msg.Chances.Position)
+	assert.Equal(t, "de", msg.Chances.Lang)
+	lines := strings.Split(msg.Embeds[0].Description, "\n")
 	require.GreaterOrEqual(t, len(lines), 2)
+	assert.Equal(t, "▶️ 🔴 <@1> · "+tr("de", locales.CardToGo, 40)+" · {chance:r}", lines[0])
+	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("de", locales.CardToGo, 40)+" · {chance:g}", lines[1])
+
 	ch := ai.SteadyChances(tb.State.Position(), tb.Rules())
-	assert.Equal(t, "▶️ 🔴 <@1> · "+tr("en", locales.CardToGo, 40)+" · "+Percent("en", ch[engine.Red]), lines[0])
-	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("en", locales.CardToGo, 40)+" · "+Percent("en", ch[engine.Green]), lines[1])
+	filled := strings.Split(msg.Chances.Filled(msg.Embeds[0].Description, ai.SteadyChances), "\n")
+	assert.Equal(t, "▶️ 🔴 <@1> · "+tr("de", locales.CardToGo, 40)+" · "+Percent("de", ch[engine.Red]), filled[0])
+	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("de", locales.CardToGo, 40)+" · "+Percent("de", ch[engine.Green]), filled[1])
 
 	tb.Settings.Chances = false
-	assert.NotContains(t, tb.CardMessage().Embeds[0].Description, "%", "a server that wants the suspense")
+	msg = tb.CardMessage()
+	assert.Nil(t, msg.Chances)
+	assert.NotContains(t, msg.Embeds[0].Description, "{chance:", "a server that wants the suspense")
 }
 
 func TestPercent(t *testing.T) {

@@ -26,6 +26,9 @@ type Message struct {
 	Chart *Chart
 	// ChartAlt is the chart in words, its alt text.
 	ChartAlt string
+	// Chances, when set, fills in the ChanceTokens of the message's text
+	// when it is delivered.
+	Chances *ChanceFill
 	// Legend, when set, is one line under the buttons saying what the
 	// marks of this message's buttons mean.
 	Legend string

@@ -55,6 +55,9 @@ type Effect struct {
 	// Chart, when set, is drawn (Config.Chart) and attached as
 	// chances.png.
 	Chart json.RawMessage `json:"chart,omitempty"`
+	// Chances, when set, are the chances the body shows, read when it is
+	// delivered (Config.Chances) and put in place of their tokens.
+	Chances json.RawMessage `json:"chances,omitempty"`
 	// Target is the message an edit changes: the game's message of that
 	// role as recorded when the edit is delivered (an earlier post of the
 	// same game is delivered first).
