@@ -117,11 +117,13 @@ type Bot struct {
 // maxHeavy bounds the heavy answers (replay GIFs) drawn at once.
 const maxHeavy = 2
 
-// CardChanceShare is the share of one core the scoreboard cards' and the
-// live boards' chances may take (ai.Budget): reading a position's chances
-// plays it out, about a tenth of a second or more of CPU late in a game
-// (ai.CardChances); past the share, a card shows the learned model's
-// chances, which cost well under a millisecond.
+// CardChanceShare is the share of one core the scoreboard cards' chances
+// may take (ai.Budget): reading a position's chances plays it out, a
+// tenth of a second or more of CPU (ai.CardChances), which delivery
+// spreads over four times as long; a card delivered while another's are
+// being read shows the learned model's chances, which cost well under a
+// millisecond. The live board shows the card's chances once read, the
+// model's before (ai.KnownChances): it must not wait.
 const CardChanceShare = 0.25
 
 // BoardWidth is the width of the boards the bot posts: Discord shows an
@@ -157,7 +159,7 @@ func New(cfg Config) *Bot {
 	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
 		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture, Chances: chanceWords(chances.Chances)})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
-		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity, Chances: chances.Chances,
+		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity, Chances: ai.KnownChances,
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
 		CoachBehind: cfg.CoachBehind, Tournaments: b.db})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}

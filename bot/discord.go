@@ -10,6 +10,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz/bot/outbox"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/render"
 )
 
@@ -78,7 +79,7 @@ func componentsOf(msg table.Message) []discordgo.MessageComponent {
 // converts. A new answer is V2 when it shows a view with a board or an
 // embed, and plain content when it is a text.
 func responseOf(rp *table.Reply) (discordgo.InteractionResponseType, *discordgo.InteractionResponseData) {
-	msg := rp.Message
+	msg := rp.Message.WithChances(ai.KnownChances) // an answer cannot wait for the card's rollouts
 	mentions := &discordgo.MessageAllowedMentions{Users: msg.Pings}
 	if rp.Kind == table.Update {
 		comps := layoutOf(msg)

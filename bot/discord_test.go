@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"io"
 	"testing"
 	"time"
@@ -8,7 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/render"
 )
 
@@ -37,4 +40,22 @@ func TestBoardsDrawAStateOnce(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.LessOrEqual(t, len(bd.drawn), boardsKept)
+}
+
+// TestAnAnswerFillsInTheChances checks that a card sent as a click's
+// answer (Start turns the lobby into the card) shows the chances known at
+// once, the model's for a position not read yet, not the tokens delivery
+// fills in.
+func TestAnAnswerFillsInTheChances(t *testing.T) {
+	pos := engine.StartPosition()
+	fill := &table.ChanceFill{Position: pos, Lang: "en"}
+	card := table.Message{Embeds: []table.Embed{{Description: "red " + table.ChanceToken(engine.Red) + ", blue " + table.ChanceToken(engine.Blue)}},
+		Chances: fill}
+	_, data := responseOf(&table.Reply{Kind: table.Update, Message: card})
+	body, err := json.Marshal(data)
+	require.NoError(t, err)
+	ch := ai.SteadyChances(pos, engine.Rules{})
+	assert.NotContains(t, string(body), "{chance:")
+	assert.Contains(t, string(body), "red "+table.Percent("en", ch[engine.Red])+", blue "+table.Percent("en", ch[engine.Blue]))
+	assert.Contains(t, card.Embeds[0].Description, "{chance:r}", "the card itself is left as it was")
 }

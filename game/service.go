@@ -120,7 +120,8 @@ type Config struct {
 	// Activity: the Activity is served; the cards offer Play on the board.
 	Activity bool
 	// Chances reads the chances the live board shows (table.Table's
-	// Chances); nil means the learned model's (ai.SteadyChances).
+	// Chances), at once; nil means the learned model's
+	// (ai.SteadyChances).
 	Chances ai.Estimator
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).

@@ -63,6 +63,7 @@ func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
 // the bot's token and Discord's nonce, so that sending it again creates
 // nothing new.
 func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef queue.Effect) (string, error) {
+	ef.Body, ef.Chances = s.withChances(ef.Body, ef), nil // a follow-up too
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err

@@ -75,10 +75,35 @@ func (f *ChanceFill) Words(est ai.Estimator) map[string]string {
 // Filled returns text with the chances of f by est in place of their
 // tokens: the card's text as delivery sends it.
 func (f *ChanceFill) Filled(text string, est ai.Estimator) string {
-	for token, words := range f.Words(est) {
-		text = strings.ReplaceAll(text, token, words)
+	return fill(text, f.Words(est))
+}
+
+// fill returns text with each token of words replaced by its words.
+func fill(text string, words map[string]string) string {
+	for token, w := range words {
+		text = strings.ReplaceAll(text, token, w)
 	}
 	return text
+}
+
+// WithChances returns m with its chances filled in by est, for an answer
+// that goes at once, not through delivery: the card a click on its
+// lobby's Start turns the lobby into, which est must read without
+// waiting (ai.KnownChances). A message without chances comes back as it
+// is.
+func (m Message) WithChances(est ai.Estimator) Message {
+	if m.Chances == nil {
+		return m
+	}
+	words := m.Chances.Words(est)
+	m.Content = fill(m.Content, words)
+	m.Embeds = slices.Clone(m.Embeds)
+	for i := range m.Embeds {
+		m.Embeds[i].Title = fill(m.Embeds[i].Title, words)
+		m.Embeds[i].Description = fill(m.Embeds[i].Description, words)
+	}
+	m.Chances = nil
+	return m
 }
 
 // said is what a reason's words already say of a move, for its line to

@@ -124,4 +124,8 @@ func BenchmarkRolloutChances(b *testing.B) {
 // BenchmarkCardChances measures the card's chances (CardChances without
 // its cache) over the benchmark's positions of whole games, from the
 // first turn to the last.
-func BenchmarkCardChances(b *testing.B) { benchmarkEstimates(b, cardChances) }
+func BenchmarkCardChances(b *testing.B) {
+	benchmarkEstimates(b, func(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
+		return cardChances(pos, r, nil)
+	})
+}

@@ -3,7 +3,9 @@ package ai
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/malefiz-discord/malefiz/engine"
@@ -46,25 +48,29 @@ const (
 // a game (BenchmarkCardChances); the answer is kept for the next call with
 // the same position (cardCache).
 func CardChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	if pos.Over() {
-		return won(pos.Winner())
-	}
-	key := cardKey{pos, r}
-	if ch, ok := cardCache.get(key); ok {
+	if ch, ok := knownChances(pos, r); ok {
 		return ch
 	}
-	ch := cardChances(pos, r)
+	key := cardKey{pos, r}
+	ch := cardChances(pos, r, nil)
 	cardCache.put(key, ch)
 	return ch
 }
 
-// cardChances is CardChances without the cache.
-func cardChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
+// cardChances is CardChances without the cache; pace, when set, is told
+// how long each rollout took, and may wait before the next.
+func cardChances(pos engine.Position, r engine.Rules, pace func(took time.Duration)) [engine.NumColors]float64 {
 	var out [engine.NumColors]float64
 	seed := positionSeed(pos, r)
 	horizon := cardRounds * len(pos.Players())
-	s := searcher{e: newEvaluator(defaultParams), rules: r}
+	e := cardEvaluators.Get().(*evaluator)
+	defer func() {
+		e.forget()
+		cardEvaluators.Put(e)
+	}()
+	s := searcher{e: e, rules: r}
 	for i := range cardRollouts {
+		start := time.Now()
 		rng := rand.New(rand.NewPCG(splitmix(seed, uint64(i)), 0x63617264)) // "card"
 		b := pos
 		for t := 0; t < horizon && !b.Over(); t++ {
@@ -75,8 +81,8 @@ func cardChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 
 			case 1:
 				roll = (i/maxRoll)%maxRoll + 1
 			}
-			if len(s.e.cache) > 4096 {
-				s.e.cache = make(map[engine.SquareSet]*valueTable)
+			if len(e.cache) > maxCardTables {
+				e.forget()
 			}
 			b, _ = s.reply(&b, roll, replyPlacements)
 		}
@@ -84,10 +90,18 @@ func cardChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 
 		if b.Over() {
 			leaf[b.Winner()] = 1
 		} else {
-			leaf = WinChances(b, r)
+			leaf = learned.chances(e, &b, r)
 		}
 		for c := range out {
 			out[c] += leaf[c]
+		}
+		if pace != nil {
+			pace(time.Since(start))
+		} else {
+			// A few milliseconds a rollout: what else the process has
+			// to do goes first rather than wait for the scheduler to
+			// take the processor back.
+			runtime.Gosched()
 		}
 	}
 	for c := range out {
@@ -95,6 +109,18 @@ func cardChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 
 	}
 	return out
 }
+
+// cardEvaluators are the evaluators of the card's rollouts, each with
+// tables of its own (evaluator.private) for the next estimate.
+var cardEvaluators = sync.Pool{New: func() any {
+	e := newEvaluator(defaultParams)
+	e.private = true
+	return e
+}}
+
+// maxCardTables bounds the tables a card's evaluator keeps (about 1 KiB
+// each).
+const maxCardTables = 1024
 
 // positionSeed is the seed of pos's rollouts under r: a hash of its text.
 func positionSeed(pos engine.Position, r engine.Rules) uint64 {
@@ -146,84 +172,74 @@ func (c *chanceCache) put(k cardKey, ch [engine.NumColors]float64) {
 	c.m[k] = ch
 }
 
-// Budget reads the card's chances within a share of one core: CardChances
-// while the rollouts it ran took at most Share of the time since it was
-// made (counted over the last BudgetWindow at most), one at a time; else,
-// and for the position already read, what is at hand: the chances kept for
-// the position, or SteadyChances, the learned model's, which cost well
-// under a millisecond. A busy process thus shows the model's chances
-// rather than fall behind. Safe for concurrent use.
+// Budget reads the card's chances within a share of one core: one
+// estimate at a time, paced (after each rollout it waits, so that its
+// rollouts take at most Share of the time), and while one runs the
+// others get what is at hand: the chances kept for their position, or
+// the learned model's (SteadyChances), which cost well under a
+// millisecond. A rollout takes a few milliseconds, so what else the
+// process has to do (a click's answer) never waits behind a burst of
+// them; an estimate takes longer (a second or so at a quarter of a
+// core), which a card's delivery, paced by Discord anyway, can afford.
+// Safe for concurrent use.
 type Budget struct {
 	// Share is the share of one core the rollouts may take: 0.25 is a
-	// quarter.
+	// quarter. 0 reads none.
 	Share float64
-	// Now is the clock; nil is time.Now.
-	Now func() time.Time
+	// Sleep waits; nil is time.Sleep.
+	Sleep func(time.Duration)
 
-	run    sync.Mutex // held while rollouts run: one at a time
-	mu     sync.Mutex
-	spent  time.Duration // the rollouts' time not yet earned back
-	since  time.Time     // when spent was last brought up to date
-	misses int           // estimates that got the model's chances
+	run    sync.Mutex // held while an estimate runs
+	misses atomic.Int64
 }
-
-// BudgetWindow is how much unused time a Budget saves up: after a quiet
-// hour it allows a minute's worth of its share at once, not the hour's.
-const BudgetWindow = time.Minute
 
 // Chances returns the card's chances of pos under r within the budget.
 func (b *Budget) Chances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	if pos.Over() {
-		return won(pos.Winner())
-	}
-	key := cardKey{pos, r}
-	if ch, ok := cardCache.get(key); ok {
+	if ch, ok := knownChances(pos, r); ok {
 		return ch
 	}
-	if !b.allowed() || !b.run.TryLock() {
-		b.mu.Lock()
-		b.misses++
-		b.mu.Unlock()
+	if b.Share <= 0 || !b.run.TryLock() {
+		b.misses.Add(1)
 		return SteadyChances(pos, r)
 	}
 	defer b.run.Unlock()
-	start := b.now()
-	ch := cardChances(pos, r)
-	cardCache.put(key, ch)
-	b.mu.Lock()
-	b.spent += b.now().Sub(start)
-	b.mu.Unlock()
+	ch := cardChances(pos, r, b.pace)
+	cardCache.put(cardKey{pos, r}, ch)
 	return ch
 }
 
+// pace waits after a rollout that took took: what keeps the rollouts to
+// the share.
+func (b *Budget) pace(took time.Duration) {
+	wait := time.Duration(float64(took) * (1/min(b.Share, 1) - 1))
+	if wait <= 0 {
+		return
+	}
+	if b.Sleep != nil {
+		b.Sleep(wait)
+		return
+	}
+	time.Sleep(wait)
+}
+
 // Misses is how many estimates got the model's chances for want of time.
-func (b *Budget) Misses() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.misses
+func (b *Budget) Misses() int { return int(b.misses.Load()) }
+
+// KnownChances returns the card's chances of pos under r when they have
+// been read (CardChances, a Budget), else the learned model's
+// (SteadyChances): what a view that must not wait shows.
+func KnownChances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
+	if ch, ok := knownChances(pos, r); ok {
+		return ch
+	}
+	return SteadyChances(pos, r)
 }
 
-// allowed reports whether the rollouts are within the share: the time
-// they took, less Share of the time gone by, is not above zero.
-func (b *Budget) allowed() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := b.now()
-	if b.since.IsZero() {
-		b.since = now
+// knownChances returns the chances of a finished game, or those kept for
+// pos; ok is false for a position not read yet.
+func knownChances(pos engine.Position, r engine.Rules) ([engine.NumColors]float64, bool) {
+	if pos.Over() {
+		return won(pos.Winner()), true
 	}
-	earned := time.Duration(b.Share * float64(now.Sub(b.since)))
-	b.since = now
-	b.spent -= earned
-	if floor := -time.Duration(b.Share * float64(BudgetWindow)); b.spent < floor {
-		b.spent = floor
-	}
-	return b.spent <= 0 && b.Share > 0
-}
-
-func (b *Budget) now() time.Time {
-	if b.Now != nil {
-		return b.Now()
-	}
-	return time.Now()
+	return cardCache.get(cardKey{pos, r})
 }

@@ -20,10 +20,10 @@ func TestCardChancesReadTheSameAndAddUp(t *testing.T) {
 	assert.InDelta(t, 1, ch[engine.Red]+ch[engine.Green]+ch[engine.Yellow], 1e-9)
 	assert.Zero(t, ch[engine.Blue])
 	assert.Equal(t, ch, CardChances(pos, engine.Rules{}), "from the cache")
-	assert.Equal(t, ch, cardChances(pos, engine.Rules{}), "played again")
+	assert.Equal(t, ch, cardChances(pos, engine.Rules{}, nil), "played again")
 	assert.InDelta(t, 0.381, ch[engine.Yellow], HeldOutTolerance, "the lone runner")
 	assert.Less(t, SteadyChances(pos, engine.Rules{})[engine.Yellow], 0.381-HeldOutTolerance, "the model alone")
-	assert.NotEqual(t, ch, cardChances(pos, engine.Rules{SixAgain: true}), "the rules change the dice and the play")
+	assert.NotEqual(t, ch, cardChances(pos, engine.Rules{SixAgain: true}, nil), "the rules change the dice and the play")
 
 	over := pos
 	for _, q := range over.Pawns(engine.Yellow) {
@@ -33,27 +33,40 @@ func TestCardChancesReadTheSameAndAddUp(t *testing.T) {
 	assert.Equal(t, 1.0, CardChances(over, engine.Rules{})[engine.Yellow])
 }
 
-// TestBudgetKeepsToItsShare checks the budget on a clock of its own: the
-// first estimate plays the rollouts, the next ones right after it get the
-// model's chances (and are counted), a position already read gets its
-// rollouts' chances again, and once the share of the time gone by has
-// paid the rollouts back they run again.
+// TestBudgetKeepsToItsShare checks the budget: an estimate waits after
+// each rollout three times what the rollout took (a quarter of a core),
+// another asked for meanwhile gets the model's chances (and is counted),
+// and a position read once is known to every view.
 func TestBudgetKeepsToItsShare(t *testing.T) {
-	now := time.Date(2026, 12, 7, 18, 0, 0, 0, time.UTC)
-	var spent time.Duration
-	b := &Budget{Share: 0.25, Now: func() time.Time { now = now.Add(spent); return now }}
 	positions := samplePositions(t, []Level{Normal, Normal, Normal}, engine.Rules{}, 11, 3)
-	require.GreaterOrEqual(t, len(positions), 3)
-	first, second, third := positions[0].pos, positions[1].pos, positions[2].pos
-
-	spent = time.Second // every reading of the clock moves it a second on
-	assert.Equal(t, cardChances(first, engine.Rules{}), b.Chances(first, engine.Rules{}), "the first plays its rollouts")
-	spent = 0
-	assert.Equal(t, SteadyChances(second, engine.Rules{}), b.Chances(second, engine.Rules{}), "over the budget: the model")
+	require.GreaterOrEqual(t, len(positions), 2)
+	first, second := positions[0].pos, positions[1].pos
+	var waited time.Duration
+	waits := 0
+	inside := make(chan struct{})
+	b := &Budget{Share: 0.25}
+	b.Sleep = func(d time.Duration) {
+		if waits == 0 {
+			inside <- struct{}{} // the first estimate is under way
+			<-inside
+		}
+		waits++
+		waited += d
+	}
+	assert.Equal(t, SteadyChances(first, engine.Rules{}), KnownChances(first, engine.Rules{}), "not read yet")
+	done := make(chan [engine.NumColors]float64)
+	go func() { done <- b.Chances(first, engine.Rules{}) }()
+	<-inside
+	assert.Equal(t, SteadyChances(second, engine.Rules{}), b.Chances(second, engine.Rules{}), "one at a time: the model")
 	assert.Equal(t, 1, b.Misses())
-	assert.Equal(t, cardChances(first, engine.Rules{}), b.Chances(first, engine.Rules{}), "kept")
+	inside <- struct{}{}
+	got := <-done
+	assert.Equal(t, cardChances(first, engine.Rules{}, nil), got)
+	assert.Equal(t, cardRollouts, waits, "a wait after each rollout")
+	assert.Positive(t, waited)
+	assert.Equal(t, got, KnownChances(first, engine.Rules{}), "known once read")
+	assert.Equal(t, got, b.Chances(first, engine.Rules{}), "kept")
 
-	now = now.Add(4 * time.Second) // a quarter of 4 s pays the second back
-	assert.Equal(t, cardChances(third, engine.Rules{}), b.Chances(third, engine.Rules{}), "paid back")
-	assert.Equal(t, 1, b.Misses())
+	none := &Budget{}
+	assert.Equal(t, SteadyChances(second, engine.Rules{}), none.Chances(second, engine.Rules{}), "no share: the model")
 }

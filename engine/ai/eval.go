@@ -87,6 +87,13 @@ type evaluator struct {
 	reach     [engine.NumSquares][maxRoll + 1]engine.SquareSet
 	reachOK   [engine.NumSquares]bool
 	reachBars engine.SquareSet
+	// private: the tables this evaluator computes are its own, not
+	// shared (own), and made again in the room of those it let go
+	// (spare): the card's rollouts meet thousands of barricade sets that
+	// nobody meets again, which would crowd the shared tables out and
+	// leave megabytes to the garbage collector each time.
+	private    bool
+	own, spare []*valueTable
 }
 
 // reachDeps holds, for each square s, the squares a walk from s passes
@@ -168,13 +175,31 @@ func (e *evaluator) table(bars engine.SquareSet) *valueTable {
 	}
 	e.work += tableWork
 	t := sharedTables.get(bars)
-	if t == nil {
+	switch {
+	case t != nil:
+	case e.private:
+		if n := len(e.spare); n > 0 {
+			t, e.spare = e.spare[n-1], e.spare[:n-1]
+		} else {
+			t = new(valueTable)
+		}
+		e.own = append(e.own, t)
+		e.compute(&bars, t)
+	default:
 		t = new(valueTable)
 		e.compute(&bars, t)
 		sharedTables.put(bars, t)
 	}
 	e.cache[bars] = t
 	return t
+}
+
+// forget empties the evaluator's cache of tables; a private one keeps
+// the room of its own for the next.
+func (e *evaluator) forget() {
+	clear(e.cache)
+	e.spare = append(e.spare, e.own...)
+	e.own = e.own[:0]
 }
 
 // sharedTables holds the value tables computed so far, for every
