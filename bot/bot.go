@@ -119,11 +119,11 @@ const maxHeavy = 2
 
 // CardChanceShare is the share of one core the scoreboard cards' chances
 // may take (ai.Budget): reading a position's chances plays it out, a
-// tenth of a second or more of CPU (ai.CardChances), which delivery
-// spreads over four times as long; a card delivered while another's are
-// being read shows the learned model's chances, which cost well under a
-// millisecond. The live board shows the card's chances once read, the
-// model's before (ai.KnownChances): it must not wait.
+// tenth of a second or more of CPU (ai.CardChances), which the budget
+// spreads over four times as long, in the background. A card goes with
+// the chances known at once (the learned model's for a position not read
+// yet, ai.KnownChances) and is edited again when its own are read; one
+// delivered while another's are being read keeps the model's.
 const CardChanceShare = 0.25
 
 // BoardWidth is the width of the boards the bot posts: Discord shows an
@@ -157,9 +157,9 @@ func New(cfg Config) *Bot {
 	b.boards = &boards{renderer: b.renderer, hooks: b.hooks}
 	chances := &ai.Budget{Share: CardChanceShare}
 	b.out = outbox.New(outbox.Config{Store: b.db, Discord: b.dc, Log: b.log, Owner: b.owner,
-		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture, Chances: chanceWords(chances.Chances)})
+		Board: b.boards.file, Chart: chartFile, WithoutPicture: withoutPicture, Chances: chanceWords(chances)})
 	b.games = game.New(game.Config{Store: b.db, Outbox: b.out, Layout: layout{}, Dice: cfg.Dice, Draw: cfg.Draw, Now: b.now,
-		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity, Chances: ai.KnownChances,
+		Defaults: cfg.Defaults, Owner: b.owner, Activity: b.activity,
 		Observe: b.hooks.observeCommit, Logger: b.log, CoachOff: cfg.CoachOff,
 		CoachBehind: cfg.CoachBehind, Tournaments: b.db})
 	b.panel = &panel{db: b.db, log: b.log, now: b.now, activity: b.activity}

@@ -13,6 +13,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/game"
 	"github.com/malefiz-discord/malefiz/render"
@@ -338,14 +339,28 @@ func chancesOf(msg table.Message) json.RawMessage {
 }
 
 // chanceWords reads the chances a message shows (a table.ChanceFill as
-// stored) by est: the words to put in place of each token.
-func chanceWords(est ai.Estimator) func(json.RawMessage) (map[string]string, error) {
-	return func(data json.RawMessage) (map[string]string, error) {
+// stored): the words to put in place of each token now, the chances
+// known at once (ai.KnownChances), and, when budget starts reading the
+// card's (ai.CardChances), where theirs will come.
+func chanceWords(budget *ai.Budget) func(json.RawMessage) (map[string]string, <-chan map[string]string, error) {
+	return func(data json.RawMessage) (map[string]string, <-chan map[string]string, error) {
 		var f table.ChanceFill
 		if err := json.Unmarshal(data, &f); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return f.Words(est), nil
+		now := f.Words(ai.KnownChances)
+		read := budget.Later(f.Position, f.Rules)
+		if read == nil {
+			return now, nil, nil
+		}
+		later := make(chan map[string]string, 1)
+		go func() {
+			defer close(later)
+			if ch, ok := <-read; ok {
+				later <- f.Words(func(engine.Position, engine.Rules) [engine.NumColors]float64 { return ch })
+			}
+		}()
+		return now, later, nil
 	}
 }
 

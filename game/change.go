@@ -155,7 +155,7 @@ func (s *Service) load(ctx context.Context, id int64, user string) (*table.Table
 		return nil, malefiz.UserSettings{}, err
 	}
 	t.DMs, t.PingAlways, t.Locales = map[string]bool{}, map[string]bool{}, map[string]string{}
-	t.Activity, t.Chances = s.activity, s.chances
+	t.Activity = s.activity
 	for u, us := range l.Users {
 		t.DMs[u], t.PingAlways[u], t.Locales[u] = us.DM, us.PingAlways, us.Locale
 	}

@@ -28,7 +28,6 @@ import (
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/engine"
-	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -119,10 +118,6 @@ type Config struct {
 	Owner string
 	// Activity: the Activity is served; the cards offer Play on the board.
 	Activity bool
-	// Chances reads the chances the live board shows (table.Table's
-	// Chances), at once; nil means the learned model's
-	// (ai.SteadyChances).
-	Chances ai.Estimator
 	// CoachOff turns the coach off: no move is graded (RunCoach returns
 	// at once).
 	CoachOff bool
@@ -152,7 +147,6 @@ type Service struct {
 	defaults Defaults
 	owner    string
 	activity bool
-	chances  ai.Estimator
 	observe  func(start time.Time, err error)
 
 	log   *slog.Logger
@@ -176,7 +170,7 @@ type Service struct {
 // New returns the Service of cfg.
 func New(cfg Config) *Service {
 	s := &Service{db: cfg.Store, out: cfg.Outbox, layout: cfg.Layout, dice: cfg.Dice, draw: cfg.Draw, now: cfg.Now,
-		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, chances: cfg.Chances, observe: cfg.Observe,
+		defaults: cfg.Defaults, owner: cfg.Owner, activity: cfg.Activity, observe: cfg.Observe,
 		log: cfg.Logger, wakeScheduler: make(chan struct{}, 1), tdb: cfg.Tournaments, wakeTournaments: make(chan struct{}, 1)}
 	if s.tdb == nil {
 		s.tdb, _ = cfg.Store.(Tournaments)

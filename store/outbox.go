@@ -381,6 +381,31 @@ func (db *DB) Outdated(ctx context.Context, e Effect) (bool, error) {
 	return true, tx.Commit()
 }
 
+// Superseded reports whether effect e of a queue has a newer effect in
+// its game's queue, delivered or not: the message e changed shows, or
+// will show, a later state. An effect of the main queue never has.
+func (db *DB) Superseded(ctx context.Context, e Effect) (bool, error) {
+	if e.Queue == "" {
+		return false, nil
+	}
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: superseded: %w", err)
+	}
+	defer tx.Rollback()
+	var id int64
+	s := stream{game: e.GameID, tournament: e.TournamentID}
+	err = tx.QueryRowContext(ctx, s.sql(`SELECT id FROM outbox WHERE %s = ? AND queue = ? AND id > ? LIMIT 1`),
+		s.id(), e.Queue, e.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, tx.Commit()
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: superseded: %w", err)
+	}
+	return true, tx.Commit()
+}
+
 // effectColumns are the columns of an Effect, as scanEffect reads them.
 const effectColumns = `id, coalesce(game_id, 0), coalesce(tournament_id, 0), queue, kind, payload, attempts, created_at`
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
+	"github.com/malefiz-discord/malefiz/ratelimit"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -63,7 +64,8 @@ func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
 // the bot's token and Discord's nonce, so that sending it again creates
 // nothing new.
 func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef queue.Effect) (string, error) {
-	ef.Body, ef.Chances = s.withChances(ef.Body, ef), nil // a follow-up too
+	ef.Body, _ = s.withChances(ef.Body, ef) // a follow-up too; a new message is not edited again
+	ef.Chances = nil
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -109,11 +111,18 @@ func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef queue.Effec
 // editMessage edits the game's message that the effect targets; when it is
 // gone and the effect says so, the message is posted again.
 func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef queue.Effect, g *malefiz.Game) (string, *malefiz.MessageRecord, error) {
+	raw := ef.Body
+	var later <-chan map[string]string
+	ef.Body, later = s.withChances(ef.Body, ef)
+	ef.Chances = nil
 	id := messageID(g, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
 		_, err := s.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), ef.Body, ef)
 		if err == nil {
+			if later != nil {
+				go s.refresh(e, ef, raw, later)
+			}
 			return id, nil, nil
 		}
 		if isCode(err, discordgo.ErrCodePerformedOperationOnArchivedThread) {
@@ -141,7 +150,6 @@ func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef queue.Effec
 // what shows it dropped, which Discord would refuse without the file)
 // rather than not at all.
 func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, body json.RawMessage, ef queue.Effect) ([]byte, error) {
-	body = s.withChances(body, ef)
 	var files []*discordgo.File
 	for _, p := range []struct {
 		want bool
@@ -185,19 +193,27 @@ func (s *Sender) request(ctx context.Context, method, endpoint, bucket string, b
 }
 
 // withChances is body with the chances it shows (the effect's Chances,
-// read now) in place of their tokens. The scoreboard card's chances are
-// read at delivery, not at commit: reading them plays the position out,
-// which a click must not wait for, and an edit a newer one supersedes is
-// never read.
-func (s *Sender) withChances(body json.RawMessage, ef queue.Effect) json.RawMessage {
+// read now) in place of their tokens, and where better ones will come,
+// if they will. The scoreboard card's chances are read at delivery, not
+// at commit: reading them well plays the position out, which a click
+// must not wait for, and neither must a delivery: the card goes with the
+// chances known at once, and is edited again (refresh) when the better
+// ones come.
+func (s *Sender) withChances(body json.RawMessage, ef queue.Effect) (json.RawMessage, <-chan map[string]string) {
 	if len(ef.Chances) == 0 || s.cfg.Chances == nil {
-		return body
+		return body, nil
 	}
-	words, err := s.cfg.Chances(ef.Chances)
+	words, later, err := s.cfg.Chances(ef.Chances)
 	if err != nil {
 		s.log.Error("outbox: could not read the chances", "channel", ef.Channel, "err", err)
-		return body
+		return body, nil
 	}
+	return withWords(body, words), later
+}
+
+// withWords is body with each token of words replaced by its words,
+// escaped for JSON.
+func withWords(body json.RawMessage, words map[string]string) json.RawMessage {
 	out := string(body)
 	for token, w := range words {
 		quoted, err := json.Marshal(w)
@@ -207,6 +223,41 @@ func (s *Sender) withChances(body json.RawMessage, ef queue.Effect) json.RawMess
 		out = strings.ReplaceAll(out, token, string(quoted[1:len(quoted)-1]))
 	}
 	return json.RawMessage(out)
+}
+
+// refresh edits the message of effect e, delivered with the chances known
+// then, again with the better ones when they come (raw is its body with
+// the tokens), unless a newer effect of its queue has come meanwhile: the
+// message shows, or will show, a later state. A refresh that fails is
+// let go: the next edit of the message brings its chances.
+func (s *Sender) refresh(e store.Effect, ef queue.Effect, raw json.RawMessage, later <-chan map[string]string) {
+	words, ok := <-later
+	if !ok {
+		return
+	}
+	locks := &s.locks
+	if e.Queue != "" {
+		locks = &s.queued
+	}
+	unlock := locks.Lock(streamKey(e))
+	defer unlock()
+	ctx, cancel := context.WithTimeout(ratelimit.Deferrable(context.Background()), 2*callTimeout)
+	defer cancel()
+	if newer, err := s.db.Superseded(ctx, e); err != nil || newer {
+		return
+	}
+	g, err := s.streamGame(ctx, e)
+	if err != nil {
+		return
+	}
+	id := messageID(g, ef.Target)
+	if id == "" {
+		return
+	}
+	endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
+	if _, err := s.request(ctx, http.MethodPatch, endpoint, discordgo.EndpointChannelMessages(ef.Channel), withWords(raw, words), ef); err != nil {
+		s.log.Warn("outbox: could not edit the chances in", "game", e.GameID, "effect", e.ID, "err", err)
+	}
 }
 
 // messageID is the recorded ID of the game's message of role.

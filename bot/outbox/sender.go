@@ -76,6 +76,7 @@ type Store interface {
 	ClaimedEffects(ctx context.Context, owner string, gameID int64) ([]store.Effect, error)
 	HeldElsewhere(ctx context.Context, owner string, gameID int64) (bool, error)
 	Outdated(ctx context.Context, e store.Effect) (bool, error)
+	Superseded(ctx context.Context, e store.Effect) (bool, error)
 	RecordDeliveries(ctx context.Context, owner string, deliveries []store.Delivery) error
 	RenewClaims(ctx context.Context, owner string, ids []int64, lease time.Duration) (time.Time, error)
 	RetryEffect(ctx context.Context, owner string, id int64, wait time.Duration, reason string) error
@@ -128,9 +129,10 @@ type Config struct {
 	// sends the body as it is.
 	WithoutPicture func(body json.RawMessage, file string) json.RawMessage
 	// Chances reads the chances an effect's body shows (the effect's
-	// Chances): the words to put in place of each token. nil: the body
-	// goes as it is.
-	Chances func(json.RawMessage) (map[string]string, error)
+	// Chances) at once: the words to put in place of each token now, and,
+	// when better ones are being read, where they will come (closed
+	// without them when they do not). nil: the body goes as it is.
+	Chances func(json.RawMessage) (now map[string]string, later <-chan map[string]string, err error)
 	// Now is Discord's time, which an interaction token's life is
 	// measured by; nil: time.Now.
 	Now func() time.Time

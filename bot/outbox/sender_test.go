@@ -463,9 +463,9 @@ func TestChancesReadAtDelivery(t *testing.T) {
 	fill := json.RawMessage(`{"position":"x"}`)
 	var read []string
 	e := newEnv(t, func(c *Config) {
-		c.Chances = func(data json.RawMessage) (map[string]string, error) {
+		c.Chances = func(data json.RawMessage) (map[string]string, <-chan map[string]string, error) {
 			read = append(read, string(data))
-			return map[string]string{"{chance:r}": `57 "%"`, "{chance:g}": "43 %"}, nil
+			return map[string]string{"{chance:r}": `57 "%"`, "{chance:g}": "43 %"}, nil, nil
 		}
 	})
 	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("red {chance:r} · green {chance:g}"), Chances: fill}))
@@ -477,6 +477,46 @@ func TestChancesReadAtDelivery(t *testing.T) {
 	e = newEnv(t)
 	require.NoError(t, e.deliver(queue.Effect{Op: queue.Post, Body: text("red {chance:r}"), Chances: fill}))
 	assert.Equal(t, []string{"red {chance:r}"}, e.messages(e.game.ChannelID))
+}
+
+// TestCardEditedAgainWithBetterChances: a card's edit goes with the
+// chances known at once, and the card is edited again when the better
+// ones come, unless a newer edit of the card came meanwhile.
+func TestCardEditedAgainWithBetterChances(t *testing.T) {
+	fill := json.RawMessage(`{"position":"x"}`)
+	var later chan map[string]string
+	e := newEnv(t, func(c *Config) {
+		c.Chances = func(json.RawMessage) (map[string]string, <-chan map[string]string, error) {
+			later = make(chan map[string]string, 1)
+			return map[string]string{"{chance:r}": "10%"}, later, nil
+		}
+	})
+	require.NoError(t, e.deliver(post("card", malefiz.RoleLobby)))
+	edit := func(body string) {
+		e.game = e.stored()
+		_, d := e.commit(e.s, queue.Effect{Op: queue.Edit, Target: malefiz.RoleLobby, Body: text(body), Queue: queue.CardQueue, Chances: fill})
+		require.NoError(t, d.Deliver(time.Now(), false), "left to the loop")
+		require.Equal(t, 1, e.pass(e.s, store.DefaultQueueGap))
+	}
+	edit("red {chance:r}")
+	assert.Equal(t, []string{"red 10%"}, e.messages(e.game.ChannelID), "the chances known at once")
+	later <- map[string]string{"{chance:r}": "38%"}
+	close(later)
+	assert.Eventually(t, func() bool {
+		ms := e.messages(e.game.ChannelID)
+		return len(ms) == 1 && ms[0] == "red 38%"
+	}, 5*time.Second, 10*time.Millisecond, "edited again with the better ones")
+	assert.Equal(t, 2, e.calls(fakediscord.RouteMessageEdit))
+
+	edit("red {chance:r}, turn 2")
+	first := later
+	edit("red {chance:r}, turn 3")
+	first <- map[string]string{"{chance:r}": "99%"}
+	close(first)
+	close(later)
+	time.Sleep(100 * time.Millisecond) // the refresh, if it were to go, goes now
+	assert.Equal(t, []string{"red 10%, turn 3"}, e.messages(e.game.ChannelID), "a newer edit came: no refresh")
+	assert.Equal(t, 4, e.calls(fakediscord.RouteMessageEdit))
 }
 
 // TestGiveUps: an effect that cannot be read, or whose delivery panics, is

@@ -26,19 +26,16 @@ func Percent(lang string, chance float64) string {
 	return tr(lang, locales.FormatPercent, int(math.Round(100*chance)))
 }
 
-// chances are the win chances of the running game's colours, by
-// t.Chances (the learned estimator with the tempo taken out,
-// ai.SteadyChances, when nil), when the server shows them; ok is false
-// otherwise.
+// chances are the win chances of the running game's colours, by the
+// learned estimator with the tempo taken out (ai.SteadyChances), when the
+// server shows them; ok is false otherwise. The live board shows them, the
+// same for every viewer at every moment; the card shows the card's (see
+// ChanceFill).
 func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
 	if !t.Settings.Chances || t.State == nil || t.State.Over() {
 		return ch, false
 	}
-	est := t.Chances
-	if est == nil {
-		est = ai.SteadyChances
-	}
-	return est(t.State.Position(), t.Rules()), true
+	return ai.SteadyChances(t.State.Position(), t.Rules()), true
 }
 
 // The scoreboard card's chances are read when the card is delivered, not

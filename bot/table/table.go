@@ -51,10 +51,6 @@ type Table struct {
 	// AI returns the computer player of a level for one decision; nil
 	// means ai.New.
 	AI func(level ai.Level, seed uint64) (ai.Player, error)
-	// Chances reads the chances the live board shows (Live); nil means
-	// ai.SteadyChances. The card's are read when it is delivered (see
-	// ChanceFill).
-	Chances ai.Estimator
 	// Activity: the bot serves its Activity; the lobby, and the card and
 	// the turn card of a running game, offer to open it (see boardButton).
 	Activity bool

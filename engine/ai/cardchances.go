@@ -172,16 +172,14 @@ func (c *chanceCache) put(k cardKey, ch [engine.NumColors]float64) {
 	c.m[k] = ch
 }
 
-// Budget reads the card's chances within a share of one core: one
-// estimate at a time, paced (after each rollout it waits, so that its
-// rollouts take at most Share of the time), and while one runs the
-// others get what is at hand: the chances kept for their position, or
-// the learned model's (SteadyChances), which cost well under a
-// millisecond. A rollout takes a few milliseconds, so what else the
-// process has to do (a click's answer) never waits behind a burst of
-// them; an estimate takes longer (a second or so at a quarter of a
-// core), which a card's delivery, paced by Discord anyway, can afford.
-// Safe for concurrent use.
+// Budget reads the card's chances within a share of one core, in the
+// background: one estimate at a time, paced (after each rollout it waits,
+// so that its rollouts take at most Share of the time). A rollout takes a
+// few milliseconds, so what else the process has to do (a click's answer)
+// never waits behind a burst of them; an estimate takes a second or so at
+// a quarter of a core, which nobody waits for: the card goes with the
+// chances known at once (KnownChances) and is edited again when the
+// estimate is done. Safe for concurrent use.
 type Budget struct {
 	// Share is the share of one core the rollouts may take: 0.25 is a
 	// quarter. 0 reads none.
@@ -193,19 +191,27 @@ type Budget struct {
 	misses atomic.Int64
 }
 
-// Chances returns the card's chances of pos under r within the budget.
-func (b *Budget) Chances(pos engine.Position, r engine.Rules) [engine.NumColors]float64 {
-	if ch, ok := knownChances(pos, r); ok {
-		return ch
+// Later starts reading the card's chances of pos under r and returns
+// where they will come (once, then closed), or nil when they will not:
+// they are known already (KnownChances has them), or another estimate is
+// running (counted in Misses), or the share is 0.
+func (b *Budget) Later(pos engine.Position, r engine.Rules) <-chan [engine.NumColors]float64 {
+	if _, ok := knownChances(pos, r); ok || b.Share <= 0 {
+		return nil
 	}
-	if b.Share <= 0 || !b.run.TryLock() {
+	if !b.run.TryLock() {
 		b.misses.Add(1)
-		return SteadyChances(pos, r)
+		return nil
 	}
-	defer b.run.Unlock()
-	ch := cardChances(pos, r, b.pace)
-	cardCache.put(cardKey{pos, r}, ch)
-	return ch
+	out := make(chan [engine.NumColors]float64, 1)
+	go func() {
+		defer close(out)
+		defer b.run.Unlock()
+		ch := cardChances(pos, r, b.pace)
+		cardCache.put(cardKey{pos, r}, ch)
+		out <- ch
+	}()
+	return out
 }
 
 // pace waits after a rollout that took took: what keeps the rollouts to
@@ -222,7 +228,7 @@ func (b *Budget) pace(took time.Duration) {
 	time.Sleep(wait)
 }
 
-// Misses is how many estimates got the model's chances for want of time.
+// Misses is how many estimates were not started, another running.
 func (b *Budget) Misses() int { return int(b.misses.Load()) }
 
 // KnownChances returns the card's chances of pos under r when they have

@@ -33,10 +33,11 @@ func TestCardChancesReadTheSameAndAddUp(t *testing.T) {
 	assert.Equal(t, 1.0, CardChances(over, engine.Rules{})[engine.Yellow])
 }
 
-// TestBudgetKeepsToItsShare checks the budget: an estimate waits after
-// each rollout three times what the rollout took (a quarter of a core),
-// another asked for meanwhile gets the model's chances (and is counted),
-// and a position read once is known to every view.
+// TestBudgetKeepsToItsShare checks the budget: an estimate runs in the
+// background and waits after each rollout three times what the rollout
+// took (a quarter of a core); another asked for meanwhile is not started
+// (and is counted); once read, a position is known to every view and not
+// read again.
 func TestBudgetKeepsToItsShare(t *testing.T) {
 	positions := samplePositions(t, []Level{Normal, Normal, Normal}, engine.Rules{}, 11, 3)
 	require.GreaterOrEqual(t, len(positions), 2)
@@ -53,20 +54,21 @@ func TestBudgetKeepsToItsShare(t *testing.T) {
 		waits++
 		waited += d
 	}
-	assert.Equal(t, SteadyChances(first, engine.Rules{}), KnownChances(first, engine.Rules{}), "not read yet")
-	done := make(chan [engine.NumColors]float64)
-	go func() { done <- b.Chances(first, engine.Rules{}) }()
+	assert.Equal(t, SteadyChances(first, engine.Rules{}), KnownChances(first, engine.Rules{}), "not read yet: the model's")
+	later := b.Later(first, engine.Rules{})
+	require.NotNil(t, later)
 	<-inside
-	assert.Equal(t, SteadyChances(second, engine.Rules{}), b.Chances(second, engine.Rules{}), "one at a time: the model")
+	assert.Nil(t, b.Later(second, engine.Rules{}), "one at a time")
 	assert.Equal(t, 1, b.Misses())
 	inside <- struct{}{}
-	got := <-done
+	got, ok := <-later
+	require.True(t, ok)
+	_, ok = <-later
+	assert.False(t, ok, "once, then closed")
 	assert.Equal(t, cardChances(first, engine.Rules{}, nil), got)
 	assert.Equal(t, cardRollouts, waits, "a wait after each rollout")
 	assert.Positive(t, waited)
 	assert.Equal(t, got, KnownChances(first, engine.Rules{}), "known once read")
-	assert.Equal(t, got, b.Chances(first, engine.Rules{}), "kept")
-
-	none := &Budget{}
-	assert.Equal(t, SteadyChances(second, engine.Rules{}), none.Chances(second, engine.Rules{}), "no share: the model")
+	assert.Nil(t, b.Later(first, engine.Rules{}), "not read again")
+	assert.Nil(t, (&Budget{}).Later(second, engine.Rules{}), "no share")
 }
