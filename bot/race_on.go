@@ -1,0 +1,6 @@
+//go:build race
+
+package bot
+
+// raceDetector: this binary is built with the race detector (a test).
+const raceDetector = true
