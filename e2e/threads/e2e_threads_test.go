@@ -191,8 +191,8 @@ func TestThreeGamesAtOnceInOneChannel(t *testing.T) {
 	assert.Contains(t, resp.Message.Text(), fmt.Sprintf("#%d", ids[2]))
 	// A game's turn message clicked from another game's thread, or from
 	// the channel, is refused; so is its lobby card from a thread.
+	firstTurn, _ := h.WaitTurn(ids[0]) // its next turn delivered, not the last one's summary
 	first, firstGame := h.Game(ids[0])
-	firstTurn, _ := h.Fake.Message(first.TurnMessageID)
 	move := harness.Control(t, firstTurn, bot.ActMove)
 	mover := firstTurn.Pinged[0]
 	for _, channel := range []string{sg.ThreadID, h.Fake.ChannelID} {
