@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,10 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot"
+	"github.com/malefiz-discord/malefiz/bot/table"
 	"github.com/malefiz-discord/malefiz/e2e/harness"
+	"github.com/malefiz-discord/malefiz/engine"
+	"github.com/malefiz-discord/malefiz/engine/ai"
 	"github.com/malefiz-discord/malefiz/fakediscord"
 )
 
@@ -27,6 +31,34 @@ var percentLine = regexp.MustCompile(` · \d+ to go · \d+%$`)
 // move and what it did, the mover's chance before the roll and after the
 // move, and the change split into the roll's part and the move's.
 var swing = regexp.MustCompile(`^\*\*[123]\.\*\* Turn \d+ · .+ rolled a \d: .+ \(.+\) · \d+% → \d+% · the roll [+−]?\d+, the (best move|move −\d+ \(best: .+\))$`)
+
+// cardReadsItsOwnChances waits, while a person thinks, for the card to
+// show the card's chances of the position (ai.CardChances: its rollouts,
+// read in the background after the card went with the chances known at
+// once, then edited in again or brought by the card's next edit of the
+// same position).
+func cardReadsItsOwnChances(t *testing.T, h *harness.Harness, game int64, card string) {
+	t.Helper()
+	_, g := h.Game(game)
+	ch := ai.CardChances(g.Position(), engine.Rules{})
+	want := map[string]string{"🔴": table.Percent("en", ch[engine.Red]), "🟢": table.Percent("en", ch[engine.Green])}
+	shows := func() bool {
+		m, ok := h.Fake.Message(card)
+		if !ok {
+			return false
+		}
+		found := 0
+		for _, l := range strings.Split(m.Text(), "\n") {
+			for emoji, pct := range want {
+				if strings.Contains(l, emoji) && strings.HasSuffix(l, " · "+pct) {
+					found++
+				}
+			}
+		}
+		return found == len(want)
+	}
+	assert.Eventually(t, shows, 30*time.Second, 20*time.Millisecond, "the card shows its own chances %v", want)
+}
 
 // TestWhoIsWinningAndWhy plays a game against a hard computer to its end:
 // the card shows each seat's chance during play, the computer's lines say
@@ -58,6 +90,9 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 			}
 			assert.Equal(t, 2, seats, "a line per seat: %q", card.Text())
 			cards++
+		}
+		if turn == 20 && !raceDetector {
+			cardReadsItsOwnChances(t, h, id.Game, lobby.ID)
 		}
 		harness.PlayTurn(t, h, id.Game, true)
 		played, ok := h.Fake.Message(turnMsg.ID)
