@@ -146,34 +146,10 @@ type cardKey struct {
 	rules engine.Rules
 }
 
-// cardCache keeps the card's chances of the positions read last: a game's
-// card, its live board and the Activity's viewers ask for the same
-// position, often more than once.
-var cardCache = chanceCache{max: 1024}
-
-// chanceCache is a concurrency-safe map of chances by position, emptied
-// when it holds max of them (about 200 bytes each).
-type chanceCache struct {
-	mu  sync.Mutex
-	max int
-	m   map[cardKey][engine.NumColors]float64
-}
-
-func (c *chanceCache) get(k cardKey) ([engine.NumColors]float64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch, ok := c.m[k]
-	return ch, ok
-}
-
-func (c *chanceCache) put(k cardKey, ch [engine.NumColors]float64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= c.max {
-		c.m = make(map[cardKey][engine.NumColors]float64, c.max)
-	}
-	c.m[k] = ch
-}
+// cardCache keeps the card's chances of the positions read last (about
+// 200 bytes each): a game's card, its edits and a click's answer ask for
+// the same position, often more than once.
+var cardCache = boundedCache[cardKey, [engine.NumColors]float64]{max: 1024}
 
 // Budget reads the card's chances within a share of one core, in the
 // background: one estimate at a time, paced (after each rollout it waits,

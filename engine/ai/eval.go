@@ -174,7 +174,7 @@ func (e *evaluator) table(bars engine.SquareSet) *valueTable {
 		return t
 	}
 	e.work += tableWork
-	t := sharedTables.get(bars)
+	t, _ := sharedTables.get(bars)
 	switch {
 	case t != nil:
 	case e.private:
@@ -206,29 +206,30 @@ func (e *evaluator) forget() {
 // evaluator: a table depends on the barricades alone and is not changed
 // once computed. A player makes an evaluator for each decision (normal) or
 // each search, which would otherwise compute the same tables again.
-var sharedTables = tableCache{max: 4096}
+var sharedTables = boundedCache[engine.SquareSet, *valueTable]{max: 4096} // about 1 KiB each
 
-// tableCache is a concurrency-safe map of value tables by barricades,
-// emptied when it holds max of them (about 1 KiB each).
-type tableCache struct {
+// boundedCache is a concurrency-safe map, emptied when it holds max
+// entries: the shared value tables, the card's chances (cardCache).
+type boundedCache[K comparable, V any] struct {
 	mu  sync.Mutex
 	max int
-	m   map[engine.SquareSet]*valueTable
+	m   map[K]V
 }
 
-func (c *tableCache) get(bars engine.SquareSet) *valueTable {
+func (c *boundedCache[K, V]) get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.m[bars]
+	v, ok := c.m[k]
+	return v, ok
 }
 
-func (c *tableCache) put(bars engine.SquareSet, t *valueTable) {
+func (c *boundedCache[K, V]) put(k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= c.max {
-		c.m = make(map[engine.SquareSet]*valueTable)
+		c.m = make(map[K]V, c.max)
 	}
-	c.m[bars] = t
+	c.m[k] = v
 }
 
 // solve returns the expected turns of a pawn whose best reachable value for
