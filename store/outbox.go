@@ -360,48 +360,37 @@ func (db *DB) HeldElsewhere(ctx context.Context, owner string, gameID int64) (bo
 // a newer effect of its game's queue is pending, so that the state e would
 // show is not the last one. An effect of the main queue never is.
 func (db *DB) Outdated(ctx context.Context, e Effect) (bool, error) {
-	if e.Queue == "" {
-		return false, nil
-	}
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return false, fmt.Errorf("store: outdated: %w", err)
-	}
-	defer tx.Rollback()
-	var id int64
-	s := stream{game: e.GameID, tournament: e.TournamentID}
-	err = tx.QueryRowContext(ctx, s.sql(`SELECT id FROM outbox WHERE %s = ? AND queue = ? AND id > ? AND done_at IS NULL LIMIT 1`),
-		s.id(), e.Queue, e.ID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, tx.Commit()
-	}
-	if err != nil {
-		return false, fmt.Errorf("store: outdated: %w", err)
-	}
-	return true, tx.Commit()
+	return db.newerInQueue(ctx, e, "outdated", ` AND done_at IS NULL`)
 }
 
 // Superseded reports whether effect e of a queue has a newer effect in
 // its game's queue, delivered or not: the message e changed shows, or
 // will show, a later state. An effect of the main queue never has.
 func (db *DB) Superseded(ctx context.Context, e Effect) (bool, error) {
+	return db.newerInQueue(ctx, e, "superseded", "")
+}
+
+// newerInQueue reports whether effect e's game's queue holds a newer
+// effect than e that also meets and (SQL, empty or starting with AND);
+// what names the question in errors.
+func (db *DB) newerInQueue(ctx context.Context, e Effect, what, and string) (bool, error) {
 	if e.Queue == "" {
 		return false, nil
 	}
 	tx, err := db.beginRead(ctx)
 	if err != nil {
-		return false, fmt.Errorf("store: superseded: %w", err)
+		return false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	defer tx.Rollback()
 	var id int64
 	s := stream{game: e.GameID, tournament: e.TournamentID}
-	err = tx.QueryRowContext(ctx, s.sql(`SELECT id FROM outbox WHERE %s = ? AND queue = ? AND id > ? LIMIT 1`),
+	err = tx.QueryRowContext(ctx, s.sql(`SELECT id FROM outbox WHERE %s = ? AND queue = ? AND id > ?`+and+` LIMIT 1`),
 		s.id(), e.Queue, e.ID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, tx.Commit()
 	}
 	if err != nil {
-		return false, fmt.Errorf("store: superseded: %w", err)
+		return false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return true, tx.Commit()
 }
