@@ -132,6 +132,28 @@ func TestEffectQueues(t *testing.T) {
 			outdated, err = db.Outdated(ctxT(t), lobby)
 			require.NoError(t, err)
 			assert.False(t, outdated, "a main effect is never outdated")
+
+			// Delivered, card 2 no longer outdates card 1, but it
+			// supersedes it: the card shows a later state.
+			require.NoError(t, db.EffectDone(ctxT(t), "sender", held.ID, "ok", nil))
+			c.Advance(gap)
+			assert.ElementsMatch(t, []string{"card 2", "turn 2"}, deliverAll(t, db, "sender"))
+			states, err := db.Effects(ctxT(t), g.ID)
+			require.NoError(t, err)
+			next := states[len(states)-2].Effect // card 2, before turn 2
+			require.Equal(t, "card", next.Queue)
+			outdated, err = db.Outdated(ctxT(t), held)
+			require.NoError(t, err)
+			assert.False(t, outdated, "nothing newer pending")
+			newer, err := db.Superseded(ctxT(t), held)
+			require.NoError(t, err)
+			assert.True(t, newer, "card 2, delivered, is newer")
+			newer, err = db.Superseded(ctxT(t), next)
+			require.NoError(t, err)
+			assert.False(t, newer, "nothing newer than card 2")
+			newer, err = db.Superseded(ctxT(t), lobby)
+			require.NoError(t, err)
+			assert.False(t, newer, "a main effect never is")
 		}},
 		{"a card edit waits for the game's older main effects", func(t *testing.T, db *store.DB, c *clock) {
 			g, other := newGame("c1"), newGame("c2")
