@@ -65,7 +65,6 @@ func nonce(e store.Effect) string { return "mf" + strconv.FormatInt(e.ID, 10) }
 // nothing new.
 func (s *Sender) postMessage(ctx context.Context, e store.Effect, ef queue.Effect) (string, error) {
 	ef.Body, _ = s.withChances(ef.Body, ef) // a follow-up too; a new message is not edited again
-	ef.Chances = nil
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(ef.Body, &body); err != nil {
 		return "", err
@@ -114,7 +113,7 @@ func (s *Sender) editMessage(ctx context.Context, e store.Effect, ef queue.Effec
 	raw := ef.Body
 	var later <-chan map[string]string
 	ef.Body, later = s.withChances(ef.Body, ef)
-	ef.Chances = nil
+	ef.Chances = nil // read: a repost below does not read them again
 	id := messageID(g, ef.Target)
 	if id != "" {
 		endpoint := discordgo.EndpointChannelMessage(ef.Channel, id)
@@ -235,12 +234,7 @@ func (s *Sender) refresh(e store.Effect, ef queue.Effect, raw json.RawMessage, l
 	if !ok {
 		return
 	}
-	locks := &s.locks
-	if e.Queue != "" {
-		locks = &s.queued
-	}
-	unlock := locks.Lock(streamKey(e))
-	defer unlock()
+	defer s.lockStream(e)()
 	ctx, cancel := context.WithTimeout(ratelimit.Deferrable(context.Background()), 2*callTimeout)
 	defer cancel()
 	if newer, err := s.db.Superseded(ctx, e); err != nil || newer {

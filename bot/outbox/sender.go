@@ -474,19 +474,23 @@ func (s *Sender) Pass(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, e := range effects {
-		// A card edit takes the card's lock, not the game's: it may wait
-		// seconds for its channel's bucket, shared by every card there,
-		// and the game's posts (the click's answer reserves them) must
-		// not wait with it. The store orders the two queues.
-		locks := &s.locks
-		if e.Queue != "" {
-			locks = &s.queued
-		}
-		unlock := locks.Lock(streamKey(e))
+		unlock := s.lockStream(e)
 		s.deliverClaimed(ctx, e) // the outcome is recorded and logged
 		unlock()
 	}
 	return len(effects), nil
+}
+
+// lockStream takes the lock of e's queue of its stream and returns its
+// release. A card edit takes the card's lock, not the game's: it may wait
+// seconds for its channel's bucket, shared by every card there, and the
+// game's posts (the click's answer reserves them) must not wait with it.
+// The store orders the two queues.
+func (s *Sender) lockStream(e store.Effect) (unlock func()) {
+	if e.Queue != "" {
+		return s.queued.Lock(streamKey(e))
+	}
+	return s.locks.Lock(streamKey(e))
 }
 
 // deliverClaimed delivers one effect the loop claimed.
