@@ -69,12 +69,6 @@ func (f *ChanceFill) Words(est ai.Estimator) map[string]string {
 	return out
 }
 
-// Filled returns text with the chances of f by est in place of their
-// tokens: the card's text as delivery sends it.
-func (f *ChanceFill) Filled(text string, est ai.Estimator) string {
-	return fill(text, f.Words(est))
-}
-
 // fill returns text with each token of words replaced by its words.
 func fill(text string, words map[string]string) string {
 	for token, w := range words {

@@ -31,7 +31,7 @@ func TestCardShowsEachSeatsChance(t *testing.T) {
 	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("de", locales.CardToGo, 40)+" · {chance:g}", lines[1])
 
 	ch := ai.SteadyChances(tb.State.Position(), tb.Rules())
-	filled := strings.Split(msg.Chances.Filled(msg.Embeds[0].Description, ai.SteadyChances), "\n")
+	filled := strings.Split(msg.WithChances(ai.SteadyChances).Embeds[0].Description, "\n")
 	assert.Equal(t, "▶️ 🔴 <@1> · "+tr("de", locales.CardToGo, 40)+" · "+Percent("de", ch[engine.Red]), filled[0])
 	assert.Equal(t, "▫️ 🟢 <@2> · "+tr("de", locales.CardToGo, 40)+" · "+Percent("de", ch[engine.Green]), filled[1])
 
