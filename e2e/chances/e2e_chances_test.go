@@ -91,7 +91,7 @@ func TestWhoIsWinningAndWhy(t *testing.T) {
 			assert.Equal(t, 2, seats, "a line per seat: %q", card.Text())
 			cards++
 		}
-		if turn == 20 && !raceDetector {
+		if turn == 20 && bot.CardChancesRead {
 			cardReadsItsOwnChances(t, h, id.Game, lobby.ID)
 		}
 		harness.PlayTurn(t, h, id.Game, true)
