@@ -17,7 +17,7 @@ import (
 // thread while the game runs, and at the end the result with Rematch.
 func (t *Table) CardMessage() Message {
 	m := Message{Embeds: []Embed{t.cardEmbed()}}
-	if _, ok := t.chances(); ok {
+	if t.showsChances() {
 		m.Chances = &ChanceFill{Position: t.State.Position(), Rules: t.Rules(), Lang: t.Game.Locale}
 	}
 	if t.State != nil && t.State.Over() && t.Game.Status != malefiz.StatusCancelled {
@@ -39,7 +39,7 @@ func (t *Table) cardEmbed() Embed {
 	sg := t.Game
 	var lines []string
 	toMove := t.ToMove()
-	_, showChances := t.chances()
+	showChances := t.showsChances()
 	for i := range sg.Seats {
 		s := &sg.Seats[i]
 		who := Mention(s.UserID)

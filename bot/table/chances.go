@@ -32,10 +32,16 @@ func Percent(lang string, chance float64) string {
 // same for every viewer at every moment; the card shows the card's (see
 // ChanceFill).
 func (t *Table) chances() (ch [engine.NumColors]float64, ok bool) {
-	if !t.Settings.Chances || t.State == nil || t.State.Over() {
+	if !t.showsChances() {
 		return ch, false
 	}
 	return ai.SteadyChances(t.State.Position(), t.Rules()), true
+}
+
+// showsChances reports whether the game shows its chances: the server
+// shows them and the game runs.
+func (t *Table) showsChances() bool {
+	return t.Settings.Chances && t.State != nil && !t.State.Over()
 }
 
 // The scoreboard card's chances are read when the card is delivered, not
