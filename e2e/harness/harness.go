@@ -39,6 +39,12 @@ type Die struct {
 // inside an action.
 const PanicRoll = -1
 
+// Patience is how long the harness waits for the program to start, answer or
+// post: long enough for a CPU the rest of the suite starves (CI runs these
+// packages niced beside the race phase, where opening the store once took
+// over 10 s), short enough that a hang still fails the test.
+const Patience = 2 * time.Minute
+
 // Roll rolls the next scripted value, else a random one.
 func (d *Die) Roll() int {
 	d.mu.Lock()
@@ -210,7 +216,7 @@ func (h *Harness) Start() {
 			h.BotOptions(c)
 		}
 	}, ManualTimers: h.Clock != nil}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if err := h.Main.Run(ctx); err != nil {
 		h.T.Fatalf("start: %v", err)
@@ -237,9 +243,9 @@ func (h *Harness) Stop() {
 	}
 }
 
-// Ctx returns a context that ends after 20 s or with the test.
+// Ctx returns a context that ends after Patience or with the test.
 func (h *Harness) Ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	h.T.Cleanup(cancel)
 	return ctx
 }
@@ -362,7 +368,7 @@ func BestRoll(p engine.Position, r engine.Rules, wantCapture bool) (int, engine.
 // button, or already rolled with the move buttons (roll auto).
 func (h *Harness) WaitTurn(gameID int64) (fakediscord.Message, bool) {
 	h.T.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(Patience)
 	for time.Now().Before(deadline) {
 		sg, g := h.Game(gameID)
 		if sg.Status == malefiz.StatusFinished {
