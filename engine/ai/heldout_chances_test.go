@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/malefiz-discord/malefiz/engine"
 )
 
 const (
@@ -47,8 +49,10 @@ func TestHeldOutChances(t *testing.T) {
 	}
 	var all tally
 	worst, worstAt := 0.0, ""
-	for _, c := range set.Cases {
-		card, truth := CardChances(c.Position, c.Rules), c.Chances()
+	cards := make([][engine.NumColors]float64, len(set.Cases))
+	inParallel(len(cards), func(i int) { cards[i] = CardChances(set.Cases[i].Position, set.Cases[i].Rules) })
+	for i, c := range set.Cases {
+		card, truth := cards[i], c.Chances()
 		n := len(c.Position.Players())
 		for _, col := range c.Position.Players() {
 			gap := math.Abs(card[col] - truth[col])
