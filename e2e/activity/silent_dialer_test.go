@@ -35,11 +35,13 @@ func TestMain(m *testing.M) {
 
 // silentSpec is what the silent dialer is asked: for each second it is
 // told to dial, N sockets to Addr's Path, evenly over D, each request
-// naming Forwarded in its X-Forwarded-For ("" for none).
+// naming Forwarded in its X-Forwarded-For ("" for none); it runs on CPUs
+// (nil: wherever the kernel puts it).
 type silentSpec struct {
 	Addr, Path, Forwarded string
 	N                     int
 	D                     time.Duration
+	CPUs                  []int
 }
 
 // silentResult is what the silent dialer did: the dials it offered in
@@ -74,6 +76,12 @@ func runSilentDialer(spec string, in io.Reader, out io.Writer) int {
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
 		fmt.Fprintln(os.Stderr, "silent dialer:", err)
 		return 2
+	}
+	if len(s.CPUs) > 0 {
+		if err := pinProcess(s.CPUs); err != nil {
+			fmt.Fprintln(os.Stderr, "silent dialer:", err)
+			return 2
+		}
 	}
 	req := "GET " + s.Path + " HTTP/1.1\r\nHost: " + s.Addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
 		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
