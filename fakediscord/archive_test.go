@@ -2,7 +2,6 @@ package fakediscord_test
 
 import (
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,25 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 )
-
-// manualClock is a clock a test moves.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *manualClock) Skip(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // TestArchivedThreadClicksAndWebhookEdits checks that the buttons of a
 // message in an archived thread cannot be clicked (Discord's client greys
@@ -79,7 +61,7 @@ func TestArchivedThreadClicksAndWebhookEdits(t *testing.T) {
 // message restarts the count, and that the bot is told by THREAD_UPDATE.
 func TestThreadAutoArchive(t *testing.T) {
 	t.Parallel()
-	clock := &manualClock{t: time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)}
+	clock := testclock.At(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
 	fake := fakediscord.New(t, fakediscord.WithClock(clock.Now))
 	updates := make(chan *discordgo.ThreadUpdate, 8)
 	s := openBot(t, fake, func(_ *discordgo.Session, tu *discordgo.ThreadUpdate) { updates <- tu })
@@ -88,15 +70,15 @@ func TestThreadAutoArchive(t *testing.T) {
 	th, err := s.MessageThreadStartComplex(fake.ChannelID, lobby.ID, &discordgo.ThreadStart{Name: "Malefiz #1", AutoArchiveDuration: 60})
 	require.NoError(t, err)
 
-	clock.Skip(50 * time.Minute)
+	clock.Advance(50 * time.Minute)
 	_, err = s.ChannelMessageSend(th.ID, "gg")
 	require.NoError(t, err, "50 minutes idle: still open")
-	clock.Skip(50 * time.Minute)
+	clock.Advance(50 * time.Minute)
 	got, err := s.Channel(th.ID)
 	require.NoError(t, err)
 	assert.False(t, got.ThreadMetadata.Archived, "the message restarted the hour")
 
-	clock.Skip(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	got, err = s.Channel(th.ID)
 	require.NoError(t, err)
 	assert.True(t, got.ThreadMetadata.Archived, "an hour after the last message")
@@ -113,12 +95,12 @@ func TestThreadAutoArchive(t *testing.T) {
 	// Unarchived, the thread has another hour.
 	_, err = s.ChannelEditComplex(th.ID, &discordgo.ChannelEdit{Archived: ptr(false)})
 	require.NoError(t, err)
-	clock.Skip(59 * time.Minute)
+	clock.Advance(59 * time.Minute)
 	assert.Contains(t, fake.Channels(), fakediscord.Channel{
 		ID: th.ID, Type: discordgo.ChannelTypeGuildPublicThread, GuildID: fake.GuildID,
 		Name: "Malefiz #1", ParentID: fake.ChannelID, Thread: true,
 	})
-	clock.Skip(time.Minute)
+	clock.Advance(time.Minute)
 	assert.Contains(t, fake.Channels(), fakediscord.Channel{
 		ID: th.ID, Type: discordgo.ChannelTypeGuildPublicThread, GuildID: fake.GuildID,
 		Name: "Malefiz #1", ParentID: fake.ChannelID, Thread: true, Archived: true,

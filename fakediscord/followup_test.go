@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 )
 
 // TestFollowUpRules: a follow-up lands in the interaction's channel, takes
@@ -18,7 +19,7 @@ import (
 // (https://discord.com/developers/docs/interactions/receiving-and-responding).
 func TestFollowUpRules(t *testing.T) {
 	t.Parallel()
-	clock := &manualClock{t: time.Now()}
+	clock := testclock.At(time.Now())
 	// One clock for the token and the buckets: five follow-ups spend the
 	// token's bucket, and the 15 minutes reset it.
 	fake := fakediscord.New(t, fakediscord.WithClock(clock.Now), fakediscord.WithLimitClock(clock.Now))
@@ -65,7 +66,7 @@ func TestFollowUpRules(t *testing.T) {
 	assert.Equal(t, http.StatusOK, edit(byBot, botAuth(fake)), "the bot's own message")
 	assert.Equal(t, http.StatusOK, edit(hook+"/messages/"+made[0], ""), "the webhook within 15 minutes")
 
-	clock.Skip(15 * time.Minute)
+	clock.Advance(15 * time.Minute)
 	for _, tt := range []struct{ name, method, path, body string }{
 		{"follow-up", http.MethodPost, hook, `{"content":"late"}`},
 		{"edit of a follow-up", http.MethodPatch, hook + "/messages/" + made[0], `{"content":"late"}`},

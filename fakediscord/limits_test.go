@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 )
 
 // answer is a raw answer of the fake.
@@ -67,8 +68,8 @@ func postMessage(t *testing.T, fake *fakediscord.Fake, channel, content string) 
 }
 
 // limitedFake starts a fake whose limits are l on a clock the test moves.
-func limitedFake(t *testing.T, l fakediscord.Limits, opts ...fakediscord.Option) (*fakediscord.Fake, *manualClock) {
-	clock := &manualClock{t: time.Now()}
+func limitedFake(t *testing.T, l fakediscord.Limits, opts ...fakediscord.Option) (*fakediscord.Fake, *testclock.Clock) {
+	clock := testclock.At(time.Now())
 	opts = append(opts, fakediscord.WithLimits(l), fakediscord.WithLimitClock(clock.Now))
 	return fakediscord.New(t, opts...), clock
 }
@@ -92,7 +93,7 @@ func TestLimitHeadersOnEveryAnswer(t *testing.T) {
 	assert.Equal(t, strconv.FormatFloat(float64(start.Add(5*time.Second).UnixMilli())/1000, 'f', 3, 64), first.header.Get("X-RateLimit-Reset"))
 	require.NotEmpty(t, first.header.Get("X-RateLimit-Bucket"))
 
-	clock.Skip(1500 * time.Millisecond)
+	clock.Advance(1500 * time.Millisecond)
 	second := rest(t, fake, http.MethodPost, "/channels/"+fake.ChannelID+"/messages", botAuth(fake), `{"content":"b"}`)
 	assert.Equal(t, "3", second.header.Get("X-RateLimit-Remaining"))
 	assert.Equal(t, "3.500", second.header.Get("X-RateLimit-Reset-After"))
@@ -201,7 +202,7 @@ func TestRouteLimitChangesNothing(t *testing.T) {
 			assert.Equal(t, 1, stats.Limited[fakediscord.ScopeUser])
 			assert.Equal(t, 1, stats.Invalid)
 
-			clock.Skip(5 * time.Second)
+			clock.Advance(5 * time.Second)
 			again := rest(t, fake, method, path, auth, body)
 			assert.Less(t, again.status, 300, "served once the bucket reset: %s", again.body)
 		})
@@ -237,7 +238,7 @@ func TestGlobalLimit(t *testing.T) {
 	l.Global = fakediscord.Rate{N: 3, Per: time.Second}
 	fake, clock := limitedFake(t, l)
 	token := answeredInteraction(t, fake) // its calls spend the first window
-	clock.Skip(time.Second)
+	clock.Advance(time.Second)
 
 	for i := range 3 {
 		postMessage(t, fake, fake.ChannelID, strconv.Itoa(i))
@@ -265,7 +266,7 @@ func TestGlobalLimit(t *testing.T) {
 	other := rest(t, fake, http.MethodGet, "/channels/"+fake.ChannelID, botAuth(fake), "")
 	assert.Equal(t, http.StatusTooManyRequests, other.status, "the limit is over every route")
 
-	clock.Skip(time.Second)
+	clock.Advance(time.Second)
 	postMessage(t, fake, fake.ChannelID, "next window")
 	stats := fake.LimitStats()
 	assert.Equal(t, 2, stats.Limited[fakediscord.ScopeGlobal])
@@ -302,7 +303,7 @@ func TestInvalidRequestBan(t *testing.T) {
 	for range 2 {
 		require.Equal(t, http.StatusUnauthorized, rest(t, fake, http.MethodGet, channel, "Bot wrong", "").status)
 	}
-	clock.Skip(10*time.Minute + time.Second)
+	clock.Advance(10*time.Minute + time.Second)
 	fake.FailNext(fakediscord.OnRoute(fakediscord.RouteChannel), fakediscord.Fault{Status: http.StatusTooManyRequests, Scope: fakediscord.ScopeShared}, 3)
 	for range 3 {
 		a := rest(t, fake, http.MethodGet, channel, botAuth(fake), "")
@@ -337,7 +338,7 @@ func TestInvalidRequestBan(t *testing.T) {
 	assert.Equal(t, 2, fake.LimitStats().Limited[fakediscord.ScopeCloudflare])
 	assert.Equal(t, 7, fake.LimitStats().Invalid, "refused by the ban is not counted again")
 
-	clock.Skip(time.Hour)
+	clock.Advance(time.Hour)
 	assert.Equal(t, http.StatusOK, rest(t, fake, http.MethodGet, channel, botAuth(fake), "").status)
 	assert.False(t, fake.LimitStats().Banned)
 }
@@ -352,7 +353,7 @@ func TestOldMessageEditCap(t *testing.T) {
 	fake, clock := limitedFake(t, l)
 	s := newSession(t, fake)
 	old := postMessage(t, fake, fake.ChannelID, "old")
-	clock.Skip(61 * time.Minute)
+	clock.Advance(61 * time.Minute)
 	young := postMessage(t, fake, fake.ChannelID, "young")
 	_ = young
 
@@ -383,7 +384,7 @@ func TestDMOpensTooFast(t *testing.T) {
 	requireCode(t, err, http.StatusBadRequest, 40003)
 	_, ok := fake.DMChannel("1000000000000000003")
 	assert.False(t, ok)
-	clock.Skip(10 * time.Second)
+	clock.Advance(10 * time.Second)
 	_, err = s.UserChannelCreate("1000000000000000003")
 	require.NoError(t, err)
 }

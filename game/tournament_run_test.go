@@ -160,10 +160,10 @@ func TestTournamentStartsAtItsTime(t *testing.T) {
 		{"a field of one", []table.Actor{ann}, malefiz.TournamentCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, func(c *Config) { c.Now = clock.now })
+			e := newEnv(t, func(c *Config) { c.Now = clock.Now })
 			out, err := e.s.OpenTournament(t.Context(), NewTournament{Guild: e.fake.GuildID, Channel: e.fake.ChannelID,
 				User: ann, Lang: "en", Name: "Cup", Setup: malefiz.TournamentSetup{Format: "knockout", TableSize: 2,
-					StartAt: clock.now().Add(time.Hour)}})
+					StartAt: clock.Now().Add(time.Hour)}})
 			require.NoError(t, err)
 			id := out.Tournament.ID
 			for _, a := range tc.field {
@@ -174,7 +174,7 @@ func TestTournamentStartsAtItsTime(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, malefiz.TournamentSignUp, e.tournament(id).Status, "not before its time")
 
-			clock.advance(time.Hour + time.Second)
+			clock.Advance(time.Hour + time.Second)
 			_, err = e.s.TickTournaments(t.Context())
 			require.NoError(t, err)
 			kept := e.tournament(id)

@@ -2,7 +2,6 @@ package game
 
 import (
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/locales"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -41,27 +41,9 @@ func (e *env) tournamentDo(id int64, a table.Actor, act TournamentAction) (*Tour
 		Channel: e.fake.ChannelID, Action: act})
 }
 
-// tourClock is a clock a test moves on, for the service's Config.Now.
-type tourClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// newTourClock starts a clock a minute ahead of the store's, which keeps
-// the tournaments' wake times.
-func newTourClock() *tourClock { return &tourClock{t: time.Now().Add(time.Minute)} }
-
-func (c *tourClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *tourClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// newTourClock starts a clock for the service's Config.Now a minute ahead
+// of the store's, which keeps the tournaments' wake times.
+func newTourClock() *testclock.Clock { return testclock.At(time.Now().Add(time.Minute)) }
 
 func TestTournamentRefusalsChangeNothing(t *testing.T) {
 	e := newEnv(t)
@@ -257,7 +239,7 @@ func TestTournamentPauseAndRemove(t *testing.T) {
 
 func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
 	clock := newTourClock()
-	e := newEnv(t, func(c *Config) { c.Now = clock.now })
+	e := newEnv(t, func(c *Config) { c.Now = clock.Now })
 	tt := e.openTournament(malefiz.TournamentSetup{Format: "knockout", TableSize: 2, TurnTimeout: 5 * time.Minute})
 	for _, a := range []table.Actor{ann, ben} {
 		_, err := e.tournamentDo(tt.ID, a, TournamentJoin{})
@@ -270,13 +252,13 @@ func TestTournamentRoundEndsAtItsDeadline(t *testing.T) {
 	kept, err := e.db.Tournament(t.Context(), tt.ID)
 	require.NoError(t, err)
 	r := kept.Rounds[0]
-	assert.WithinDuration(t, clock.now().Add(RoundTurns*5*time.Minute), r.Deadline, time.Millisecond)
+	assert.WithinDuration(t, clock.Now().Add(RoundTurns*5*time.Minute), r.Deadline, time.Millisecond)
 	gameID := r.Tables[0].GameID
 	require.NotZero(t, gameID)
 
 	// Nobody plays; the round's deadline passes (the turns' timers are
 	// not run here: the game is still open at the deadline).
-	clock.advance(RoundTurns*5*time.Minute + time.Second)
+	clock.Advance(RoundTurns*5*time.Minute + time.Second)
 	_, err = e.s.TickTournaments(t.Context())
 	require.NoError(t, err)
 	sg, err := e.db.Game(t.Context(), gameID)

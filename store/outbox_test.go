@@ -152,7 +152,7 @@ func TestRetryAndFailEffects(t *testing.T) {
 		next, ok, err := db.NextEffectAt(ctxT(t))
 		require.NoError(t, err)
 		require.True(t, ok)
-		assert.Equal(t, c.now.Add(2*time.Second), next)
+		assert.Equal(t, c.Now().Add(2*time.Second), next)
 		got, err = db.ClaimEffects(ctxT(t), "sender", time.Minute, 10)
 		require.NoError(t, err)
 		assert.Empty(t, got, "not due yet")
@@ -181,7 +181,7 @@ func TestRetryAndFailEffects(t *testing.T) {
 		assert.False(t, ok)
 
 		c.Advance(time.Hour)
-		n, err := db.PruneEffects(ctxT(t), c.now)
+		n, err := db.PruneEffects(ctxT(t), c.Now())
 		require.NoError(t, err)
 		assert.EqualValues(t, 2, n)
 	})

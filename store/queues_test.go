@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
@@ -76,9 +77,9 @@ func TestEffectQueues(t *testing.T) {
 	const gap = store.DefaultQueueGap
 	for _, tc := range []struct {
 		name string
-		run  func(t *testing.T, db *store.DB, c *clock)
+		run  func(t *testing.T, db *store.DB, c *testclock.Clock)
 	}{
-		{"a new card edit supersedes the pending one nobody holds", func(t *testing.T, db *store.DB, c *clock) {
+		{"a new card edit supersedes the pending one nobody holds", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			first := commitTo(t, db, g, "", card("card 1"))
 			commitTo(t, db, g, "", card("card 2"))
@@ -98,7 +99,7 @@ func TestEffectQueues(t *testing.T) {
 			require.ErrorIs(t, db.EffectDone(ctxT(t), "sender", first[0].ID, "late", nil), store.ErrLeaseLost,
 				"a superseded effect is nobody's")
 		}},
-		{"a card edit in flight is not superseded, and the next waits for it", func(t *testing.T, db *store.DB, c *clock) {
+		{"a card edit in flight is not superseded, and the next waits for it", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
 			held := claimOne(t, db, "sender")
@@ -114,7 +115,7 @@ func TestEffectQueues(t *testing.T) {
 			assert.Equal(t, []string{"ok", store.Superseded, ""},
 				[]string{states[0].Result, states[1].Result, states[2].Result})
 		}},
-		{"a held card edit is outdated once a newer one is pending, a main effect never", func(t *testing.T, db *store.DB, c *clock) {
+		{"a held card edit is outdated once a newer one is pending, a main effect never", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", effect("post", "lobby"))
 			lobby := claimOne(t, db, "sender")
@@ -155,7 +156,7 @@ func TestEffectQueues(t *testing.T) {
 			require.NoError(t, err)
 			assert.False(t, newer, "a main effect never is")
 		}},
-		{"a card edit waits for the game's older main effects", func(t *testing.T, db *store.DB, c *clock) {
+		{"a card edit waits for the game's older main effects", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g, other := newGame("c1"), newGame("c2")
 			commitTo(t, db, g, "", effect("post", "lobby"), card("card 1"))
 			commitTo(t, db, other, "", card("other card"))
@@ -173,7 +174,7 @@ func TestEffectQueues(t *testing.T) {
 			require.NoError(t, db.EffectDone(ctxT(t), "writer", mine[0].ID, "m2", nil))
 			assert.Equal(t, []string{"card 2"}, claimPayloads(t, db, "sender"))
 		}},
-		{"the main queue never waits for a card edit", func(t *testing.T, db *store.DB, c *clock) {
+		{"the main queue never waits for a card edit", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
 			held := claimOne(t, db, "sender")
@@ -193,7 +194,7 @@ func TestEffectQueues(t *testing.T) {
 			assert.True(t, main.Head)
 			assert.Equal(t, []string{"card 2"}, claimPayloads(t, db, "sender"))
 		}},
-		{"a retry of a main effect leaves the owner's card claim alone", func(t *testing.T, db *store.DB, c *clock) {
+		{"a retry of a main effect leaves the owner's card claim alone", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
 			commitTo(t, db, g, "", effect("post", "turn 1"), effect("post", "turn 2"))
@@ -204,7 +205,7 @@ func TestEffectQueues(t *testing.T) {
 			require.NoError(t, db.RetryEffect(ctxT(t), "sender", got[1].ID, time.Second, "500"))
 			require.NoError(t, db.EffectDone(ctxT(t), "sender", got[0].ID, "ok", nil), "the card is still claimed")
 		}},
-		{"two claims of one card are the gap apart", func(t *testing.T, db *store.DB, c *clock) {
+		{"two claims of one card are the gap apart", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
 			assert.Equal(t, []string{"card 1"}, deliverAll(t, db, "sender"))
@@ -226,7 +227,7 @@ func TestEffectQueues(t *testing.T) {
 			commitTo(t, db, g, "", card("card 3"))
 			assert.Equal(t, []string{"card 3"}, deliverAll(t, db, "sender"))
 		}},
-		{"a superseding card edit keeps the retry time of the one it replaces", func(t *testing.T, db *store.DB, c *clock) {
+		{"a superseding card edit keeps the retry time of the one it replaces", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
 			held := claimOne(t, db, "sender")
@@ -239,7 +240,7 @@ func TestEffectQueues(t *testing.T) {
 			c.Advance(time.Minute)
 			assert.Equal(t, []string{"card 2"}, deliverAll(t, db, "sender"))
 		}},
-		{"NextEffectAt counts a card edit only once no main effect holds it back", func(t *testing.T, db *store.DB, c *clock) {
+		{"NextEffectAt counts a card edit only once no main effect holds it back", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			writer := &store.Commit{Game: g, Events: []malefiz.Event{{Kind: malefiz.EventStart, Data: "red"}},
 				Effects: []store.Effect{effect("post", "lobby"), card("card 1")}, Owner: "writer", Lease: time.Minute}
@@ -267,7 +268,7 @@ func TestEffectQueues(t *testing.T) {
 			require.NoError(t, err)
 			assert.False(t, ok)
 		}},
-		{"a commit claims no card edit for its writer", func(t *testing.T, db *store.DB, c *clock) {
+		{"a commit claims no card edit for its writer", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			g := newGame("c1")
 			commitTo(t, db, g, "")
 			only := &store.Commit{Game: g, Effects: []store.Effect{card("card 1")}, Owner: "writer", Lease: time.Minute}
@@ -278,7 +279,7 @@ func TestEffectQueues(t *testing.T) {
 			assert.Empty(t, mine)
 			assert.Equal(t, []string{"card 1"}, claimPayloads(t, db, "sender"))
 		}},
-		{"a smaller gap lets card edits follow sooner", func(t *testing.T, db *store.DB, c *clock) {
+		{"a smaller gap lets card edits follow sooner", func(t *testing.T, db *store.DB, c *testclock.Clock) {
 			db.QueueGap = 100 * time.Millisecond
 			g := newGame("c1")
 			commitTo(t, db, g, "", card("card 1"))
@@ -369,7 +370,7 @@ func TestOutageLosesNothing(t *testing.T) {
 					n := step/3 + 1
 					commitTo(t, db, g, "", effect("post", fmt.Sprintf("g%d turn %d", i, n)), card(fmt.Sprintf("g%d card %d", i, n)))
 				}
-				_, err := db.PruneEffects(ctxT(t), c.now.Add(-time.Minute))
+				_, err := db.PruneEffects(ctxT(t), c.Now().Add(-time.Minute))
 				require.NoError(t, err)
 			}
 			got, err := db.ClaimEffects(ctxT(t), "sender", time.Minute, 20)

@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/malefiz-discord/malefiz"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/store"
 )
 
 // Two handles on one database, as two processes of the bot would have them.
-func openTwo(t *testing.T, b store.TestBackend) (*store.DB, *store.DB, *clock) {
+func openTwo(t *testing.T, b store.TestBackend) (*store.DB, *store.DB, *testclock.Clock) {
 	t.Helper()
 	url := b.NewURL(t)
 	c := newClock()
@@ -90,7 +91,7 @@ func TestTwoHandlesHandleOneTimer(t *testing.T) {
 		var due [2][]*malefiz.Game
 		for i, db := range dbs {
 			var err error
-			due[i], err = db.DueGames(ctxT(t), c.now, 10)
+			due[i], err = db.DueGames(ctxT(t), c.Now(), 10)
 			require.NoError(t, err)
 			require.Len(t, due[i], 1)
 		}
@@ -111,7 +112,7 @@ func TestTwoHandlesHandleOneTimer(t *testing.T) {
 		}
 		wg.Wait()
 		assert.Equal(t, 1, handled)
-		left, err := two.DueGames(ctxT(t), c.now, 10)
+		left, err := two.DueGames(ctxT(t), c.Now(), 10)
 		require.NoError(t, err)
 		assert.Empty(t, left)
 		events, err := one.Events(ctxT(t), g.ID)

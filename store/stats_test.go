@@ -45,12 +45,12 @@ func TestFinishGame(t *testing.T) {
 		db, c := openTest(t, b)
 		results := twoResults()
 		g := play(t, db, "c1", results)
-		if g.Status != malefiz.StatusFinished || !g.FinishedAt.Equal(c.now) || g.Version != 2 {
+		if g.Status != malefiz.StatusFinished || !g.FinishedAt.Equal(c.Now()) || g.Version != 2 {
 			t.Errorf("after FinishGame: status %s, finished %v, version %d", g.Status, g.FinishedAt, g.Version)
 		}
 		// Two equal players: the winner takes K/2.
 		if !near(results[0].RatingBefore, 1500) || !near(results[0].RatingAfter, 1516) ||
-			!near(results[1].RatingAfter, 1484) || !results[1].FinishedAt.Equal(c.now) {
+			!near(results[1].RatingAfter, 1484) || !results[1].FinishedAt.Equal(c.Now()) {
 			t.Errorf("ratings %+v", results)
 		}
 		if _, err := db.OpenGame(ctxT(t), "guild1", "c1"); !errors.Is(err, store.ErrNotFound) {
@@ -176,7 +176,7 @@ func TestPlayerStatsAndLeaderboard(t *testing.T) {
 			t.Errorf("PlayerStats(u1): %+v", s)
 		}
 		if len(s.History) != 4 || s.History[0].GameID != ids[0] || s.History[3].GameID != ids[3] ||
-			!s.History[3].At.Equal(c.now) || !near(s.History[3].Rating, s.Rating) || s.History[2].Won {
+			!s.History[3].At.Equal(c.Now()) || !near(s.History[3].Rating, s.Rating) || s.History[2].Won {
 			t.Errorf("rating history %+v", s.History)
 		}
 
@@ -242,7 +242,7 @@ func TestPlayerStatsAndLeaderboard(t *testing.T) {
 		}
 
 		// The last two days: games 3 and 4.
-		since := c.now.Add(-36 * time.Hour)
+		since := c.Now().Add(-36 * time.Hour)
 		board, total, err = db.Leaderboard(ctxT(t), "guild1", since, 0, 0, 10)
 		if err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/table"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/store"
 	_ "modernc.org/sqlite"
 )
@@ -24,14 +25,10 @@ import (
 // t0 is the test clock's start.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// clock is a settable test clock.
-type clock struct{ now time.Time }
-
-func (c *clock) Now() time.Time          { return c.now }
-func (c *clock) Advance(d time.Duration) { c.now = c.now.Add(d) }
-func newClock() *clock                   { return &clock{now: t0} }
-func ctxT(t testing.TB) context.Context  { return t.Context() }
-func dbPath(t testing.TB) string         { return filepath.Join(t.TempDir(), "malefiz.db") }
+// newClock is a clock the test moves, at t0.
+func newClock() *testclock.Clock        { return testclock.At(t0) }
+func ctxT(t testing.TB) context.Context { return t.Context() }
+func dbPath(t testing.TB) string        { return filepath.Join(t.TempDir(), "malefiz.db") }
 func mustOpen(t testing.TB, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(ctxT(t), path)
@@ -62,7 +59,7 @@ func forEachBackendSerial(t *testing.T, f func(t *testing.T, b store.TestBackend
 }
 
 // openTest opens a new database of the backend with a test clock.
-func openTest(t testing.TB, b store.TestBackend) (*store.DB, *clock) {
+func openTest(t testing.TB, b store.TestBackend) (*store.DB, *testclock.Clock) {
 	t.Helper()
 	db := mustOpen(t, b.NewURL(t))
 	c := newClock()
@@ -384,8 +381,8 @@ func TestUpdateGame(t *testing.T) {
 		g.HostID = "u2"
 		g.Options.SafeRow2 = true
 		g.Locale = "en-US"
-		g.Deadline = c.now.Add(24 * time.Hour)
-		g.RemindAt = c.now.Add(12 * time.Hour)
+		g.Deadline = c.Now().Add(24 * time.Hour)
+		g.RemindAt = c.Now().Add(12 * time.Hour)
 		g.WakeAt = g.RemindAt
 		g.ReminderSent = true
 		g.Seats[0].Timeouts = 2
@@ -396,7 +393,7 @@ func TestUpdateGame(t *testing.T) {
 		); err != nil {
 			t.Fatal(err)
 		}
-		if g.Version != 2 || g.LastSeq != 3 || !g.UpdatedAt.Equal(c.now) {
+		if g.Version != 2 || g.LastSeq != 3 || !g.UpdatedAt.Equal(c.Now()) {
 			t.Errorf("after UpdateGame: Version %d, LastSeq %d, UpdatedAt %v", g.Version, g.LastSeq, g.UpdatedAt)
 		}
 		// Message IDs are recorded apart, without a new version.
@@ -417,7 +414,7 @@ func TestUpdateGame(t *testing.T) {
 		}
 		want := []malefiz.Event{
 			{Seq: 1, At: t0, Kind: "start", Data: "red"},
-			{Seq: 2, At: c.now, Kind: "roll", UserID: "u1", Color: "red", Data: "6"},
+			{Seq: 2, At: c.Now(), Kind: "roll", UserID: "u1", Color: "red", Data: "6"},
 			{Seq: 3, At: t0.Add(time.Hour), Kind: "move", UserID: "u1", Color: "red", Data: "c1-e3/h11"},
 		}
 		if !reflect.DeepEqual(events, want) {

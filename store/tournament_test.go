@@ -123,7 +123,7 @@ func TestCreateTournament(t *testing.T) {
 		assert.Equal(t, store.MaxEntrants, tour.Setup.MaxEntrants)
 		assert.Equal(t, t0.Add(time.Hour), tour.WakeAt, "due at its start")
 		assert.Equal(t, []int{1, 2}, []int{tour.Entrants[0].Order, tour.Entrants[1].Order})
-		assert.Equal(t, c.now, tour.Entrants[1].JoinedAt)
+		assert.Equal(t, c.Now(), tour.Entrants[1].JoinedAt)
 		assert.Equal(t, tour, readTournament(t, db, tour.ID))
 
 		effects, err := db.TournamentEffects(ctxT(t), tour.ID)
@@ -221,7 +221,7 @@ func TestJoinAndLeave(t *testing.T) {
 		c.Advance(time.Minute)
 		require.NoError(t, db.JoinTournament(ctxT(t), tour, entrant(1), store.Effect{Queue: "card", Kind: "edit", Payload: []byte("1 entrant")}))
 		assert.Equal(t, int64(2), tour.Version)
-		assert.Equal(t, c.now, tour.Entrants[0].JoinedAt)
+		assert.Equal(t, c.Now(), tour.Entrants[0].JoinedAt)
 		assert.Equal(t, tour, readTournament(t, db, tour.ID))
 		effects, err := db.TournamentEffects(ctxT(t), tour.ID)
 		require.NoError(t, err)
@@ -370,15 +370,15 @@ func TestStartAndRoundsRefuse(t *testing.T) {
 		err := db.OpenRound(ctxT(t), tour, round([]string{"u1", "u2"}))
 		assert.ErrorIs(t, err, store.ErrConflict, "a round before the start")
 
-		deadline := c.now.Add(24 * time.Hour)
+		deadline := c.Now().Add(24 * time.Hour)
 		require.NoError(t, db.StartTournament(ctxT(t), tour,
 			malefiz.TournamentRound{Deadline: deadline, Tables: round([]string{"u1", "u2", "u3"}, []string{"u4", "u5"}, []string{"u6"}).Tables}))
 		assert.Equal(t, malefiz.TournamentRunning, tour.Status)
 		require.Len(t, tour.Rounds, 1)
 		assert.Equal(t, 1, tour.Rounds[0].Number)
-		assert.Equal(t, c.now, tour.Rounds[0].OpenedAt)
+		assert.Equal(t, c.Now(), tour.Rounds[0].OpenedAt)
 		assert.Equal(t, []int{1, 2, 3}, []int{tour.Rounds[0].Tables[0].Number, tour.Rounds[0].Tables[1].Number, tour.Rounds[0].Tables[2].Number})
-		assert.Equal(t, c.now, tour.WakeAt, "due at once: tables to open")
+		assert.Equal(t, c.Now(), tour.WakeAt, "due at once: tables to open")
 		assert.Equal(t, tour, readTournament(t, db, tour.ID))
 		err = db.StartTournament(ctxT(t), tour, round([]string{"u1", "u2"}))
 		assert.ErrorIs(t, err, store.ErrConflict, "started already")
@@ -412,7 +412,7 @@ func TestStartAndRoundsRefuse(t *testing.T) {
 		// A computer fills the table of two: its seat follows theirs.
 		games[2].Seats = append(games[2].Seats, malefiz.Seat{Color: "yellow", Computer: "easy", Name: "Computer"})
 		require.NoError(t, db.CreateGame(ctxT(t), games[1]))
-		assert.Equal(t, c.now, readTournament(t, db, tour.ID).WakeAt, "due: a table to open")
+		assert.Equal(t, c.Now(), readTournament(t, db, tour.ID).WakeAt, "due: a table to open")
 		require.NoError(t, db.CreateGame(ctxT(t), games[2]))
 		assert.Equal(t, deadline, readTournament(t, db, tour.ID).WakeAt, "due at the deadline while its games play")
 		again := tableGame(tour, 1, 1)
@@ -436,7 +436,7 @@ func TestStartAndRoundsRefuse(t *testing.T) {
 		cancelled := games[2]
 		cancelled.Status = malefiz.StatusCancelled
 		require.NoError(t, db.UpdateGame(ctxT(t), cancelled, malefiz.Event{Kind: malefiz.EventCancel}))
-		assert.Equal(t, c.now, readTournament(t, db, tour.ID).WakeAt, "due: the round is over")
+		assert.Equal(t, c.Now(), readTournament(t, db, tour.ID).WakeAt, "due: the round is over")
 
 		require.NoError(t, db.WithdrawEntrant(ctxT(t), tour, "u6"))
 		err = db.OpenRound(ctxT(t), tour, round([]string{"u1", "u6"}))
@@ -444,7 +444,7 @@ func TestStartAndRoundsRefuse(t *testing.T) {
 		c.Advance(time.Minute)
 		require.NoError(t, db.OpenRound(ctxT(t), tour, round([]string{"u1", "u4"}, []string{"u2", "u5"}, []string{"u3"})))
 		require.Len(t, tour.Rounds, 2)
-		assert.Equal(t, c.now, tour.Rounds[0].FinishedAt)
+		assert.Equal(t, c.Now(), tour.Rounds[0].FinishedAt)
 		assert.Equal(t, 2, tour.Rounds[1].Number)
 		assert.True(t, tour.Rounds[1].Deadline.IsZero())
 		got2 := readTournament(t, db, tour.ID)
@@ -466,11 +466,11 @@ func TestStartAndRoundsRefuse(t *testing.T) {
 		err = db.PauseTournament(ctxT(t), tour, true)
 		assert.ErrorIs(t, err, store.ErrConflict, "paused already")
 		require.NoError(t, db.PauseTournament(ctxT(t), tour, false))
-		assert.Equal(t, c.now, tour.WakeAt, "tables to open")
+		assert.Equal(t, c.Now(), tour.WakeAt, "tables to open")
 
 		require.NoError(t, db.CancelTournament(ctxT(t), tour))
 		assert.Equal(t, malefiz.TournamentCancelled, tour.Status)
-		assert.Equal(t, c.now, tour.FinishedAt)
+		assert.Equal(t, c.Now(), tour.FinishedAt)
 		assert.True(t, tour.WakeAt.IsZero())
 		err = db.CancelTournament(ctxT(t), tour)
 		assert.ErrorIs(t, err, store.ErrConflict, "cancelled already")
@@ -498,10 +498,10 @@ func TestTournamentLife(t *testing.T) {
 		assert.Equal(t, tour, readTournament(t, db, tour.ID))
 
 		c.Advance(time.Hour)
-		due, err := db.ClaimDueTournaments(ctxT(t), "opener", c.now, time.Minute, 10)
+		due, err := db.ClaimDueTournaments(ctxT(t), "opener", c.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Equal(t, []int64{tour.ID}, due, "due at its start")
-		startSwiss(t, db, tour, c.now.Add(24*time.Hour))
+		startSwiss(t, db, tour, c.Now().Add(24*time.Hour))
 
 		left := ""
 		for n := 1; n <= 3; n++ {
@@ -515,7 +515,7 @@ func TestTournamentLife(t *testing.T) {
 				assert.Equal(t, malefiz.StatusRunning, table.GameStatus)
 				assert.Empty(t, table.Results)
 			}
-			due, err := db.ClaimDueTournaments(ctxT(t), "opener", c.now, time.Minute, 10)
+			due, err := db.ClaimDueTournaments(ctxT(t), "opener", c.Now(), time.Minute, 10)
 			require.NoError(t, err)
 			assert.Empty(t, due, "its games are played")
 
@@ -529,7 +529,7 @@ func TestTournamentLife(t *testing.T) {
 				}
 			}
 			got = readTournament(t, db, tour.ID)
-			assert.Equal(t, c.now, got.WakeAt, "due: the round is over")
+			assert.Equal(t, c.Now(), got.WakeAt, "due: the round is over")
 			for _, table := range got.Rounds[n-1].Tables {
 				require.Len(t, table.Results, len(table.Seats))
 				assert.Equal(t, malefiz.StatusFinished, table.GameStatus)
@@ -543,14 +543,14 @@ func TestTournamentLife(t *testing.T) {
 			for _, table := range kept.Rounds[n-1].Tables {
 				assert.Equal(t, table.Seats[len(table.Seats)-1], table.Result.Places[0], "the last seat won")
 			}
-			due, err = db.ClaimDueTournaments(ctxT(t), "opener", c.now, time.Minute, 10)
+			due, err = db.ClaimDueTournaments(ctxT(t), "opener", c.Now(), time.Minute, 10)
 			require.NoError(t, err)
 			assert.Equal(t, []int64{tour.ID}, due)
 
 			tour = got
 			if n < 3 {
 				require.NoError(t, db.OpenRound(ctxT(t), tour, malefiz.TournamentRound{
-					Deadline: c.now.Add(24 * time.Hour), Tables: nextRound(t, tour)}))
+					Deadline: c.Now().Add(24 * time.Hour), Tables: nextRound(t, tour)}))
 			}
 		}
 		got := readTournament(t, db, tour.ID)
@@ -569,10 +569,10 @@ func TestTournamentLife(t *testing.T) {
 		require.NoError(t, db.FinishTournament(ctxT(t), tour))
 		got = readTournament(t, db, tour.ID)
 		assert.Equal(t, malefiz.TournamentFinished, got.Status)
-		assert.Equal(t, c.now, got.FinishedAt)
-		assert.Equal(t, c.now, got.Rounds[2].FinishedAt)
+		assert.Equal(t, c.Now(), got.FinishedAt)
+		assert.Equal(t, c.Now(), got.Rounds[2].FinishedAt)
 		assert.True(t, got.WakeAt.IsZero())
-		due, err = db.ClaimDueTournaments(ctxT(t), "other", c.now.Add(time.Hour), time.Minute, 10)
+		due, err = db.ClaimDueTournaments(ctxT(t), "other", c.Now().Add(time.Hour), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Empty(t, due)
 		list, err := db.OpenTournaments(ctxT(t), "guild1", "")
@@ -604,22 +604,22 @@ func TestClaimDueTournaments(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, ok)
 		assert.Equal(t, t0.Add(time.Hour), at)
-		due, err := one.ClaimDueTournaments(ctxT(t), "one", c.now, time.Minute, 10)
+		due, err := one.ClaimDueTournaments(ctxT(t), "one", c.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Empty(t, due, "not yet")
 
 		c.Advance(3 * time.Hour)
-		due, err = one.ClaimDueTournaments(ctxT(t), "one", c.now, time.Minute, 1)
+		due, err = one.ClaimDueTournaments(ctxT(t), "one", c.Now(), time.Minute, 1)
 		require.NoError(t, err)
 		assert.Equal(t, []int64{tour.ID}, due, "the earliest first")
-		due, err = two.ClaimDueTournaments(ctxT(t), "two", c.now, time.Minute, 10)
+		due, err = two.ClaimDueTournaments(ctxT(t), "two", c.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Equal(t, []int64{later.ID}, due, "the other is one's")
-		due, err = one.ClaimDueTournaments(ctxT(t), "one", c.now, time.Minute, 10)
+		due, err = one.ClaimDueTournaments(ctxT(t), "one", c.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Equal(t, []int64{tour.ID}, due, "one's own again")
 		c.Advance(time.Minute)
-		due, err = two.ClaimDueTournaments(ctxT(t), "two", c.now, time.Minute, 10)
+		due, err = two.ClaimDueTournaments(ctxT(t), "two", c.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		assert.Equal(t, []int64{tour.ID, later.ID}, due, "the lease ran out")
 
@@ -632,7 +632,7 @@ func TestClaimDueTournaments(t *testing.T) {
 			for i, db := range []*store.DB{one, two} {
 				wg.Go(func() {
 					var err error
-					got[i], err = db.ClaimDueTournaments(ctxT(t), fmt.Sprint("p", race, i), c.now, time.Minute, 10)
+					got[i], err = db.ClaimDueTournaments(ctxT(t), fmt.Sprint("p", race, i), c.Now(), time.Minute, 10)
 					assert.NoError(t, err)
 				})
 			}
@@ -656,16 +656,16 @@ func TestLastGamesFinishAtOnce(t *testing.T) {
 				tour.Entrants = append(tour.Entrants, entrant(i))
 			}
 			mustCreateTournament(t, one, tour)
-			startSwiss(t, one, tour, c.now.Add(time.Hour))
+			startSwiss(t, one, tour, c.Now().Add(time.Hour))
 			games := openTables(t, one, tour)
 			require.Len(t, games, 2)
-			require.Equal(t, c.now.Add(time.Hour), readTournament(t, one, tour.ID).WakeAt)
+			require.Equal(t, c.Now().Add(time.Hour), readTournament(t, one, tour.ID).WakeAt)
 			var wg sync.WaitGroup
 			for i, db := range []*store.DB{one, two} {
 				wg.Go(func() { assert.NoError(t, db.Commit(ctxT(t), finishCommit(games[i+1], []int{1, 2}))) })
 			}
 			wg.Wait()
-			assert.Equal(t, c.now, readTournament(t, two, tour.ID).WakeAt, "race %d: due", race)
+			assert.Equal(t, c.Now(), readTournament(t, two, tour.ID).WakeAt, "race %d: due", race)
 		}
 	})
 }

@@ -18,27 +18,10 @@ import (
 	"github.com/malefiz-discord/malefiz"
 	"github.com/malefiz-discord/malefiz/bot/outbox/queue"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/render"
 	"github.com/malefiz-discord/malefiz/store"
 )
-
-// clock is the store's settable clock: a retry's wait passes by Advance.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // toFake sends every request discordgo makes to the fake.
 type toFake struct{ base *url.URL }
@@ -55,7 +38,7 @@ type env struct {
 	t     *testing.T
 	fake  *fakediscord.Fake
 	db    *store.DB
-	clock *clock
+	clock *testclock.Clock // the store's: a retry's wait passes by Advance
 	dc    *discordgo.Session
 	s     *Sender
 	game  *malefiz.Game
@@ -74,7 +57,7 @@ func newEnv(t *testing.T, cfg ...func(*Config)) *env {
 	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "malefiz.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	c := &clock{now: time.Now().UTC()}
+	c := testclock.At(time.Now().UTC())
 	db.Now = c.Now
 	e := &env{t: t, fake: fake, db: db, clock: c, logs: &lockedBuffer{}}
 	e.dc = e.session()

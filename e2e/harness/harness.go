@@ -25,6 +25,7 @@ import (
 	"github.com/malefiz-discord/malefiz/bot"
 	"github.com/malefiz-discord/malefiz/engine"
 	"github.com/malefiz-discord/malefiz/fakediscord"
+	"github.com/malefiz-discord/malefiz/internal/testclock"
 	"github.com/malefiz-discord/malefiz/serve"
 )
 
@@ -112,24 +113,7 @@ func (l *LogBuffer) String() string {
 }
 
 // Clock is a clock the test moves by hand.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Advance moves the clock on by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+type Clock = testclock.Clock
 
 // New runs the program with the server set to play in the channel
 // with a Roll button (threads off, roll button), the flow the older tests
@@ -472,7 +456,7 @@ func NewDie() *Die { return NewSeededDie(7, 11) }
 func NewSeededDie(seed1, seed2 uint64) *Die { return &Die{rng: rand.New(rand.NewPCG(seed1, seed2))} }
 
 // ClockAt returns a clock that stands at t until advanced.
-func ClockAt(t time.Time) *Clock { return &Clock{t: t} }
+func ClockAt(t time.Time) *Clock { return testclock.At(t) }
 
 // Thread returns the fake's channel id, which must be a thread.
 func (h *Harness) Thread(id string) fakediscord.Channel {
