@@ -7,6 +7,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -40,8 +41,8 @@ type Die struct {
 // inside an action.
 const PanicRoll = -1
 
-// Patience is how long the harness waits for the program to start, answer or
-// post: long enough for a CPU the rest of the suite starves (CI runs these
+// Patience is how long the harness waits for the program to start, answer,
+// post or store what a test waits for: long enough for a CPU the rest of the suite starves (CI runs these
 // packages niced beside the race phase, where opening the store once took
 // over 10 s), short enough that a hang still fails the test.
 const Patience = 2 * time.Minute
@@ -209,11 +210,17 @@ func (h *Harness) Start() {
 		h.Fake.SetInteractionEndpoints("http://" + h.Main.HTTPAddr() + "/interactions")
 	}
 	// The commands are registered on READY; wait for them.
-	for i := 0; len(h.Fake.Commands(h.Fake.GuildID)) == 0; i++ {
-		if i > 500 {
-			h.T.Fatal("the bot registered no commands")
+	h.await("the bot registered no commands", func() bool { return len(h.Fake.Commands(h.Fake.GuildID)) > 0 })
+}
+
+// await polls ok until it holds, and fails the test with failure once
+// Patience has passed without.
+func (h *Harness) await(failure string, ok func() bool) {
+	h.T.Helper()
+	for deadline := time.Now().Add(Patience); !ok(); SleepShort() {
+		if time.Now().After(deadline) {
+			h.T.Fatal(failure)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -350,33 +357,39 @@ func BestRoll(p engine.Position, r engine.Rules, wantCapture bool) (int, engine.
 // WaitTurn waits until the bot has posted the message of the game's current
 // turn (or finished the game) and returns the turn message: with a Roll
 // button, or already rolled with the move buttons (roll auto).
-func (h *Harness) WaitTurn(gameID int64) (fakediscord.Message, bool) {
+func (h *Harness) WaitTurn(gameID int64) (m fakediscord.Message, turn bool) {
 	h.T.Helper()
-	deadline := time.Now().Add(Patience)
-	for time.Now().Before(deadline) {
-		sg, g := h.Game(gameID)
-		if sg.Status == malefiz.StatusFinished {
-			// Wait for the result message too.
-			if m, ok := h.Fake.LastMessage(Place(sg)); ok && (strings.HasPrefix(Title(m), "🏆") || strings.HasPrefix(Title(m), "🎓")) {
-				return m, false
-			}
-		} else if g != nil && (g.Phase() == engine.PhaseRoll || g.Phase() == engine.PhaseMove) {
-			if m, ok := h.Fake.Message(sg.TurnMessageID); ok {
-				for _, id := range m.CustomIDs() {
-					c, err := bot.ParseCustomID(id)
-					if err != nil || c.Turn != g.TurnNumber() {
-						continue
-					}
-					if (c.Action == bot.ActRoll) == (g.Phase() == engine.PhaseRoll) {
-						return m, true
-					}
+	h.await(fmt.Sprintf("game %d: the bot did not post the next turn", gameID), func() bool {
+		var posted bool
+		m, turn, posted = h.turnPosted(gameID)
+		return posted
+	})
+	return m, turn
+}
+
+// turnPosted is WaitTurn's poll: the message of the game's current turn
+// (turn true) or its result (turn false), once posted.
+func (h *Harness) turnPosted(gameID int64) (m fakediscord.Message, turn, posted bool) {
+	sg, g := h.Game(gameID)
+	if sg.Status == malefiz.StatusFinished {
+		// Wait for the result message too.
+		if m, ok := h.Fake.LastMessage(Place(sg)); ok && (strings.HasPrefix(Title(m), "🏆") || strings.HasPrefix(Title(m), "🎓")) {
+			return m, false, true
+		}
+	} else if g != nil && (g.Phase() == engine.PhaseRoll || g.Phase() == engine.PhaseMove) {
+		if m, ok := h.Fake.Message(sg.TurnMessageID); ok {
+			for _, id := range m.CustomIDs() {
+				c, err := bot.ParseCustomID(id)
+				if err != nil || c.Turn != g.TurnNumber() {
+					continue
+				}
+				if (c.Action == bot.ActRoll) == (g.Phase() == engine.PhaseRoll) {
+					return m, true, true
 				}
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	h.T.Fatalf("game %d: the bot did not post the next turn", gameID)
-	return fakediscord.Message{}, false
+	return fakediscord.Message{}, false, false
 }
 
 // Place is where a game plays: its thread, else its channel.
@@ -474,12 +487,9 @@ func (h *Harness) Thread(id string) fakediscord.Channel {
 // WaitLobbyID waits until the store knows the lobby message's ID.
 func (h *Harness) WaitLobbyID(id string) {
 	h.T.Helper()
-	for i := 0; i < 1000; i++ {
-		sg, err := h.Main.DB().OpenGame(h.Ctx(), h.Fake.GuildID, h.Fake.ChannelID)
-		if err == nil && sg.LobbyMessageID == id {
-			return
-		}
-		SleepShort()
-	}
-	h.T.Fatal("the lobby message ID was never stored")
+	ctx := h.Ctx()
+	h.await("the lobby message ID was never stored", func() bool {
+		sg, err := h.Main.DB().OpenGame(ctx, h.Fake.GuildID, h.Fake.ChannelID)
+		return err == nil && sg.LobbyMessageID == id
+	})
 }
