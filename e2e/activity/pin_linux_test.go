@@ -19,7 +19,7 @@ func splitCPUs() (server, dialer []int, err error) {
 		return nil, nil, err
 	}
 	var cpus []int
-	for c := range len(set) * 64 {
+	for c := 0; len(cpus) < set.Count(); c++ {
 		if set.IsSet(c) {
 			cpus = append(cpus, c)
 		}
