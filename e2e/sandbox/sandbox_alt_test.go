@@ -59,19 +59,19 @@ func TestSandboxStatsAndReplayCarryAltText(t *testing.T) {
 	// found and clicked in one step, by script, so that a redrawn one is
 	// never waited for.
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`/rolled a \d and is choosing a move/.test(document.querySelector('#messages').innerText)`, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.Poll[chromedp.Void](`/rolled a \d and is choosing a move/.test(document.querySelector('#messages').innerText)`, chromedp.WithPollingTimeout(harness.Patience)),
 		chromedp.SendKeys(chromedp.ID("command"), "/malefiz resign"+kb.Enter),
 		chromedp.Poll[chromedp.Void](`(() => { const b = document.querySelector('button[data-cid^="mf/resign/"]:not(:disabled)'); if (b) b.click(); return !!b; })()`,
-			chromedp.WithPollingTimeout(30*time.Second)),
+			chromedp.WithPollingTimeout(harness.Patience)),
 	), "no Resign button: %s", pageText(t, ctx, "#messages"))
 	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes(' wins: ')`,
-		chromedp.WithPollingTimeout(30*time.Second))), "no result: %s", pageText(t, ctx, "#messages"))
+		chromedp.WithPollingTimeout(harness.Patience))), "no result: %s", pageText(t, ctx, "#messages"))
 
 	picture := func(ctx context.Context, command, prefix, mark string) string {
 		t.Helper()
 		require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("command"), command+kb.Enter)))
 		alt := ""
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := time.Now().Add(harness.Patience)
 		for alt == "" && time.Now().Before(deadline) {
 			alt, err = chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("%s(%q, %q)", pictureJS, prefix, mark)))
 			require.NoError(t, err)
@@ -109,7 +109,7 @@ func TestSandboxStatsAndReplayCarryAltText(t *testing.T) {
 	openThread(t, phone)
 	for mark, prefix := range map[string]string{"stats-answer": "Line chart of the rating of ", "replay-answer": "Animated replay of Malefiz game #"} {
 		var alt string
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(harness.Patience)
 		for alt == "" && time.Now().Before(deadline) {
 			alt, err = chromedp.Run(phone, chromedp.Evaluate[string](fmt.Sprintf("%s(%q, %q)", pictureJS, prefix, mark)))
 			require.NoError(t, err)

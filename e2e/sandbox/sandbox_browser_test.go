@@ -186,7 +186,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	// The bot plays the game in a thread: follow it there (the page's own
 	// click on the channel list's entry, which is redrawn as events come).
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
@@ -224,7 +224,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
 		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
-			chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	history := pageText(t, ctx, `#messages .msg:last-child`)
 	assert.Contains(t, history, "Alice used /malefiz history")
@@ -324,7 +324,7 @@ func refusedAsBob(t *testing.T, ctx context.Context, out string, view turnView) 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("user"), users["Bob"]),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Bob"]), chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Bob"]), chromedp.WithPollingTimeout(harness.Patience)),
 		chromedp.Click(cidSelector(cid)),
 		chromedp.WaitVisible(chromedp.CSS(`#messages .msg.ephemeral`)),
 	))
@@ -336,7 +336,7 @@ func refusedAsBob(t *testing.T, ctx context.Context, out string, view turnView) 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("user"), users["Alice"]),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Alice"]), chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Alice"]), chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	ephemeral, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.ephemeral').length`))
 	require.NoError(t, err)

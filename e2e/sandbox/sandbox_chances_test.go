@@ -50,7 +50,7 @@ func TestSandboxShowsTheChancesAndTheCoach(t *testing.T) {
 	// The card in the channel shows each seat's chance once the game runs.
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Poll[chromedp.Void](`/ · \d+ to go · \d+%[\s\S]* · \d+ to go · \d+%/.test(document.querySelector('#messages').innerText)`,
-			chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	harness.Screenshot(t, ctx, filepath.Join(out, "chances-card.png"))
 	openThread(t, ctx)
@@ -102,7 +102,7 @@ func chancesAfterTheGame(t *testing.T, ctx context.Context, srv *httptest.Server
 	))
 	openThread(t, phone)
 	require.NoError(t, chromedp.Do(phone, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Turning points')`,
-		chromedp.WithPollingTimeout(10*time.Second))))
+		chromedp.WithPollingTimeout(harness.Patience))))
 	result = markResult(t, phone)
 	require.NoError(t, chromedp.Do(phone, scrollToEnd(result), chromedp.Sleep(300*time.Millisecond)))
 	shot, err = chromedp.Run(phone, chromedp.Screenshot(result))
@@ -121,7 +121,7 @@ func scrollToEnd(id chromedp.ID) chromedp.Action[chromedp.Void] {
 func openThread(t *testing.T, ctx context.Context) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
@@ -136,6 +136,6 @@ func markResult(t *testing.T, ctx context.Context) chromedp.ID {
   if (!m) return false;
   m.id = 'chances-result';
   return [...m.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0);
-})()`, chromedp.WithPollingTimeout(10*time.Second))))
+})()`, chromedp.WithPollingTimeout(harness.Patience))))
 	return chromedp.ID("chances-result")
 }

@@ -26,7 +26,7 @@ func askForAHint(t *testing.T, ctx context.Context, out string) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
 		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
-			chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	harness.Screenshot(t, ctx, filepath.Join(out, "hint.png"))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
@@ -35,7 +35,7 @@ func askForAHint(t *testing.T, ctx context.Context, out string) {
 })()`))
 	require.NoError(t, err)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
-		chromedp.WithPollingTimeout(10*time.Second))))
+		chromedp.WithPollingTimeout(harness.Patience))))
 }
 
 // coachAfterTheGame checks the coach's verdict on the finished game, which
@@ -53,14 +53,14 @@ func coachAfterTheGame(t *testing.T, ctx context.Context, app *sandbox.App, out 
 		}
 		_, final, err := db.Grades(t.Context(), games[0].GameID)
 		return err == nil && final
-	}, 3*time.Minute, 100*time.Millisecond, "the coach grades the game")
-	text := waitPageText(t, ctx, `#messages`, "The coach's verdict", 30*time.Second)
+	}, 5*time.Minute, 100*time.Millisecond, "the coach grades the game")
+	text := waitPageText(t, ctx, `#messages`, "The coach's verdict", harness.Patience)
 	assert.Regexp(t, `Alice: accuracy \d+% · \d+ inaccurac`, text)
 	assert.Contains(t, text, "Asked the computer for hints: 🔴 Alice")
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/review/"]`)),
 		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Your review of game')`,
-			chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.WithPollingTimeout(harness.Patience)),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
   const msgs = [...document.querySelectorAll('#messages .msg')];

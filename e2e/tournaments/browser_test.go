@@ -68,7 +68,7 @@ func TestTournamentCardsInTheBrowser(t *testing.T) {
 	// card shows their threads once made.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
 		`[...document.querySelectorAll('#messages .msg')].some((m) => /Table 2:.*#/.test(m.innerText))`,
-		chromedp.WithPollingTimeout(30*time.Second))))
+		chromedp.WithPollingTimeout(harness.Patience))))
 	time.Sleep(500 * time.Millisecond)
 	shot("round 1 of 2", "tournament-standings.png", standingsScreenshot)
 }
