@@ -502,11 +502,12 @@ func TestCardEditedAgainWithBetterChances(t *testing.T) {
 	assert.Equal(t, []string{"red 10%"}, e.messages(e.game.ChannelID), "the chances known at once")
 	later <- map[string]string{"{chance:r}": "38%"}
 	close(later)
+	// The stand-in records a call once it has answered it, after the
+	// message changed: wait for both.
 	assert.Eventually(t, func() bool {
 		ms := e.messages(e.game.ChannelID)
-		return len(ms) == 1 && ms[0] == "red 38%"
-	}, 5*time.Second, 10*time.Millisecond, "edited again with the better ones")
-	assert.Equal(t, 2, e.calls(fakediscord.RouteMessageEdit))
+		return len(ms) == 1 && ms[0] == "red 38%" && e.calls(fakediscord.RouteMessageEdit) == 2
+	}, 30*time.Second, 10*time.Millisecond, "edited again with the better ones")
 
 	edit("red {chance:r}, turn 2")
 	first := later

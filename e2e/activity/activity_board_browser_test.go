@@ -345,7 +345,7 @@ func TestActivityBoardLobby(t *testing.T) {
 			require.Eventually(t, func() bool {
 				m, ok := app.Fake.Message(lobbyMsg)
 				return ok && strings.Contains(m.Text(), "Computer (normal)")
-			}, 10*time.Second, 20*time.Millisecond, "the lobby card in the channel shows the computer")
+			}, harness.Patience, 20*time.Millisecond, "the lobby card in the channel shows the computer")
 			time.Sleep(150 * time.Millisecond)
 			shot := activityLobbyScreenshot
 			if sz.name == "phone" {
@@ -365,7 +365,7 @@ func TestActivityBoardLobby(t *testing.T) {
 			require.Eventually(t, func() bool {
 				m, ok := app.Fake.Message(lobbyMsg)
 				return ok && !strings.Contains(m.Text(), "Computer (normal)")
-			}, 10*time.Second, 20*time.Millisecond, "the lobby card in the channel follows")
+			}, harness.Patience, 20*time.Millisecond, "the lobby card in the channel follows")
 		})
 	}
 }

@@ -170,11 +170,11 @@ func readPage[V any](t *testing.T, ctx context.Context, js string) V {
 }
 
 // waitPage polls the page's view V (read by js) until ok holds of it, for
-// 15 s; then it keeps a screenshot as shot among the test's artifacts
+// harness.Patience; then it keeps a screenshot as shot among the test's artifacts
 // and fails, saying what of page it waited for.
 func waitPage[V any](t *testing.T, ctx context.Context, js, page, shot, what string, ok func(V) bool) V {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(harness.Patience)
 	for {
 		v := readPage[V](t, ctx, js)
 		if ok(v) {
@@ -194,7 +194,7 @@ func waitPage[V any](t *testing.T, ctx context.Context, js, page, shot, what str
 // out after the commit.
 func threadTurnMessage(t *testing.T, app *sandbox.App, id int64, turn int) (fakediscord.Message, []string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(harness.Patience)
 	for {
 		msg, cids := newestTurnMessage(t, app, id)
 		if len(cids) > 0 && (turn < 0 || strings.Contains(cids[0], fmt.Sprintf("/%d/%d/", id, turn))) {
@@ -304,7 +304,7 @@ func TestActivityInTheBrowser(t *testing.T) {
 	// The one to move has pawns to tap; the other none. Once over,
 	// nobody has.
 	mover := func() int {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(harness.Patience)
 		for time.Now().Before(deadline) {
 			for i, ctx := range pages {
 				if v := readActivity(t, ctx); len(v.Movable) > 0 || len(v.Free) > 0 {
@@ -403,7 +403,7 @@ func TestActivityInTheBrowser(t *testing.T) {
 			lines += strings.Count(m.Text(), "→")
 		}
 		return lines >= moves
-	}, 10*time.Second, 50*time.Millisecond, "a history line per move in the thread: %s", threadText(app, sg.ThreadID))
+	}, harness.Patience, 50*time.Millisecond, "a history line per move in the thread: %s", threadText(app, sg.ThreadID))
 	_, cids := newestTurnMessage(t, app, id)
 	assert.Empty(t, cids, "no turn card is left to click")
 }
@@ -512,7 +512,7 @@ func TestActivityOpensALobby(t *testing.T) {
 			}
 		}
 		return false
-	}, 10*time.Second, 20*time.Millisecond, "the lobby card is in the channel")
+	}, harness.Patience, 20*time.Millisecond, "the lobby card is in the channel")
 
 	bob, cancel := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
@@ -561,7 +561,7 @@ func TestSandboxOpensTheActivityInAPane(t *testing.T) {
 				chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-cid=%q]`, board))),
 				chromedp.WaitVisible(chromedp.ID("activity-pane")),
 			))
-			deadline := time.Now().Add(15 * time.Second)
+			deadline := time.Now().Add(harness.Patience)
 			for {
 				turn, err := chromedp.Run(ctx, chromedp.Evaluate[int](
 					`Number(document.querySelector('#activity-frame').contentDocument?.body?.dataset.turn ?? -1)`))
@@ -638,7 +638,7 @@ func TestActivitySignsInAgainInTheBrowser(t *testing.T) {
 	require.Eventually(t, func() bool {
 		open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`state.socket.readyState === WebSocket.OPEN`))
 		return err == nil && open
-	}, 10*time.Second, 20*time.Millisecond, "open again")
+	}, harness.Patience, 20*time.Millisecond, "open again")
 	assert.NotContains(t, logs.String(), "activity socket without a valid session")
 	// The game did not change while the socket was down: the page says
 	// no more that it is reconnecting once the server pushed it again.

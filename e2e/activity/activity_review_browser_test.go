@@ -226,7 +226,7 @@ func TestActivityReviewInTheBrowser(t *testing.T) {
 			}
 		}
 		return false
-	}, 30*time.Second, 20*time.Millisecond, "the coach's verdict in the thread")
+	}, harness.Patience, 20*time.Millisecond, "the coach's verdict in the thread")
 	board := fmt.Sprintf("mf/board/%d/0", id)
 	out := sandboxPost(t, srv, "/api/click", map[string]string{"user": users[0].ID, "message": verdict.ID, "custom_id": fmt.Sprintf("mf/review/%d/0", id)})
 	answer, ok := app.Fake.Message(out["message"].(string))
@@ -241,7 +241,7 @@ func TestActivityReviewInTheBrowser(t *testing.T) {
 	require.Eventually(t, func() bool {
 		m, ok := app.Fake.Message(replay)
 		return ok && slices.Contains(m.CustomIDs(), board)
-	}, 30*time.Second, 20*time.Millisecond, "the replay offers the review on the board")
+	}, harness.Patience, 20*time.Millisecond, "the replay offers the review on the board")
 	out = sandboxPost(t, srv, "/api/click", map[string]string{"user": users[1].ID, "message": replay, "custom_id": board})
 	assert.Equal(t, true, out["launch"], "%v", out)
 

@@ -339,7 +339,7 @@ func TestActivitySignInAsksDiscordForTheMember(t *testing.T) {
 	m := &serve.Main{Config: cfg, Logger: harness.Logger(&logs)}
 	require.NoError(t, m.Run(t.Context()))
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
-	require.Eventually(t, func() bool { return m.Activity() != nil && len(fake.Commands(fake.GuildID)) > 0 }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return m.Activity() != nil && len(fake.Commands(fake.GuildID)) > 0 }, harness.Patience, 10*time.Millisecond)
 	signIn := func(t *testing.T, user, name string) (int, map[string]any) {
 		t.Helper()
 		code, err := fake.Authorize(fake.AppID, fakediscord.OAuth2User{ID: user, Name: name}, []string{"identify"})
@@ -443,7 +443,7 @@ func TestPlayOnTheBoard(t *testing.T) {
 		m, ok := app.Fake.Message(sg.LobbyMessageID)
 		turn, posted := app.Fake.Message(sg.TurnMessageID)
 		return ok && slices.Contains(m.CustomIDs(), board) && posted && slices.Contains(turn.CustomIDs(), board)
-	}, 10*time.Second, 20*time.Millisecond, "the card and the turn card of the running game offer the board")
+	}, harness.Patience, 20*time.Millisecond, "the card and the turn card of the running game offer the board")
 	for _, c := range []struct {
 		name, message, user string
 	}{
@@ -483,7 +483,7 @@ func TestGlobalCommandsKeepTheEntryPoint(t *testing.T) {
 	m := &serve.Main{Config: cfg, Logger: harness.Logger(&logs)}
 	require.NoError(t, m.Run(t.Context()))
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
-	require.Eventually(t, func() bool { return len(fake.Commands("")) == 2 }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 2 }, harness.Patience, 10*time.Millisecond,
 		"the global commands: %v; logs: %s", fake.Commands(""), logs.String())
 	var names []string
 	for _, c := range fake.Commands("") {
@@ -573,7 +573,7 @@ func TestActivityLobby(t *testing.T) {
 	require.Eventually(t, func() bool {
 		m, ok := app.Fake.Message(lobbyMsg)
 		return ok && slices.Equal(m.CustomIDs(), []string{board})
-	}, 10*time.Second, 20*time.Millisecond, "the lobby message became the card, its one button Play on the board")
+	}, harness.Patience, 20*time.Millisecond, "the lobby message became the card, its one button Play on the board")
 }
 
 // TestActivitySpeaksTheUsersLanguage signs in a user whose Discord
@@ -701,7 +701,7 @@ func TestActivityNewLobby(t *testing.T) {
 			}
 		}
 		return false
-	}, 10*time.Second, 20*time.Millisecond, "the lobby card is posted in the channel")
+	}, harness.Patience, 20*time.Millisecond, "the lobby card is posted in the channel")
 	assert.Equal(t, 1, open())
 	harness.LobbyInOneCommit(t, app.Main.DB(), id)
 

@@ -201,7 +201,7 @@ func TestActivityTournamentInTheBrowser(t *testing.T) {
 			}
 		}
 		return done == len(tt.Rounds[1].Tables)-1
-	}, 30*time.Second, 20*time.Millisecond, "round 2's other table is over")
+	}, harness.Patience, 20*time.Millisecond, "round 2's other table is over")
 	require.Equal(t, malefiz.TournamentRunning, tt.Status)
 
 	// What the page must show: the service's own reading, for Alice.
@@ -283,7 +283,7 @@ func TestActivityTournamentInTheBrowser(t *testing.T) {
 			resignTable(t, app, tt, mine, "")
 			v = func() tourView {
 				t.Helper()
-				deadline := time.Now().Add(40 * time.Second)
+				deadline := time.Now().Add(harness.Patience)
 				for {
 					v := readPage[tourView](t, ctx, tourJS)
 					if v.Status == "finished" || time.Now().After(deadline) {

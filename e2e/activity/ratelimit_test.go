@@ -33,7 +33,7 @@ func TestRESTGoesThroughTheRateLimiter(t *testing.T) {
 	require.Eventually(t, func() bool {
 		n, err := app.Main.DB().PendingEffects(t.Context())
 		return err == nil && n == 0
-	}, 10*time.Second, 5*time.Millisecond, "the outbox is delivered")
+	}, harness.Patience, 5*time.Millisecond, "the outbox is delivered")
 
 	callbacks, channels := 0, 0
 	for _, c := range app.Fake.Calls() {

@@ -95,17 +95,17 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 		}
 		return fakediscord.Channel{}
 	}
-	require.Eventually(t, func() bool { return thread().Thread }, 5*time.Second, 5*time.Millisecond, "the game plays in a thread")
+	require.Eventually(t, func() bool { return thread().Thread }, harness.Patience, 5*time.Millisecond, "the game plays in a thread")
 	require.Eventually(t, func() bool {
 		games, err := app.Main.DB().OpenGames(t.Context(), app.Fake.GuildID, lobby)
 		return err == nil && len(games) == 1 && games[0].ThreadID == lobby
-	}, 5*time.Second, 5*time.Millisecond, "the bot recorded the thread")
+	}, harness.Patience, 5*time.Millisecond, "the bot recorded the thread")
 	ask := post("/api/command", map[string]string{"user": bob, "channel": lobby, "line": "/malefiz resign"})["message"].(string)
 	post("/api/click", map[string]string{"user": bob, "message": ask, "custom_id": controlOf(ask, "resign")})
 	require.Eventually(t, func() bool {
 		m, _ := app.Fake.Message(lobby)
 		return strings.Contains(m.Text(), "🏆")
-	}, 5*time.Second, 5*time.Millisecond, "the card shows the result")
+	}, harness.Patience, 5*time.Millisecond, "the card shows the result")
 	// The result's thread settings reach Discord (paced under the global
 	// limit, a moment after the card) before the clock moves on.
 	require.Eventually(t, func() bool {
@@ -115,14 +115,14 @@ func TestSandboxThreadsArchiveOnTheSandboxClock(t *testing.T) {
 			}
 		}
 		return false
-	}, 5*time.Second, 5*time.Millisecond, "the thread's archive duration is set")
+	}, harness.Patience, 5*time.Millisecond, "the thread's archive duration is set")
 	// And everything the game's end posts in the thread has landed: a
 	// post held back by a loaded machine past the first skip would
 	// restart the thread's hour (CI once saw it).
 	require.Eventually(t, func() bool {
 		n, err := app.Main.DB().PendingEffects(t.Context())
 		return err == nil && n == 0
-	}, 10*time.Second, 5*time.Millisecond, "the outbox is empty")
+	}, harness.Patience, 5*time.Millisecond, "the outbox is empty")
 	post("/api/skip", map[string]string{"by": "30m"})
 	assert.False(t, thread().Archived, "half an hour after the result the players can still talk there")
 	post("/api/skip", map[string]string{"by": "31m"})
