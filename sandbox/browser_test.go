@@ -254,14 +254,16 @@ func readLayout(t *testing.T, ctx context.Context) layout {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Poll[chromedp.Void](`(() => { const i = [...document.querySelectorAll('#messages .msg')].pop()?.querySelectorAll('.v2 img') || [];
-		  return i.length === 2 && [...i].every((x) => x.complete && x.naturalWidth > 0); })()`, chromedp.WithPollingTimeout(20*time.Second)),
+		  return i.length === 2 && [...i].every((x) => x.complete && x.naturalWidth > 0); })()`,
+			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second)),
 		chromedp.Sleep(200*time.Millisecond))) // the resize observer's frame
 	// An image's load handler scrolls the list to its bottom: it runs a
 	// task after the image is complete, which on a loaded machine came
 	// past the 200 ms (CI: the list 537 px, the board's height, from its
 	// bottom). Wait for it a while; the tests check Bottom.
 	_ = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(() => { const l = document.querySelector('#messages');
-	  return l.scrollHeight - l.scrollTop - l.clientHeight < 2; })()`, chromedp.WithPollingTimeout(5*time.Second)))
+	  return l.scrollHeight - l.scrollTop - l.clientHeight < 2; })()`,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(5*time.Second)))
 	l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](layoutJS))
 	require.NoError(t, err)
 	return l

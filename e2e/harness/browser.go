@@ -61,6 +61,24 @@ func browserGuard(t *testing.T) time.Duration {
 	return guard
 }
 
+// Poll waits in the page until the JavaScript expression expr is truthy,
+// for Patience at most. It looks every 50 ms by a timer. chromedp's Poll
+// looks at each animation frame, and its timeout is read only in that
+// loop: an expression that threw on a later frame, or frames that stopped
+// coming, left a test waiting for its window's guard (the sandbox's
+// /malefiz history after a whole game hung so, in CI and here). Here an
+// expression that throws (an element not drawn yet) counts as false, and
+// the wait's context ends half a minute after the page's own timeout.
+func Poll(expr string) chromedp.Action[chromedp.Void] {
+	poll := chromedp.Poll[chromedp.Void](`(() => { try { return !!(`+expr+`); } catch (e) { return false; } })()`,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(Patience))
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		ctx, cancel := context.WithTimeout(ctx, Patience+30*time.Second)
+		defer cancel()
+		return poll(ctx, t)
+	}
+}
+
 // CloseBrowser stops the test binary's Chromium, if it runs: from a
 // TestMain, after the tests (otherwise it stops when no test has used it
 // for a few seconds, or with the binary).

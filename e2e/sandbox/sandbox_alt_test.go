@@ -59,13 +59,11 @@ func TestSandboxStatsAndReplayCarryAltText(t *testing.T) {
 	// found and clicked in one step, by script, so that a redrawn one is
 	// never waited for.
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`/rolled a \d and is choosing a move/.test(document.querySelector('#messages').innerText)`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`/rolled a \d and is choosing a move/.test(document.querySelector('#messages').innerText)`),
 		chromedp.SendKeys(chromedp.ID("command"), "/malefiz resign"+kb.Enter),
-		chromedp.Poll[chromedp.Void](`(() => { const b = document.querySelector('button[data-cid^="mf/resign/"]:not(:disabled)'); if (b) b.click(); return !!b; })()`,
-			chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`(() => { const b = document.querySelector('button[data-cid^="mf/resign/"]:not(:disabled)'); if (b) b.click(); return !!b; })()`),
 	), "no Resign button: %s", pageText(t, ctx, "#messages"))
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes(' wins: ')`,
-		chromedp.WithPollingTimeout(harness.Patience))), "no result: %s", pageText(t, ctx, "#messages"))
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(`document.querySelector('#messages').innerText.includes(' wins: ')`)), "no result: %s", pageText(t, ctx, "#messages"))
 
 	picture := func(ctx context.Context, command, prefix, mark string) string {
 		t.Helper()

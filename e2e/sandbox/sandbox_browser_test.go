@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
@@ -186,7 +187,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	// The bot plays the game in a thread: follow it there (the page's own
 	// click on the channel list's entry, which is redrawn as events come).
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#channels li.thread a')`),
 	))
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
@@ -223,8 +224,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 	// The result is recorded: /malefiz history lists the game.
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("command"), "/malefiz history"+kb.Enter),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`,
-			chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#messages .msg:last-child').textContent.includes('/malefiz history')`),
 	))
 	history := pageText(t, ctx, `#messages .msg:last-child`)
 	assert.Contains(t, history, "Alice used /malefiz history")
@@ -244,7 +244,7 @@ func TestSandboxInTheBrowser(t *testing.T) {
 func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int, view turnView)) turnView {
 	t.Helper()
 	const stall = time.Minute
-	clicks, retries, moves := 0, 0, 0
+	clicks, retries, lost, moves := 0, 0, 0, 0
 	placesShot := false
 	var view turnView
 	seen, changed := "", time.Now()
@@ -260,44 +260,74 @@ func playToTheEnd(t *testing.T, ctx context.Context, before func(moves int, view
 		if view.Pending {
 			continue
 		}
-		var act func() error
+		var act func(context.Context) error
 		switch {
 		case view.Roll != "":
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Roll))) }
+			act = func(ctx context.Context) error { return clickControl(ctx, view.Roll) }
 		case len(view.Moves) > 0:
 			before(moves, view)
 			moves++
 			cid := nearestMove(t, view.Moves)
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+			act = func(ctx context.Context) error { return clickControl(ctx, cid) }
 		case len(view.Pawns) > 0:
 			cid := nearestPawn(view.Pawns)
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(cid))) }
+			act = func(ctx context.Context) error { return clickControl(ctx, cid) }
 		case len(view.Places) > 0:
 			if len(view.Places) > 1 && !placesShot {
 				harness.Screenshot(t, ctx, filepath.Join(t.ArtifactDir(), "places.png"))
 				placesShot = true
 			}
-			act = func() error { return chromedp.Do(ctx, chromedp.Click(cidSelector(view.Places[0]))) }
+			act = func(ctx context.Context) error { return clickControl(ctx, view.Places[0]) }
 		case len(view.Menus) > 0:
 			cid := view.Menus[len(view.Menus)-1]
-			act = func() error {
+			act = func(ctx context.Context) error {
 				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](chooseSelectJS+"("+fmt.Sprintf("%q", cid)+")"))
 				return err
 			}
 		default: // the computer's turn, or the bot still answering
 			continue
 		}
-		require.NoError(t, act())
+		clickCtx, cancel := context.WithTimeout(ctx, clickPatience)
+		err := act(clickCtx)
+		cancel()
 		clicks++
-		if !waitForChange(t, ctx, view.Signature) {
-			// A click that landed as its message was redrawn is lost, as
-			// on Discord: look again and click again.
-			retries++
-			require.Less(t, retries, 5, "the page did not change after click %d: %+v", clicks, view)
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = errLostClick
 		}
+		if err == nil && !waitForChange(t, ctx, view.Signature) {
+			err = errLostClick
+		}
+		if errors.Is(err, errLostClick) {
+			// A click that landed as its message was redrawn is lost, as
+			// on Discord, and one whose control was redrawn before it
+			// landed never happened: look again and click again.
+			retries++
+			lost++
+			require.Less(t, lost, 5, "the page did not change after %d clicks in a row, the last click %d: %+v", lost, clicks, view)
+			continue
+		}
+		require.NoError(t, err)
+		lost = 0
 	}
 	t.Fatalf("the page stood still for %s before the game's end: %+v", stall, view)
 	return view
+}
+
+// clickPatience bounds one click of playToTheEnd; one that runs out
+// counts as a lost click.
+const clickPatience = 20 * time.Second
+
+// errLostClick is a click that changed nothing, or found nothing to click
+// in clickPatience.
+var errLostClick = errors.New("the click changed nothing")
+
+// clickControl clicks the control with custom ID cid: chromedp's Click,
+// which waits for its selector's node and then clicks at its centre. ctx
+// bounds the wait: a control redrawn away before the click found it kept
+// a test waiting for its window's guard (a barricade's square, once the
+// page had switched users and back; here, one run in eight).
+func clickControl(ctx context.Context, cid string) error {
+	return chromedp.Do(ctx, chromedp.Click(cidSelector(cid)))
 }
 
 // waitForChange waits a few seconds for the page to differ from
@@ -324,10 +354,13 @@ func refusedAsBob(t *testing.T, ctx context.Context, out string, view turnView) 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("user"), users["Bob"]),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Bob"]), chromedp.WithPollingTimeout(harness.Patience)),
-		chromedp.Click(cidSelector(cid)),
-		chromedp.WaitVisible(chromedp.CSS(`#messages .msg.ephemeral`)),
+		harness.Poll(fmt.Sprintf(`document.body.dataset.user === %q`, users["Bob"])),
+		harness.Poll(fmt.Sprintf(`[...document.querySelectorAll('[data-cid]')].some((e) => e.dataset.cid === %q && !e.disabled)`, cid)),
 	))
+	clickCtx, cancel := context.WithTimeout(ctx, harness.Patience)
+	defer cancel()
+	require.NoError(t, clickControl(clickCtx, cid), "Bob clicks %s", cid)
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(`document.querySelector('#messages .msg.ephemeral')`)))
 	private := pageText(t, ctx, `#messages .msg.ephemeral:last-child`)
 	assert.Contains(t, private, "Only you can see this")
 	assert.Contains(t, private, "Bob used a button or menu")
@@ -336,7 +369,7 @@ func refusedAsBob(t *testing.T, ctx context.Context, out string, view turnView) 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("user"), users["Alice"]),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, users["Alice"]), chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(fmt.Sprintf(`document.body.dataset.user === %q`, users["Alice"])),
 	))
 	ephemeral, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.ephemeral').length`))
 	require.NoError(t, err)
@@ -353,9 +386,7 @@ func pageText(t *testing.T, ctx context.Context, sel string) string {
 }
 
 // waitPageText reads the text of sel until it holds want, for up to
-// timeout, and returns it. It reads from the test, a read every 50 ms,
-// where a chromedp.Poll runs its check in the page at every animation
-// frame (and checks its own timeout there too).
+// timeout, and returns it, reading from the test every 50 ms.
 func waitPageText(t *testing.T, ctx context.Context, sel, want string, timeout time.Duration) string {
 	t.Helper()
 	var text string

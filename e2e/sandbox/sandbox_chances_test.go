@@ -49,8 +49,7 @@ func TestSandboxShowsTheChancesAndTheCoach(t *testing.T) {
 	))
 	// The card in the channel shows each seat's chance once the game runs.
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`/ · \d+ to go · \d+%[\s\S]* · \d+ to go · \d+%/.test(document.querySelector('#messages').innerText)`,
-			chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`/ · \d+ to go · \d+%[\s\S]* · \d+ to go · \d+%/.test(document.querySelector('#messages').innerText)`),
 	))
 	harness.Screenshot(t, ctx, filepath.Join(out, "chances-card.png"))
 	openThread(t, ctx)
@@ -101,8 +100,7 @@ func chancesAfterTheGame(t *testing.T, ctx context.Context, srv *httptest.Server
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready]`)),
 	))
 	openThread(t, phone)
-	require.NoError(t, chromedp.Do(phone, chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Turning points')`,
-		chromedp.WithPollingTimeout(harness.Patience))))
+	require.NoError(t, chromedp.Do(phone, harness.Poll(`document.querySelector('#messages').innerText.includes('Turning points')`)))
 	result = markResult(t, phone)
 	require.NoError(t, chromedp.Do(phone, scrollToEnd(result), chromedp.Sleep(300*time.Millisecond)))
 	shot, err = chromedp.Run(phone, chromedp.Screenshot(result))
@@ -121,7 +119,7 @@ func scrollToEnd(id chromedp.ID) chromedp.Action[chromedp.Void] {
 func openThread(t *testing.T, ctx context.Context) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Poll[chromedp.Void](`document.querySelector('#channels li.thread a')`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#channels li.thread a')`),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { [...document.querySelectorAll('#channels li.thread a')].pop().click(); return true; })()`))
 	require.NoError(t, err)
@@ -131,11 +129,11 @@ func openThread(t *testing.T, ctx context.Context) {
 // the ID chances-result and returns its selector.
 func markResult(t *testing.T, ctx context.Context) chromedp.ID {
 	t.Helper()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(() => {
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(`(() => {
   const m = [...document.querySelectorAll('#messages .msg')].filter((m) => m.textContent.includes('Turning points')).pop();
   if (!m) return false;
   m.id = 'chances-result';
   return [...m.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0);
-})()`, chromedp.WithPollingTimeout(harness.Patience))))
+})()`)))
 	return chromedp.ID("chances-result")
 }

@@ -25,8 +25,7 @@ func askForAHint(t *testing.T, ctx context.Context, out string) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/hint/"]`)),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('The computer would play')`,
-			chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#messages').innerText.includes('The computer would play')`),
 	))
 	harness.Screenshot(t, ctx, filepath.Join(out, "hint.png"))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
@@ -34,8 +33,7 @@ func askForAHint(t *testing.T, ctx context.Context, out string) {
   return true;
 })()`))
 	require.NoError(t, err)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!document.querySelector('#messages').innerText.includes('The computer would play')`,
-		chromedp.WithPollingTimeout(harness.Patience))))
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(`!document.querySelector('#messages').innerText.includes('The computer would play')`)))
 }
 
 // coachAfterTheGame checks the coach's verdict on the finished game, which
@@ -59,8 +57,7 @@ func coachAfterTheGame(t *testing.T, ctx context.Context, app *sandbox.App, out 
 	assert.Contains(t, text, "Asked the computer for hints: 🔴 Alice")
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/review/"]`)),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#messages').innerText.includes('Your review of game')`,
-			chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#messages').innerText.includes('Your review of game')`),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
   const msgs = [...document.querySelectorAll('#messages .msg')];

@@ -46,9 +46,8 @@ func chooseIn(sel, value string) chromedp.Action[chromedp.Void] {
 // contain want and returns its text.
 func lastMessage(t *testing.T, ctx context.Context, want string) string {
 	t.Helper()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
-		fmt.Sprintf(`(() => { const m = document.querySelector('#messages .msg:last-child'); return !!m && m.innerText.includes(%q); })()`, want),
-		chromedp.WithPollingTimeout(harness.Patience))), "no message with %q; the page reads %q", want, pageText(t, ctx, "#messages"))
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(
+		fmt.Sprintf(`(() => { const m = document.querySelector('#messages .msg:last-child'); return !!m && m.innerText.includes(%q); })()`, want))), "no message with %q; the page reads %q", want, pageText(t, ctx, "#messages"))
 	return pageText(t, ctx, `#messages .msg:last-child`)
 }
 
@@ -73,11 +72,11 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("user"), dave),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#user').dispatchEvent(new Event('change'))`),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.user === %q`, dave), chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(fmt.Sprintf(`document.body.dataset.user === %q`, dave)),
 		chooseIn("#user-locale", "de"),
-		chromedp.Poll[chromedp.Void](`document.documentElement.lang === 'de'`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.documentElement.lang === 'de'`),
 		chooseIn("#guild-locale", "es-ES"),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#toast').textContent.includes('Spanish (Spain)')`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`document.querySelector('#toast').textContent.includes('Spanish (Spain)')`),
 	))
 	harness.Screenshot(t, ctx, filepath.Join(out, "locale-menus.png"))
 
@@ -114,8 +113,8 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[data-cid^="mf/start/"]`)),
 	))
 	openThread(t, ctx)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
-		`!!document.querySelector('#messages .msg:last-child [data-cid^="mf/move/"]:not(:disabled)')`, chromedp.WithPollingTimeout(harness.Patience))))
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(
+		`!!document.querySelector('#messages .msg:last-child [data-cid^="mf/move/"]:not(:disabled)')`)))
 	turn := pageText(t, ctx, `#messages .msg:last-child`)
 	assert.Contains(t, turn, strings.SplitN(textLiteral(t, "es", "turn.title"), " ", 2)[0]+" ", "the turn card's title")
 	assert.Contains(t, turn, textLiteral(t, "es", "board.others_move"))
@@ -135,8 +134,8 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chooseIn("#skip-by", "24h"),
 		chromedp.Click(chromedp.ID("skip")),
-		chromedp.Poll[chromedp.Void](`!!document.querySelector('#dms li a')`, chromedp.WithPollingTimeout(harness.Patience)),
-		chromedp.Poll[chromedp.Void](`!document.querySelector('#toast').hidden`, chromedp.WithPollingTimeout(harness.Patience)),
+		harness.Poll(`!!document.querySelector('#dms li a')`),
+		harness.Poll(`!document.querySelector('#toast').hidden`),
 	))
 	// The Skip-ahead notice is read whole beside a thread's name, at any
 	// window's width, not cut ("due ti…").
@@ -162,7 +161,6 @@ func TestSandboxInTheUsersAndTheServersLanguages(t *testing.T) {
 	assert.NotContains(t, dm, "discord.com")
 	harness.Screenshot(t, ctx, filepath.Join(out, "locale-dm.png"))
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#messages .msg:last-child .content a`))))
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
-		`document.body.dataset.channel !== undefined && document.querySelector('#channels a[aria-current="page"]') !== null && document.querySelector('#channels a[aria-current="page"]').closest('li').classList.contains('thread')`,
-		chromedp.WithPollingTimeout(harness.Patience))), "the link opens the game's thread")
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(
+		`document.body.dataset.channel !== undefined && document.querySelector('#channels a[aria-current="page"]') !== null && document.querySelector('#channels a[aria-current="page"]').closest('li').classList.contains('thread')`)), "the link opens the game's thread")
 }

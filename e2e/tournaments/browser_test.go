@@ -66,9 +66,8 @@ func TestTournamentCardsInTheBrowser(t *testing.T) {
 	click("mf/tstart/")
 	// The sandbox's timers open the round's tables within a second; the
 	// card shows their threads once made.
-	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
-		`[...document.querySelectorAll('#messages .msg')].some((m) => /Table 2:.*#/.test(m.innerText))`,
-		chromedp.WithPollingTimeout(harness.Patience))))
+	require.NoError(t, chromedp.Do(ctx, harness.Poll(
+		`[...document.querySelectorAll('#messages .msg')].some((m) => /Table 2:.*#/.test(m.innerText))`)))
 	time.Sleep(500 * time.Millisecond)
 	shot("round 1 of 2", "tournament-standings.png", standingsScreenshot)
 }
