@@ -57,7 +57,7 @@ func cardReadsItsOwnChances(t *testing.T, h *harness.Harness, game int64, card s
 		}
 		return found == len(want)
 	}
-	assert.Eventually(t, shows, 30*time.Second, 20*time.Millisecond, "the card shows its own chances %v", want)
+	assert.Eventually(t, shows, harness.Patience, 20*time.Millisecond, "the card shows its own chances %v", want)
 }
 
 // TestWhoIsWinningAndWhy plays a game against a hard computer to its end:

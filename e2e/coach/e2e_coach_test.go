@@ -67,7 +67,7 @@ func TestCoach(t *testing.T) {
 
 	// The verdict follows the result once the coach has graded the game.
 	var verdict fakediscord.Message
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(harness.Patience)
 	for {
 		m, ok := h.Fake.LastMessage(h.Fake.ChannelID)
 		if ok && strings.HasPrefix(harness.Title(m), "🎓") {
@@ -156,7 +156,7 @@ func TestCoachResumesAfterRestart(t *testing.T) {
 	for range 3 {
 		harness.PlayTurn(t, h, id.Game, true)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(harness.Patience)
 	for {
 		grades, final, err := h.Main.DB().Grades(h.Ctx(), id.Game)
 		require.NoError(t, err)
@@ -183,7 +183,7 @@ func TestCoachResumesAfterRestart(t *testing.T) {
 	h.Stop()
 	h.Coach = true
 	h.Start()
-	deadline = time.Now().Add(60 * time.Second)
+	deadline = time.Now().Add(harness.Patience)
 	for !strings.HasPrefix(harness.Title(h.LastMessage()), "🎓") {
 		require.True(t, time.Now().Before(deadline), "no verdict after the restart")
 		time.Sleep(20 * time.Millisecond)
